@@ -1,0 +1,1 @@
+"""The bottom layer: game time, errors, settings and paths; imports nothing of ours."""

@@ -1,0 +1,38 @@
+"""Errors the player may see.
+
+Every error that can reach a person carries a one-line message naming what was wrong and
+where (file, resident, field), so the CLI can print it without a traceback.
+"""
+
+from __future__ import annotations
+
+
+class SmallvilleError(Exception):
+    """Base of every error we raise on purpose; its str() is the line shown to a person."""
+
+
+class MapError(SmallvilleError):
+    """The map file is missing, unreadable or breaks the conventions of docs/MAP.md."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
+
+
+class ScenarioError(SmallvilleError):
+    """A scenario file is malformed or names something the map lacks."""
+
+    def __init__(
+        self, path: str, problem: str, resident: str | None = None, field: str | None = None
+    ) -> None:
+        where = [path]
+        if resident is not None:
+            where.append(f"resident {resident!r}")
+        if field is not None:
+            where.append(f"field {field!r}")
+        super().__init__(": ".join([*where, problem]))
+        self.path = path
+        self.resident = resident
+        self.field = field
+        self.problem = problem

@@ -1,0 +1,91 @@
+"""A* on the walkable grid (4-connected, unit steps, Manhattan heuristic).
+
+Plain Python over a flattened grid: on a 100 x 70 town a home-to-work path takes about a
+millisecond, so no compiled library is needed. Ties on f are broken towards larger g
+(closer to the goal), which keeps the open set small on open ground.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+Tile = tuple[int, int]
+
+
+class PathFinder:
+    """Holds the grid in the shape A* wants; rebuild it if the walkable grid changes."""
+
+    def __init__(self, walkable: np.ndarray) -> None:
+        self.height, self.width = walkable.shape
+        self._open = walkable.astype(bool).ravel().tolist()
+
+    def walkable(self, tile: Tile) -> bool:
+        x, y = tile
+        return 0 <= x < self.width and 0 <= y < self.height and self._open[y * self.width + x]
+
+    def path(self, start: Tile, goal: Tile) -> list[Tile] | None:
+        """Tiles from start to goal inclusive, or None when the goal cannot be reached."""
+        if not (self.walkable(start) and self.walkable(goal)):
+            return None
+        if start == goal:
+            return [start]
+        came = self._search(start, goal)
+        if came is None:
+            return None
+        return self._unwind(came, start, goal)
+
+    def _search(self, start: Tile, goal: Tile) -> dict[int, int] | None:
+        w, cells = self.width, self._open
+        s, g = start[1] * w + start[0], goal[1] * w + goal[0]
+        gx, gy = goal
+        best = {s: 0}
+        came: dict[int, int] = {}
+        heap = [(abs(start[0] - gx) + abs(start[1] - gy), 0, s)]
+        n = len(cells)
+        while heap:
+            _, neg_g, cur = heapq.heappop(heap)
+            if cur == g:
+                return came
+            cost = -neg_g
+            if cost > best.get(cur, cost):
+                continue
+            cx = cur % w
+            for nxt in (cur - w, cur + w, cur - 1 if cx else -1, cur + 1 if cx + 1 < w else -1):
+                if nxt < 0 or nxt >= n or not cells[nxt]:
+                    continue
+                new = cost + 1
+                if new < best.get(nxt, 1 << 30):
+                    best[nxt] = new
+                    came[nxt] = cur
+                    h = abs(nxt % w - gx) + abs(nxt // w - gy)
+                    heapq.heappush(heap, (new + h, -new, nxt))
+        return None
+
+    def _unwind(self, came: dict[int, int], start: Tile, goal: Tile) -> list[Tile]:
+        w = self.width
+        s = start[1] * w + start[0]
+        cur = goal[1] * w + goal[0]
+        out = [goal]
+        while cur != s:
+            cur = came[cur]
+            out.append((cur % w, cur // w))
+        out.reverse()
+        return out
+
+    def reachable(self, start: Tile) -> set[Tile]:
+        """Every tile connected to start (for checks, not for the hot path)."""
+        if not self.walkable(start):
+            return set()
+        w = self.width
+        seen = {start[1] * w + start[0]}
+        frontier = list(seen)
+        while frontier:
+            cur = frontier.pop()
+            cx = cur % w
+            for nxt in (cur - w, cur + w, cur - 1 if cx else -1, cur + 1 if cx + 1 < w else -1):
+                if 0 <= nxt < len(self._open) and self._open[nxt] and nxt not in seen:
+                    seen.add(nxt)
+                    frontier.append(nxt)
+        return {(c % w, c // w) for c in seen}

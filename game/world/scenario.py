@@ -1,0 +1,339 @@
+"""Scenarios (docs/SCENARIO.md): the residents and the seeded intents, checked on load.
+
+Every problem becomes a ScenarioError naming the file, the resident and the field, so a
+person editing the JSON by hand sees exactly what to fix.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from game.core.clock import parse_hhmm
+from game.core.errors import ScenarioError
+from game.core.paths import MAPS, SCENARIOS
+from game.world.town import AreaKind, Town, split
+
+HAIR_STYLES = ("short", "long", "bun", "bald", "curly", "ponytail")
+
+
+@dataclass(frozen=True)
+class RoutineBlock:
+    start: int  # minutes after midnight
+    end: int
+    place: str  # sector, sector:arena or full address
+    activity: str
+
+
+@dataclass(frozen=True)
+class Look:
+    skin: str
+    hair: str
+    shirt: str
+    pants: str
+    hair_style: str
+
+
+@dataclass(frozen=True)
+class Resident:
+    name: str
+    age: int
+    traits: tuple[str, ...]
+    occupation: str
+    wake: int
+    sleep: int
+    home: str
+    bed: str
+    workplace: str | None
+    routine: tuple[RoutineBlock, ...]
+    known_places: tuple[str, ...]
+    relationships: tuple[tuple[str, str], ...]
+    interests: tuple[str, ...]
+    look: Look
+    seed: str
+
+    @property
+    def first_name(self) -> str:
+        return self.name.split()[0]
+
+    @property
+    def slug(self) -> str:
+        return self.name.lower().replace(" ", "_")
+
+    def seed_memories(self) -> list[str]:
+        """The seed paragraph split on semicolons: the paper's initial memories."""
+        return [c.strip().rstrip(".") + "." for c in self.seed.split(";") if c.strip()]
+
+    def relation_to(self, other: str) -> str | None:
+        return dict(self.relationships).get(other)
+
+
+@dataclass(frozen=True)
+class Event:
+    place: str
+    start: datetime
+    end: datetime
+
+
+@dataclass(frozen=True)
+class Intent:
+    id: str
+    holder: str
+    text: str
+    keywords: tuple[str, ...]
+    private: bool = False
+    event: Event | None = None
+
+    def mentioned_in(self, text: str) -> bool:
+        low = text.lower()
+        return any(k in low for k in self.keywords)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    path: str
+    map_path: Path
+    start: datetime
+    intents: tuple[Intent, ...]
+    residents: tuple[Resident, ...]
+
+    def resident(self, name: str) -> Resident:
+        for r in self.residents:
+            if r.name == name:
+                return r
+        raise KeyError(name)
+
+    def intent(self, intent_id: str) -> Intent:
+        for i in self.intents:
+            if i.id == intent_id:
+                return i
+        raise KeyError(intent_id)
+
+
+def scenario_path(name_or_path: str | Path) -> Path:
+    """A bundled scenario's name ('smallville', 'three') or a path to a JSON file."""
+    text = str(name_or_path)
+    if text.endswith(".json") or "/" in text or "\\" in text:
+        return Path(text)
+    return SCENARIOS / f"{text}.json"
+
+
+def bundled_scenarios() -> list[str]:
+    return sorted(p.stem for p in SCENARIOS.glob("*.json"))
+
+
+class _Reader:
+    """Typed access to one JSON object, raising ScenarioError with its context."""
+
+    def __init__(self, path: str, data: Any, resident: str | None = None) -> None:
+        self.path, self.data, self.resident = path, data, resident
+        if not isinstance(data, dict):
+            self.fail(f"expected an object, got {type(data).__name__}")
+
+    def fail(self, problem: str, field: str | None = None) -> None:
+        raise ScenarioError(self.path, problem, self.resident, field)
+
+    def get(self, field: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        if field not in self.data:
+            if default is ...:
+                self.fail("missing", field)
+            return default
+        value = self.data[field]
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+            self.fail(f"expected {names}, got {type(value).__name__}", field)
+        return value
+
+    def text(self, field: str, default: Any = ...) -> str:
+        value = self.get(field, str, default)
+        if value is not None and isinstance(value, str) and not value.strip():
+            self.fail("must not be empty", field)
+        return value
+
+    def texts(self, field: str, default: Any = ...) -> tuple[str, ...]:
+        value = self.get(field, list, default)
+        if any(not isinstance(v, str) for v in value):
+            self.fail("expected a list of strings", field)
+        return tuple(value)
+
+    def hhmm(self, field: str, value: Any = ...) -> int:
+        raw = self.get(field, str) if value is ... else value
+        try:
+            return parse_hhmm(raw)
+        except ValueError as exc:
+            self.fail(str(exc), field)
+            raise  # unreachable; for type checkers
+
+    def when(self, field: str) -> datetime:
+        raw = self.get(field, str)
+        try:
+            return datetime.fromisoformat(raw)
+        except ValueError:
+            self.fail(f"expected a date and time like 2023-02-13T04:00, got {raw!r}", field)
+            raise
+
+
+def load_scenario(name_or_path: str | Path, town: Town | None = None) -> Scenario:
+    """Read and check a scenario; with a town, also check every place it names exists."""
+    path = scenario_path(name_or_path)
+    label = str(path)
+    if not path.is_file():
+        names = ", ".join(bundled_scenarios())
+        raise ScenarioError(label, f"no such scenario file (bundled scenarios: {names})")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ScenarioError(label, f"not valid JSON ({exc})") from exc
+    top = _Reader(label, data)
+    if top.get("format", int) != 1:
+        top.fail("unsupported format version (this game reads format 1)", "format")
+    residents = _residents(label, top.get("residents", list))
+    names = {r.name for r in residents}
+    intents = tuple(_intent(label, raw, names) for raw in top.get("intents", list, []))
+    scenario = Scenario(
+        name=top.text("name"),
+        path=label,
+        map_path=MAPS / top.text("map"),
+        start=top.when("start"),
+        intents=intents,
+        residents=residents,
+    )
+    _check_relationships(label, scenario)
+    if town is not None:
+        check_against_town(scenario, town)
+    return scenario
+
+
+def _residents(label: str, raw: list) -> tuple[Resident, ...]:
+    if not raw:
+        raise ScenarioError(label, "no residents", field="residents")
+    out: list[Resident] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        name = item.get("name") if isinstance(item, dict) else None
+        who = name if isinstance(name, str) and name.strip() else f"#{i + 1}"
+        resident = _resident(_Reader(label, item, who))
+        if resident.name in seen:
+            raise ScenarioError(label, "duplicate name", resident.name, "name")
+        seen.add(resident.name)
+        out.append(resident)
+    return tuple(out)
+
+
+def _resident(r: _Reader) -> Resident:
+    age = r.get("age", int)
+    if not 0 < age < 130:
+        r.fail(f"age {age} is not a person's age", "age")
+    look = _Reader(r.path, r.get("look", dict), r.resident)
+    style = look.text("hair_style")
+    if style not in HAIR_STYLES:
+        look.fail(f"unknown hair_style {style!r} (one of {', '.join(HAIR_STYLES)})", "look")
+    rels = r.get("relationships", dict, {})
+    if any(not isinstance(v, str) for v in rels.values()):
+        r.fail("expected an object of name -> description", "relationships")
+    return Resident(
+        name=r.text("name"),
+        age=age,
+        traits=r.texts("traits"),
+        occupation=r.text("occupation"),
+        wake=r.hhmm("wake"),
+        sleep=r.hhmm("sleep"),
+        home=r.text("home"),
+        bed=r.text("bed"),
+        workplace=r.get("workplace", (str, type(None)), None),
+        routine=tuple(_block(r, b) for b in r.get("routine", list)),
+        known_places=r.texts("known_places", []),
+        relationships=tuple(rels.items()),
+        interests=r.texts("interests", []),
+        look=Look(*(look.text(k) for k in ("skin", "hair", "shirt", "pants")), style),
+        seed=r.text("seed"),
+    )
+
+
+def _block(r: _Reader, raw: Any) -> RoutineBlock:
+    if not isinstance(raw, dict):
+        r.fail("each routine block must be an object", "routine")
+    b = _Reader(r.path, raw, r.resident)
+    try:
+        return RoutineBlock(
+            parse_hhmm(b.get("start", str)),
+            parse_hhmm(b.get("end", str)),
+            b.text("place"),
+            b.text("activity"),
+        )
+    except ValueError as exc:
+        r.fail(str(exc), "routine")
+        raise
+
+
+def _intent(label: str, raw: Any, names: set[str]) -> Intent:
+    r = _Reader(label, raw)
+    intent_id = r.text("id")
+    holder = r.text("holder")
+    if holder not in names:
+        raise ScenarioError(
+            label, f"intent {intent_id!r}: holder {holder!r} is not a resident", field="intents"
+        )
+    event = None
+    if "event" in raw:
+        e = _Reader(label, r.get("event", dict))
+        event = Event(e.text("place"), e.when("start"), e.when("end"))
+    keywords = tuple(k.lower() for k in r.texts("keywords"))
+    if not keywords:
+        r.fail(f"intent {intent_id!r} needs at least one keyword", "keywords")
+    return Intent(
+        intent_id, holder, r.text("text"), keywords, bool(r.get("private", bool, False)), event
+    )
+
+
+def _check_relationships(label: str, scenario: Scenario) -> None:
+    names = {r.name for r in scenario.residents}
+    for res in scenario.residents:
+        for other, _ in res.relationships:
+            if other not in names:
+                raise ScenarioError(
+                    label, f"names {other!r}, who is not a resident", res.name, "relationships"
+                )
+
+
+def check_against_town(scenario: Scenario, town: Town) -> None:
+    """Every place a resident or intent names must exist on the map."""
+    label = scenario.path
+
+    def need(address: str, resident: str | None, field: str, kind: AreaKind | None = None) -> None:
+        area = town.find(address)
+        if area is None:
+            raise ScenarioError(label, f"unknown place {address!r}", resident, field)
+        if kind is not None and area.kind is not kind:
+            raise ScenarioError(
+                label, f"{address!r} is a {area.kind.value}, not a {kind.value}", resident, field
+            )
+
+    for res in scenario.residents:
+        need(res.home, res.name, "home", AreaKind.SECTOR)
+        need(res.bed, res.name, "bed", AreaKind.OBJECT)
+        if split(res.bed)[0] != res.home:
+            raise ScenarioError(label, f"bed {res.bed!r} is not in their home", res.name, "bed")
+        if res.workplace is not None:
+            need(res.workplace, res.name, "workplace", AreaKind.SECTOR)
+        for block in res.routine:
+            need(block.place, res.name, "routine")
+        for place in res.known_places:
+            need(place, res.name, "known_places", AreaKind.SECTOR)
+    for intent in scenario.intents:
+        if intent.event is not None:
+            need(intent.event.place, None, f"intents.{intent.id}.event.place")
+
+
+def load_world(name_or_path: str | Path) -> tuple[Scenario, Town]:
+    """The scenario and its map, checked against each other."""
+    from game.world.tmx import load_town
+
+    scenario = load_scenario(name_or_path)
+    town = load_town(scenario.map_path)
+    check_against_town(scenario, town)
+    return scenario, town

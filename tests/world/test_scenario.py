@@ -1,0 +1,142 @@
+"""Scenarios load, and each kind of bad file gives one clear line naming what is wrong."""
+
+import copy
+import json
+
+import pytest
+from test_town import AREAS, ART
+from tinymap import write_map
+
+from game.core.errors import ScenarioError
+from game.world.scenario import load_scenario
+from game.world.tmx import load_town
+
+LOOK = {"skin": "#c68642", "hair": "#222222", "shirt": "#aa3333", "pants": "#333355"}
+GOOD = {
+    "format": 1,
+    "name": "tiny",
+    "map": "smallville.tmx",
+    "start": "2023-02-13T04:00",
+    "intents": [
+        {
+            "id": "party",
+            "holder": "John Lin",
+            "text": "John Lin is hosting a party at Hobbs Cafe",
+            "keywords": ["party"],
+            "event": {
+                "place": "Hobbs Cafe",
+                "start": "2023-02-14T17:00",
+                "end": "2023-02-14T19:00",
+            },
+        }
+    ],
+    "residents": [
+        {
+            "name": "John Lin",
+            "age": 45,
+            "traits": ["patient", "kind"],
+            "occupation": "pharmacist",
+            "wake": "06:00",
+            "sleep": "22:00",
+            "home": "Lin family's house",
+            "bed": "Lin family's house:kitchen:stove",
+            "workplace": "Hobbs Cafe",
+            "routine": [
+                {"start": "09:00", "end": "17:00", "place": "Hobbs Cafe", "activity": "work"}
+            ],
+            "known_places": ["Hobbs Cafe"],
+            "relationships": {},
+            "interests": ["local politics"],
+            "look": {**LOOK, "hair_style": "short"},
+            "seed": "John Lin is a pharmacist; John Lin loves his family",
+        }
+    ],
+}
+
+
+@pytest.fixture
+def town(tmp_path):
+    return load_town(write_map(tmp_path / "t.tmx", ART, AREAS, {}))
+
+
+def write(tmp_path, doc) -> str:
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(doc) if not isinstance(doc, str) else doc)
+    return str(path)
+
+
+def test_good_scenario_loads(tmp_path, town):
+    scenario = load_scenario(write(tmp_path, GOOD), town)
+    john = scenario.resident("John Lin")
+    assert john.wake == 360 and john.sleep == 22 * 60
+    assert john.seed_memories() == ["John Lin is a pharmacist.", "John Lin loves his family."]
+    assert scenario.intent("party").event.place == "Hobbs Cafe"
+    assert scenario.intent("party").mentioned_in("a PARTY tonight")
+
+
+def mutate(path: str, value):
+    doc = copy.deepcopy(GOOD)
+    target = doc
+    keys = path.split(".")
+    for key in keys[:-1]:
+        target = target[int(key)] if key.isdigit() else target[key]
+    last = keys[-1]
+    if value is KeyError:
+        del target[last]
+    else:
+        target[int(last) if last.isdigit() else last] = value
+    return doc
+
+
+def two_johns():
+    doc = copy.deepcopy(GOOD)
+    doc["residents"].append(copy.deepcopy(doc["residents"][0]))
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (
+            mutate("residents.0.home", "Lin house"),
+            "resident 'John Lin': field 'home': unknown place",
+        ),
+        (mutate("residents.0.home", KeyError), "resident 'John Lin': field 'home': missing"),
+        (mutate("residents.0.age", "old"), "field 'age': expected int, got str"),
+        (mutate("residents.0.wake", "6am"), "field 'wake': expected a time as HH:MM"),
+        (mutate("residents.0.workplace", "Nowhere"), "field 'workplace': unknown place"),
+        (mutate("residents.0.bed", "Hobbs Cafe:cafe"), "field 'bed': 'Hobbs Cafe:cafe' is a arena"),
+        (
+            mutate("residents.0.relationships", {"Ghost": "friend"}),
+            "'Ghost', who is not a resident",
+        ),
+        (mutate("residents.0.look.hair_style", "mohawk"), "unknown hair_style"),
+        (two_johns(), "resident 'John Lin': field 'name': duplicate name"),
+        (mutate("intents.0.holder", "Nobody"), "holder 'Nobody' is not a resident"),
+        (mutate("start", "Feb 13"), "field 'start': expected a date and time"),
+        (mutate("format", 9), "unsupported format version"),
+        (mutate("residents", []), "no residents"),
+        ('{"format": 1, "residents": [', "not valid JSON"),
+        ("[1, 2]", "expected an object"),
+    ],
+)
+def test_bad_scenarios(tmp_path, town, doc, expected):
+    path = write(tmp_path, doc)
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path, town)
+    line = str(info.value)
+    assert line.startswith(path) and expected in line and "\n" not in line
+
+
+def test_missing_file_names_bundled_scenarios(tmp_path):
+    with pytest.raises(ScenarioError, match="no such scenario file"):
+        load_scenario(tmp_path / "none.json")
+
+
+def test_cli_prints_one_line_not_a_traceback(tmp_path, capsys):
+    from game.cli import main
+
+    path = write(tmp_path, mutate("residents.0.age", "old"))
+    assert main(["town", "--scenario", path]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err and err.count("\n") == 1
