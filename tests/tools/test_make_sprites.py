@@ -1,0 +1,73 @@
+"""The committed sprite sheets are exactly what tools/make_sprites.py draws today."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import struct
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = ROOT / "saves" / "scenarios" / "smallville.json"
+SPRITES = ROOT / "assets" / "sprites"
+
+
+@pytest.fixture(scope="module")
+def tool() -> ModuleType:
+    """Load the script as a module (tools/ is not a package)."""
+    path = ROOT / "tools" / "make_sprites.py"
+    spec = importlib.util.spec_from_file_location("make_sprites", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def png_size(path: Path) -> tuple[int, int, int]:
+    """Width, height and colour type from the IHDR chunk."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height, _depth, color_type = struct.unpack(">IIBB", data[16:26])
+    return width, height, color_type
+
+
+def residents() -> list[str]:
+    return [res["name"] for res in json.loads(SCENARIO.read_text(encoding="utf-8"))["residents"]]
+
+
+def test_regenerating_reproduces_the_committed_pngs(tool: ModuleType, tmp_path: Path) -> None:
+    written = tool.make_all(tmp_path, SCENARIO)
+    names = sorted(path.name for path in written)
+    assert names == sorted(path.name for path in SPRITES.glob("*.png"))
+    for path in written:
+        assert path.read_bytes() == (SPRITES / path.name).read_bytes(), path.name
+
+
+def test_every_resident_has_a_96_by_128_rgba_sheet(tool: ModuleType) -> None:
+    names = residents()
+    assert len(names) == 25
+    for name in [*names, "visitor"]:
+        path = SPRITES / f"{tool.slug(name)}.png"
+        assert path.is_file(), path.name
+        assert png_size(path) == (96, 128, 6), path.name
+
+
+def test_our_png_writer_decodes_to_the_drawn_pixels(tool: ModuleType) -> None:
+    pygame = tool.pygame
+    surf = tool.sheet(tool.VISITOR_LOOK)
+    loaded = pygame.image.load(str(SPRITES / "visitor.png"))
+    assert pygame.image.tobytes(loaded, "RGBA") == pygame.image.tobytes(surf, "RGBA")
+
+
+def test_walk_frames_differ_and_background_is_transparent(tool: ModuleType) -> None:
+    look = json.loads(SCENARIO.read_text(encoding="utf-8"))["residents"][0]["look"]
+    for view in ("down", "left", "up"):
+        frames = [tool.pygame.image.tobytes(tool.frame(look, view, s), "RGBA") for s in range(3)]
+        assert len(set(frames)) == 3, view
+    corner = tool.frame(look, "down", 0).get_at((0, 0))
+    assert corner.a == 0
