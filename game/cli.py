@@ -40,6 +40,52 @@ def _town(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run(args: argparse.Namespace) -> int:
+    import time
+    from datetime import timedelta
+
+    from game.sim.factory import build_simulation
+    from game.sim.report import build_report
+
+    sim = build_simulation(args.scenario, seed=args.seed, brain=args.brain, workers=args.workers)
+    start = sim.now
+    end = start + timedelta(hours=args.hours)
+    total = max(1, int((end - start).total_seconds() // sim.config.step_seconds))
+    began = time.perf_counter()
+    last = [began]
+
+    def progress(s) -> None:
+        now = time.perf_counter()
+        if now - last[0] < 1.0 and s.now < end:
+            return
+        last[0] = now
+        rate = s.steps / max(1e-9, now - began)
+        print(
+            f"\r{s.now:%Y-%m-%d %H:%M}  {100 * s.steps / total:5.1f}%  {rate:7.0f} steps/s",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    try:
+        sim.run_until(end, None if args.quiet else progress)
+    finally:
+        sim.close()
+    wall = time.perf_counter() - began
+    if not args.quiet:
+        print(file=sys.stderr)
+    report = build_report(sim, start, wall, sim.mind.brain.name)
+    text = json.dumps(report, indent=2, ensure_ascii=False)
+    if args.report:
+        from pathlib import Path
+
+        Path(args.report).write_text(text + "\n", encoding="utf-8")
+        print(f"report written to {args.report}", file=sys.stderr)
+    else:
+        print(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="main.py",
@@ -51,6 +97,15 @@ def build_parser() -> argparse.ArgumentParser:
     town.add_argument("--scenario", default="smallville", help="bundled name or path to JSON")
     town.add_argument("--json", action="store_true", help="print JSON instead of a tree")
     town.set_defaults(handler=_town)
+    run = sub.add_parser("run", help="run the town headless and write a report")
+    run.add_argument("--scenario", default="smallville", help="bundled name or path to JSON")
+    run.add_argument("--hours", type=float, default=24.0, help="game hours to run")
+    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--brain", default="scripted", help="scripted (default)")
+    run.add_argument("--workers", type=int, default=8, help="cognition threads")
+    run.add_argument("--report", help="write the JSON report here (default: stdout)")
+    run.add_argument("--quiet", action="store_true", help="no progress line")
+    run.set_defaults(handler=_run)
     return parser
 
 

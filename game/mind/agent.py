@@ -1,0 +1,163 @@
+"""One resident's state, owned by the simulation thread, and the snapshot a worker reads.
+
+The Agent is mutable but only the simulation thread touches it; cognition jobs get an
+AgentSnapshot (frozen, sharing only immutable or append-only data) and return a Decision.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import Enum
+
+from game.core.records import Observation, PlanItem, Utterance
+from game.mind.memory import MemoryStream, MemoryView
+from game.mind.plan import DayPlan
+from game.world.scenario import Resident
+
+Tile = tuple[int, int]
+
+
+class ActionKind(Enum):
+    PLAN = "plan"  # an action from the decomposed day plan
+    REACT = "react"  # a reaction that replaced the plan for a while
+    SLEEP = "sleep"
+    CHAT = "chat"  # in a conversation
+    WAIT = "wait"  # waiting for a place to free up, or for a decision
+
+
+@dataclass(frozen=True)
+class Action:
+    """What an agent does, and where: 'making espresso' @ 'Hobbs Cafe:cafe:coffee machine'."""
+
+    description: str
+    address: str  # where it happens (an object's address, or an arena / sector)
+    start: datetime
+    end: datetime
+    kind: ActionKind = ActionKind.PLAN
+    emoji: str = ""
+    object_state: str = ""  # the state its object takes while the action runs ('' = unchanged)
+    fixes_to: str = ""  # for a reaction to an object: the state the object is left in
+
+    def over(self, now: datetime) -> bool:
+        return now >= self.end
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """A whole conversation, decided at once and then played out over game time."""
+
+    participants: tuple[str, str]
+    lines: tuple[Utterance, ...]
+    start: datetime
+    seconds_per_line: int = 30
+
+    @property
+    def end(self) -> datetime:
+        return self.start + timedelta(seconds=self.seconds_per_line * max(1, len(self.lines)))
+
+    def line_at(self, now: datetime) -> Utterance | None:
+        """The line being spoken at `now` (for speech bubbles)."""
+        if not self.lines or now < self.start:
+            return None
+        i = int((now - self.start).total_seconds() // self.seconds_per_line)
+        return self.lines[i] if i < len(self.lines) else None
+
+    def partner_of(self, name: str) -> str:
+        a, b = self.participants
+        return b if name == a else a
+
+
+@dataclass(frozen=True)
+class AgentSnapshot:
+    """Everything a cognition job may read about one agent at one moment."""
+
+    name: str
+    persona: Resident
+    now: datetime
+    summary: str
+    location: str
+    status: str
+    memory: MemoryView
+    known: frozenset[str]
+    plan: DayPlan
+    action: Action | None
+    asleep: bool
+    seeded: bool
+    summary_day: str
+    last_chat: dict[str, datetime]
+
+
+@dataclass
+class Agent:
+    """A resident in the running town."""
+
+    persona: Resident
+    memory: MemoryStream
+    pos: Tile
+    known: set[str] = field(default_factory=set)
+    plan: DayPlan = field(default_factory=DayPlan)
+    action: Action | None = None
+    path: list[Tile] = field(default_factory=list)
+    facing: str = "down"
+    asleep: bool = False
+    seeded: bool = False
+    summary: str = ""
+    summary_day: str = ""
+    reflect_pool: int = 0  # importance gathered since the last reflection
+    reflections: int = 0
+    pending: list[Observation] = field(default_factory=list)
+    seen: dict[str, tuple[str, datetime]] = field(default_factory=dict)
+    recent: deque = field(default_factory=lambda: deque(maxlen=8))
+    last_chat: dict[str, datetime] = field(default_factory=dict)
+    conversation: Conversation | None = None
+    conversations: int = 0
+    visited: list[str] = field(default_factory=list)
+    location: str = ""
+    woke_on: str = ""  # ISO date of the last wake-up
+
+    @property
+    def name(self) -> str:
+        return self.persona.name
+
+    @property
+    def status(self) -> str:
+        if self.conversation is not None:
+            return f"talking with {self.conversation.partner_of(self.name)}"
+        if self.asleep:
+            return "sleeping"
+        return self.action.description if self.action else "thinking about what to do next"
+
+    @property
+    def emoji(self) -> str:
+        if self.conversation is not None:
+            return "💬"
+        if self.asleep:
+            return "😴"
+        return self.action.emoji if self.action else "💭"
+
+    def snapshot(self, now: datetime) -> AgentSnapshot:
+        return AgentSnapshot(
+            name=self.name,
+            persona=self.persona,
+            now=now,
+            summary=self.summary,
+            location=self.location,
+            status=self.status,
+            memory=self.memory.view(),
+            known=frozenset(self.known),
+            plan=self.plan,
+            action=self.action,
+            asleep=self.asleep,
+            seeded=self.seeded,
+            summary_day=self.summary_day,
+            last_chat=dict(self.last_chat),
+        )
+
+
+def plan_item_text(name: str, item: PlanItem) -> str:
+    """The paper's plan memory form: 'for 180 minutes from 9:00 am ... at ..., ...'."""
+    when = item.start.strftime("%I:%M %p").lstrip("0").lower()
+    where = f" at {item.place}" if item.place else ""
+    return f"{name} plans, for {item.minutes} minutes from {when}{where}, {item.description}"

@@ -1,0 +1,60 @@
+"""The event log: every action, move, conversation and object change, with its game time.
+
+Append-only and plain data, so it can be saved, replayed and evaluated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+
+class EventKind(Enum):
+    ACTION = "action"
+    MOVE = "move"
+    ARRIVE = "arrive"
+    CONVERSATION = "conversation"
+    OBJECT_STATE = "object_state"
+    REACTION = "reaction"
+    REFLECTION = "reflection"
+    PLAN = "plan"
+    WAKE = "wake"
+    SLEEP = "sleep"
+    PLAYER = "player"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class Event:
+    time: datetime
+    kind: EventKind
+    agent: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "time": self.time.isoformat(),
+            "kind": self.kind.value,
+            "agent": self.agent,
+            "text": self.text,
+            "data": self.data,
+        }
+
+
+class EventLog:
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def add(self, time: datetime, kind: EventKind, agent: str, text: str, **data: Any) -> Event:
+        event = Event(time, kind, agent, text, data)
+        self.events.append(event)
+        return event
+
+    def of(self, kind: EventKind) -> list[Event]:
+        return [e for e in self.events if e.kind is kind]
+
+    def __len__(self) -> int:
+        return len(self.events)

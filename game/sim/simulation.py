@@ -1,0 +1,546 @@
+"""The simulation: town + agents + clock, stepped on one thread.
+
+Each step: apply the decisions that came back from the thread pool, advance the clock,
+end finished actions, move agents one tile along their paths, let them perceive, and
+start a cognition job for every agent that needs one and has none in flight. In lockstep
+mode the step first waits for every job (deterministic); in real-time mode it never waits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from enum import Enum
+
+import numpy as np
+
+from game.brains.protocol import Brain, Embedder
+from game.core.clock import Clock, minute_of_day
+from game.core.records import Observation
+from game.core.settings import MindSettings
+from game.mind.agent import Action, ActionKind, Agent, Conversation
+from game.mind.cognition import (
+    Decision,
+    JobKind,
+    Mind,
+    Surroundings,
+    converse_job,
+    next_action_job,
+    next_time,
+    perceive_job,
+    reflect_job,
+    seed_job,
+    wake_job,
+)
+from game.mind.memory import MemoryStream
+from game.mind.perception import Sighting, attend
+from game.sim.events import EventKind, EventLog
+from game.sim.scheduler import Finished, Scheduler
+from game.world.describe import describe_object
+from game.world.pathfinding import PathFinder
+from game.world.scenario import Scenario
+from game.world.town import SEP, AreaKind, Town, split
+
+
+class ClockMode(Enum):
+    LOCKSTEP = "lockstep"  # wait for every decision each step: deterministic
+    REALTIME = "realtime"  # never wait: the window keeps its frame rate
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    seed: int = 0
+    step_seconds: int = 10
+    mode: ClockMode = ClockMode.LOCKSTEP
+    workers: int = 8
+    mind: MindSettings = field(default_factory=MindSettings)
+
+
+def stable_index(key: str, n: int) -> int:
+    """A deterministic choice among n (Python's hash() is salted per process)."""
+    digest = hashlib.blake2b(key.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % max(1, n)
+
+
+class Simulation:
+    """Owns the world. The UI reads it and sends commands; it never calls the UI."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        town: Town,
+        brain: Brain,
+        embedder: Embedder,
+        config: SimConfig | None = None,
+    ) -> None:
+        self.scenario, self.town = scenario, town
+        self.config = config or SimConfig()
+        self.mind = Mind(brain, embedder, self.config.mind)
+        self.clock = Clock(scenario.start, self.config.step_seconds)
+        self.finder = PathFinder(town.walkable)
+        self.scheduler = Scheduler(self.config.workers)
+        self.log = EventLog()
+        self.steps = 0
+        self.state_by: dict[str, str] = {}  # object address -> who set its current state
+        self.agents: dict[str, Agent] = {}
+        for resident in scenario.residents:
+            self.agents[resident.name] = self._make_agent(resident)
+        self._objects_in: dict[str, list[str]] = {}
+        for area in town.areas.values():
+            if area.kind is AreaKind.OBJECT:
+                self._objects_in.setdefault(area.parent or "", []).append(area.address)
+
+    # -- set-up --------------------------------------------------------------------
+    def _make_agent(self, resident) -> Agent:
+        town = self.town
+        pos = town.access_tile(resident.bed) or town.spawns.get(resident.name)
+        if pos is None:
+            pos = town.walkable_tiles_of(resident.home)[0]
+        known = {""}
+        for sector in (resident.home, resident.workplace, *resident.known_places):
+            if sector:
+                known.add(sector)
+                known.update(a for a in town.areas if a.startswith(sector + SEP))
+        agent = Agent(resident, MemoryStream(self.mind.embedder.dim), pos, known=known)
+        wake = next_time(self.now, resident.wake)
+        agent.action = Action("sleeping", resident.bed, self.now, wake, ActionKind.SLEEP, "😴")
+        agent.asleep = True
+        agent.location = town.address_at(*pos)
+        return agent
+
+    @property
+    def now(self) -> datetime:
+        return self.clock.now
+
+    # -- the step ------------------------------------------------------------------
+    def step(self) -> None:
+        lockstep = self.config.mode is ClockMode.LOCKSTEP
+        for finished in self.scheduler.collect(block=lockstep):
+            self._apply(finished)
+        self.clock.tick()
+        self.steps += 1
+        for name in sorted(self.agents):
+            self._advance(self.agents[name])
+        self._enforce_hours()
+        self._perceive_all()
+        self._schedule()
+
+    def run_until(self, end: datetime, progress: Callable[[Simulation], None] | None = None):
+        while self.now < end:
+            self.step()
+            if progress is not None:
+                progress(self)
+        for finished in self.scheduler.collect(block=True):
+            self._apply(finished)
+
+    def usage(self) -> dict:
+        """Model usage so far (zeros for a brain that calls no model)."""
+        meter = getattr(self.mind.brain, "usage", None)
+        totals = meter() if callable(meter) else {}
+        base = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+        return {**base, **totals}
+
+    def close(self) -> None:
+        self.scheduler.shutdown()
+
+    # -- time passing for one agent ---------------------------------------------------
+    def _advance(self, agent: Agent) -> None:
+        now = self.now
+        if agent.conversation is not None and now >= agent.conversation.end:
+            agent.conversation = None
+            agent.action = None
+        action = agent.action
+        timed = action is not None and action.kind not in (ActionKind.SLEEP, ActionKind.CHAT)
+        if timed and action.over(now):
+            self._finish(agent, action)
+        if agent.path:
+            self._walk(agent)
+
+    def _walk(self, agent: Agent) -> None:
+        nxt = agent.path.pop(0)
+        dx, dy = nxt[0] - agent.pos[0], nxt[1] - agent.pos[1]
+        if dx or dy:
+            agent.facing = ("right" if dx > 0 else "left") if dx else ("down" if dy > 0 else "up")
+        agent.pos = nxt
+        self._relocate(agent)
+        if not agent.path:
+            self._arrive(agent)
+
+    def _relocate(self, agent: Agent) -> None:
+        where = self.town.address_at(*agent.pos)
+        if where == agent.location:
+            return
+        agent.location = where
+        sector = split(where)[0] if where else ""
+        if sector and sector not in agent.visited:
+            agent.visited.append(sector)
+        if where:
+            self._learn(agent, where)
+
+    def _learn(self, agent: Agent, where: str) -> None:
+        """Agents learn the areas they see: the sector, the arena and its objects."""
+        parts = split(where)
+        agent.known.add(parts[0])
+        if len(parts) > 1:
+            agent.known.add(where)
+            agent.known.update(self._objects_in.get(where, ()))
+
+    def _arrive(self, agent: Agent) -> None:
+        action = agent.action
+        if action is None:
+            return
+        self.log.add(self.now, EventKind.ARRIVE, agent.name, action.address)
+        if action.kind is ActionKind.SLEEP:
+            agent.asleep = True
+            self.log.add(self.now, EventKind.SLEEP, agent.name, f"{agent.name} goes to sleep")
+        if action.object_state:
+            self._set_state(action.address, action.object_state, agent.name, keep_player=True)
+
+    def _finish(self, agent: Agent, action: Action) -> None:
+        """An action ends: its object goes back to rest, or is left fixed by a reaction."""
+        address = action.address
+        if action.fixes_to and address in self.town.states and not agent.path:
+            self._set_state(address, action.fixes_to, agent.name)
+        elif action.object_state and self.state_by.get(address) == agent.name:
+            default = self.town.areas[address].default_state
+            self._set_state(address, default, agent.name)
+        agent.action = None
+
+    def _set_state(self, address: str, state: str, by: str, keep_player: bool = False) -> None:
+        if address not in self.town.states:
+            return
+        old = self.town.state(address)
+        if keep_player and self.state_by.get(address) == "player" and old != state:
+            return  # a player's edit stays until someone deals with it
+        if old == state:
+            return
+        self.town.set_state(address, state)
+        self.state_by[address] = by
+        self.log.add(self.now, EventKind.OBJECT_STATE, by, f"{address} is {state}", old=old)
+
+    def _enforce_hours(self) -> None:
+        """Visitors still inside a place when it closes stop what they do there and leave."""
+        minute = minute_of_day(self.now)
+        for agent in self.agents.values():
+            action = agent.action
+            if action is None or action.kind in (ActionKind.SLEEP, ActionKind.CHAT):
+                continue
+            sector = self.town.areas.get(split(action.address)[0]) if action.address else None
+            if sector is None or sector.is_open(minute):
+                continue
+            if sector.name in (agent.persona.workplace, agent.persona.home):
+                continue
+            agent.path = []
+            self._finish(agent, action)
+
+    # -- perception ---------------------------------------------------------------------
+    def _perceive_all(self) -> None:
+        awake = [a for a in self.agents.values() if not a.asleep and a.seeded]
+        if not awake:
+            return
+        radius = self.config.mind.vision_radius
+        pos = np.array([a.pos for a in awake])
+        for i, agent in enumerate(awake):
+            if agent.conversation is not None:
+                continue
+            near = np.max(np.abs(pos - pos[i]), axis=1) <= radius
+            sightings = [
+                self._sight_agent(agent, other)
+                for j, other in enumerate(awake)
+                if near[j] and j != i and other.location == agent.location
+            ]
+            sightings += self._sight_objects(agent, radius)
+            new = attend(agent, self.now, sightings, self.config.mind)
+            agent.pending.extend(new)
+
+    def _sight_agent(self, me: Agent, other: Agent) -> Sighting:
+        d = max(abs(me.pos[0] - other.pos[0]), abs(me.pos[1] - other.pos[1]))
+        text = f"{other.name} is {other.status}"
+        return Sighting(Observation(other.name, text, True, other.status), d)
+
+    def _sight_objects(self, agent: Agent, radius: int) -> list[Sighting]:
+        out = []
+        for address in self._objects_in.get(agent.location, ()):
+            rect = self.town.areas[address].rect
+            d = max(
+                max(rect.x - agent.pos[0], agent.pos[0] - (rect.x + rect.w - 1), 0),
+                max(rect.y - agent.pos[1], agent.pos[1] - (rect.y + rect.h - 1), 0),
+            )
+            if d <= radius:
+                state = self.town.state(address)
+                text = describe_object(self.town, address)
+                out.append(Sighting(Observation(address, text, False, state), d))
+        return out
+
+    # -- scheduling ------------------------------------------------------------------------
+    def surroundings(self) -> Surroundings:
+        occupancy: dict[str, int] = {}
+        targets: dict[str, str] = {}
+        for agent in self.agents.values():
+            if agent.action is None or not agent.action.address:
+                continue
+            targets[agent.name] = agent.action.address
+            parts = split(agent.action.address)
+            for depth in range(1, len(parts) + 1):
+                key = SEP.join(parts[:depth])
+                occupancy[key] = occupancy.get(key, 0) + 1
+        return Surroundings(self.town, dict(self.town.states), occupancy, targets)
+
+    def _talkable(self, agent: Agent) -> frozenset[str]:
+        cooldown = timedelta(minutes=self.config.mind.conversation_cooldown_minutes)
+        out = []
+        for obs in agent.pending:
+            other = self.agents.get(obs.subject)
+            if other is None or other.asleep or other.conversation is not None:
+                continue
+            if self.scheduler.busy(other.name) or other.action is None:
+                continue
+            last = agent.last_chat.get(other.name)
+            if last is None or self.now - last >= cooldown:
+                out.append(other.name)
+        return frozenset(out)
+
+    def _need(self, agent: Agent) -> JobKind | None:
+        if not agent.seeded:
+            return JobKind.SEED
+        if agent.conversation is not None:
+            return None
+        action = agent.action
+        if action is not None and action.kind is ActionKind.CHAT:
+            return None
+        if action is not None and action.kind is ActionKind.SLEEP and action.over(self.now):
+            return JobKind.WAKE
+        if agent.asleep:
+            return None
+        if agent.pending and self.config.mind.ablation.memory:
+            return JobKind.PERCEIVE
+        threshold = self.config.mind.reflection_threshold
+        if agent.reflect_pool >= threshold and self.config.mind.ablation.reflection:
+            return JobKind.REFLECT
+        if action is None:
+            return JobKind.NEXT_ACTION
+        return None
+
+    def _schedule(self) -> None:
+        world = None
+        for name in sorted(self.agents):
+            agent = self.agents[name]
+            if self.scheduler.busy(name):
+                continue
+            need = self._need(agent)
+            if need is None:
+                continue
+            world = world or self.surroundings()
+            self._submit(agent, need, world)
+
+    def _submit(self, agent: Agent, need: JobKind, world: Surroundings) -> None:
+        snap = agent.snapshot(self.now)
+        mind = self.mind
+        if need is JobKind.SEED:
+            self.scheduler.submit((agent.name,), need.value, seed_job, mind, snap)
+        elif need is JobKind.WAKE:
+            self.scheduler.submit((agent.name,), need.value, wake_job, mind, snap, self.town)
+        elif need is JobKind.PERCEIVE:
+            observations = tuple(agent.pending)
+            talkable = self._talkable(agent)
+            agent.pending = []
+            self.scheduler.submit(
+                (agent.name,), need.value, perceive_job, mind, snap, world, observations, talkable
+            )
+        elif need is JobKind.REFLECT:
+            agent.reflect_pool = 0
+            self.scheduler.submit((agent.name,), need.value, reflect_job, mind, snap)
+        elif need is JobKind.NEXT_ACTION:
+            self.scheduler.submit((agent.name,), need.value, next_action_job, mind, snap, world)
+
+    # -- applying decisions ---------------------------------------------------------------
+    def _apply(self, finished: Finished) -> None:
+        if finished.error is not None:
+            self._job_failed(finished)
+            return
+        results = finished.result
+        for decision in results if isinstance(results, list) else [results]:
+            agent = self.agents.get(decision.agent)
+            if agent is not None:
+                self._apply_decision(agent, decision)
+
+    def _job_failed(self, finished: Finished) -> None:
+        """A failed job costs the agent a minute of waiting, never the run."""
+        err = finished.error
+        for name in finished.agents:
+            agent = self.agents[name]
+            self.log.add(
+                self.now,
+                EventKind.ERROR,
+                name,
+                f"{finished.label} failed: {type(err).__name__}: {err}",
+            )
+            if agent.conversation is None and not agent.asleep:
+                end = self.now + timedelta(minutes=1)
+                desc = "pausing to collect their thoughts"
+                agent.action = Action(desc, agent.location, self.now, end, ActionKind.WAIT, "💭")
+            if finished.label == JobKind.SEED.value:
+                agent.seeded = True
+
+    def _apply_decision(self, agent: Agent, d: Decision) -> None:
+        self._store(agent, d)
+        if d.seeded:
+            agent.seeded = True
+        if d.summary is not None:
+            agent.summary, agent.summary_day = d.summary, d.summary_day
+        if d.woke:
+            self._wake(agent, d)
+        elif d.plan is not None:
+            agent.plan = d.plan
+        if d.reflected:
+            agent.reflections += 1
+            self.log.add(
+                self.now,
+                EventKind.REFLECTION,
+                agent.name,
+                "reflects",
+                insights=[m.text for m in d.memories],
+            )
+        if d.conversation is not None:
+            self._start_conversation(agent, d.conversation)
+        elif d.action is not None:
+            self._start_action(agent, d.action, d.note)
+        elif d.talk_to:
+            self._request_talk(agent, d.talk_to)
+
+    def _store(self, agent: Agent, d: Decision) -> None:
+        stream = agent.memory
+        if d.touched:
+            stream.touch(d.touched, self.now)
+        for m in d.memories:
+            evidence = tuple(i for i in m.evidence if i < len(stream))
+            stream.add(m.kind, m.text, self.now, m.importance, m.embedding, m.source, evidence)
+            agent.reflect_pool += m.importance
+
+    def _wake(self, agent: Agent, d: Decision) -> None:
+        agent.asleep = False
+        agent.woke_on = self.now.date().isoformat()
+        agent.plan = d.plan if d.plan is not None else agent.plan
+        if agent.action is not None and agent.action.kind is ActionKind.SLEEP:
+            self._finish(agent, agent.action)
+        agent.action = None
+        self.log.add(self.now, EventKind.WAKE, agent.name, f"{agent.name} wakes up")
+        self.log.add(self.now, EventKind.PLAN, agent.name, "plans the day", plan=agent.plan.lines())
+
+    def _start_action(self, agent: Agent, action: Action, note: str = "") -> None:
+        if agent.action is not None and agent.action is not action:
+            self._finish(agent, agent.action)
+        action = replace(action, start=self.now, end=max(action.end, self.now))
+        if self._full(agent, action.address):
+            end = self.now + timedelta(minutes=2)
+            where = self.town.areas[action.address].name if action.address else "place"
+            desc = f"waiting for the {where} to be free"
+            action = Action(desc, agent.location, self.now, end, ActionKind.WAIT, "⏳")
+        agent.action = action
+        if action.kind is ActionKind.REACT:
+            self.log.add(self.now, EventKind.REACTION, agent.name, note or action.description)
+        self.log.add(
+            self.now,
+            EventKind.ACTION,
+            agent.name,
+            action.description,
+            address=action.address,
+            emoji=action.emoji,
+        )
+        self._route(agent, action)
+
+    def _full(self, agent: Agent, address: str) -> bool:
+        """Capacity is checked again here: two jobs may have chosen the same bathroom."""
+        parts = split(address)
+        for depth in range(1, len(parts) + 1):
+            key = SEP.join(parts[:depth])
+            area = self.town.areas.get(key)
+            if area is None or area.capacity is None:
+                continue
+            others = sum(
+                1
+                for o in self.agents.values()
+                if o is not agent
+                and o.action is not None
+                and (o.action.address == key or o.action.address.startswith(key + SEP))
+            )
+            if others >= area.capacity:
+                return True
+        return False
+
+    def _route(self, agent: Agent, action: Action) -> None:
+        goal = self._goal_tile(agent, action.address)
+        if goal is None or goal == agent.pos:
+            agent.path = []
+            self._arrive(agent)
+            return
+        path = self.finder.path(agent.pos, goal)
+        if path is None:
+            self.log.add(self.now, EventKind.ERROR, agent.name, f"no path to {action.address}")
+            agent.path = []
+            agent.action = replace(action, end=min(action.end, self.now + timedelta(minutes=1)))
+            return
+        agent.path = path[1:]
+        self.log.add(self.now, EventKind.MOVE, agent.name, action.address, path=agent.path)
+
+    def _goal_tile(self, agent: Agent, address: str) -> tuple[int, int] | None:
+        area = self.town.areas.get(address)
+        if area is None or area.kind is AreaKind.WORLD:
+            return None
+        if area.kind is AreaKind.OBJECT:
+            return self.town.access_tile(address)
+        if self.town.address_at(*agent.pos).startswith(address):
+            return agent.pos
+        tiles = self.town.walkable_tiles_of(address)
+        return tiles[stable_index(agent.name + address, len(tiles))] if tiles else None
+
+    # -- conversations ------------------------------------------------------------------------
+    def _request_talk(self, agent: Agent, partner_name: str) -> None:
+        other = self.agents.get(partner_name)
+        if other is None or other.asleep or other.conversation is not None:
+            return
+        if self.scheduler.busy(partner_name) or self.scheduler.busy(agent.name):
+            return
+        for person in (agent, other):
+            person.path = []
+            end = self.now + timedelta(hours=1)
+            partner = other.name if person is agent else agent.name
+            person.action = Action(
+                f"starting a conversation with {partner}",
+                person.location,
+                self.now,
+                end,
+                ActionKind.CHAT,
+                "💬",
+            )
+        snaps = (agent.snapshot(self.now), other.snapshot(self.now))
+        self.scheduler.submit(
+            (agent.name, other.name),
+            JobKind.CONVERSE.value,
+            converse_job,
+            self.mind,
+            snaps[0],
+            snaps[1],
+            self.surroundings(),
+        )
+
+    def _start_conversation(self, agent: Agent, talk: Conversation) -> None:
+        talk = replace(talk, start=self.now)
+        partner = talk.partner_of(agent.name)
+        agent.conversation = talk
+        agent.action = Action(
+            f"talking with {partner}", agent.location, self.now, talk.end, ActionKind.CHAT, "💬"
+        )
+        agent.last_chat[partner] = self.now
+        agent.conversations += 1
+        if agent.name == talk.participants[0]:
+            self.log.add(
+                self.now,
+                EventKind.CONVERSATION,
+                agent.name,
+                f"{agent.name} talks with {partner}",
+                participants=list(talk.participants),
+                lines=[[u.speaker, u.text] for u in talk.lines],
+            )
