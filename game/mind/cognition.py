@@ -38,6 +38,8 @@ class JobKind(Enum):
     NEXT_ACTION = "next_action"
     REFLECT = "reflect"
     CONVERSE = "converse"
+    VISITOR = "visitor"
+    INNER_VOICE = "inner_voice"
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class Decision:
     seeded: bool = False
     reflected: bool = False
     conversation: Conversation | None = None
+    reply: Utterance | None = None  # a line said to the visitor
     note: str = ""
 
 
@@ -206,14 +209,7 @@ def wake_job(mind: Mind, snap: AgentSnapshot, town: Town) -> Decision:
         prev = (now - timedelta(days=1)).strftime("%A %B %d")
         records, _ = recall(mind, snap, [f"what {p.name} did on {prev}"], k=15)
         yesterday = mind.brain.summarize(p, f"what {p.name} did on {prev}", records)
-    records, idx = recall(mind, snap, [f"{p.name}'s plans and events for {fmt_datetime(now)}"])
-    ctx = context(snap, town, records)
-    sleep_at = next_time(now + timedelta(minutes=30), p.sleep)
-    items = mind.brain.plan_day(ctx, yesterday, now) if mind.settings.ablation.planning else []
-    items = [i for i in items if i.start < sleep_at]
-    plan = DayPlan(today, tuple(fit_day(items, now, sleep_at))) if items else DayPlan(today)
-    texts = [f"{p.name}'s plan for {now.strftime('%A %B %d')}: " + "; ".join(plan.lines())]
-    memories = new_memories(mind, snap, MemoryKind.PLAN, texts) if items else ()
+    plan, memories, idx = plan_rest_of_day(mind, snap, town, yesterday)
     return Decision(
         snap.name,
         JobKind.WAKE,
@@ -224,6 +220,29 @@ def wake_job(mind: Mind, snap: AgentSnapshot, town: Town) -> Decision:
         summary_day=today,
         woke=True,
     )
+
+
+def plan_rest_of_day(
+    mind: Mind,
+    snap: AgentSnapshot,
+    town: Town,
+    yesterday: str = "",
+    extra: Sequence[MemoryRecord] = (),
+) -> tuple[DayPlan, tuple[NewMemory, ...], tuple[int, ...]]:
+    """A broad plan from now until bedtime, stored in memory as the paper does.
+    `extra` are memories not yet in the stream that the plan must take into account."""
+    p, now = snap.persona, snap.now
+    records, idx = recall(mind, snap, [f"{p.name}'s plans and events for {fmt_datetime(now)}"])
+    records = [*extra, *records]
+    sleep_at = next_time(now + timedelta(minutes=30), p.sleep)
+    planning = mind.settings.ablation.planning
+    items = mind.brain.plan_day(context(snap, town, records), yesterday, now) if planning else []
+    items = [i for i in items if i.start < sleep_at]
+    today = now.date().isoformat()
+    plan = DayPlan(today, tuple(fit_day(items, now, sleep_at))) if items else DayPlan(today)
+    texts = [f"{p.name}'s plan for {now.strftime('%A %B %d')}: " + "; ".join(plan.lines())]
+    memories = new_memories(mind, snap, MemoryKind.PLAN, texts) if items else ()
+    return plan, memories, idx
 
 
 # -- NEXT_ACTION: decompose just in time, then choose where -----------------------------
@@ -516,3 +535,32 @@ def interview(mind: Mind, snap: AgentSnapshot, town: Town, question: str) -> str
     even touch the retrieved ones, so an interview leaves no trace)."""
     records, _ = recall(mind, snap, [question], k=15)
     return mind.brain.answer(context(snap, town, records), question)
+
+
+# -- the player's ways in: the visitor's chat and the inner voice -----------------------
+
+
+def visitor_chat_job(
+    mind: Mind, snap: AgentSnapshot, town: Town, visitor: str, history: Sequence[Utterance]
+) -> Decision:
+    """The resident hears the visitor and answers. What the visitor said is stored as a
+    claim with the visitor as its source, never as a fact the resident saw."""
+    memories: tuple[NewMemory, ...] = ()
+    if history and history[-1].speaker == visitor:
+        said = f'{visitor} (a visitor) said to {snap.name}: "{history[-1].text}"'
+        memories = new_memories(mind, snap, MemoryKind.CHAT, [said], source=visitor)
+    ctx, idx = _speaker_context(mind, snap, visitor, history, town)
+    line = mind.brain.utter(ctx, visitor, tuple(history))
+    reply = replace(line, speaker=snap.name, text=line.text.strip()[:300] or "...")
+    return Decision(snap.name, JobKind.VISITOR, memories=memories, touched=idx, reply=reply)
+
+
+def inner_voice_job(mind: Mind, snap: AgentSnapshot, town: Town, text: str) -> Decision:
+    """The paper's inner voice: the player's words become the resident's own thought, and
+    the rest of the day is planned again with that thought in mind."""
+    thought = new_memories(mind, snap, MemoryKind.REFLECTION, [text], source="inner voice")
+    record = MemoryRecord(
+        len(snap.memory), MemoryKind.REFLECTION, text, snap.now, 10, "inner voice"
+    )
+    plan, memories, _ = plan_rest_of_day(mind, snap, town, extra=(record,))
+    return Decision(snap.name, JobKind.INNER_VOICE, memories=thought + memories, plan=plan)

@@ -39,6 +39,10 @@ class Scheduler:
         self._busy.update(agents)
         self._jobs.append((agents, label, self._pool.submit(fn, *args)))
 
+    def run_detached(self, fn: Callable[..., Any], *args) -> Future:
+        """A read-only job outside the one-per-agent rule (an interview)."""
+        return self._pool.submit(fn, *args)
+
     def collect(self, block: bool) -> list[Finished]:
         """Finished jobs in submission order; with block, wait for every job in flight."""
         if block and self._jobs:

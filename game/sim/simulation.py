@@ -37,6 +37,7 @@ from game.mind.cognition import (
 from game.mind.memory import MemoryStream
 from game.mind.perception import Sighting, attend
 from game.sim.events import EventKind, EventLog
+from game.sim.player import PlayerCommands
 from game.sim.scheduler import Finished, Scheduler
 from game.world.describe import describe_object
 from game.world.pathfinding import PathFinder
@@ -64,7 +65,7 @@ def stable_index(key: str, n: int) -> int:
     return int.from_bytes(digest, "big") % max(1, n)
 
 
-class Simulation:
+class Simulation(PlayerCommands):
     """Owns the world. The UI reads it and sends commands; it never calls the UI."""
 
     def __init__(
@@ -85,6 +86,7 @@ class Simulation:
         self.steps = 0
         self.state_by: dict[str, str] = {}  # object address -> who set its current state
         self.agents: dict[str, Agent] = {}
+        self._init_player()
         for resident in scenario.residents:
             self.agents[resident.name] = self._make_agent(resident)
         self._objects_in: dict[str, list[str]] = {}
@@ -124,7 +126,9 @@ class Simulation:
         for name in sorted(self.agents):
             self._advance(self.agents[name])
         self._enforce_hours()
+        self._expire_chats()
         self._perceive_all()
+        self._submit_player_jobs()
         self._schedule()
 
     def run_until(self, end: datetime, progress: Callable[[Simulation], None] | None = None):
@@ -252,6 +256,9 @@ class Simulation:
                 if near[j] and j != i and other.location == agent.location
             ]
             sightings += self._sight_objects(agent, radius)
+            seen_visitor = self._sight_visitor(agent)
+            if seen_visitor is not None:
+                sightings.append(seen_visitor)
             new = attend(agent, self.now, sightings, self.config.mind)
             agent.pending.extend(new)
 
@@ -292,6 +299,11 @@ class Simulation:
         cooldown = timedelta(minutes=self.config.mind.conversation_cooldown_minutes)
         out = []
         for obs in agent.pending:
+            v = self.visitor
+            if v is not None and obs.subject == v.name and not v.talking_to:
+                if obs.subject not in agent.last_chat:
+                    out.append(v.name)
+                continue
             other = self.agents.get(obs.subject)
             if other is None or other.asleep or other.conversation is not None:
                 continue
@@ -403,6 +415,11 @@ class Simulation:
                 "reflects",
                 insights=[m.text for m in d.memories],
             )
+        if d.reply is not None:
+            self._apply_reply(agent.name, d.reply)
+        planned = agent.action is not None and agent.action.kind is ActionKind.PLAN
+        if d.job is JobKind.INNER_VOICE and planned:
+            self._finish(agent, agent.action)
         if d.conversation is not None:
             self._start_conversation(agent, d.conversation)
         elif d.action is not None:
@@ -498,6 +515,10 @@ class Simulation:
 
     # -- conversations ------------------------------------------------------------------------
     def _request_talk(self, agent: Agent, partner_name: str) -> None:
+        if self.visitor is not None and partner_name == self.visitor.name:
+            agent.last_chat[partner_name] = self.now
+            self._greet_visitor(agent.name)
+            return
         other = self.agents.get(partner_name)
         if other is None or other.asleep or other.conversation is not None:
             return
