@@ -4,7 +4,7 @@ import copy
 import json
 
 import pytest
-from test_town import AREAS, ART
+from test_town_model import AREAS, ART
 from tinymap import write_map
 
 from game.core.errors import ScenarioError
