@@ -50,9 +50,11 @@ class Ablation:
 
 @dataclass(frozen=True)
 class MindSettings:
-    vision_radius: int = 8  # tiles
-    attention_bandwidth: int = 8  # observations taken in per perception
-    retention: int = 8  # recent observations a repeat is checked against
+    # The original code's perception: vision 4 tiles, attend to the 3 nearest, and check
+    # repeats against the last 5 things noticed.
+    vision_radius: int = 4  # tiles
+    attention_bandwidth: int = 3  # observations taken in per perception
+    retention: int = 5  # recent observations a repeat is checked against
     reflection_threshold: int = 150
     reflection_window: int = 100  # memories the questions are asked about
     questions_per_reflection: int = 3

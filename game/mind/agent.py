@@ -6,11 +6,14 @@ AgentSnapshot (frozen, sharing only immutable or append-only data) and return a 
 
 from __future__ import annotations
 
+import typing
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from enum import Enum
+from typing import Any
 
+from game.core.codec import decode, encode
 from game.core.records import Observation, PlanItem, Utterance
 from game.mind.memory import MemoryStream, MemoryView
 from game.mind.plan import DayPlan
@@ -109,7 +112,7 @@ class Agent:
     reflections: int = 0
     pending: list[Observation] = field(default_factory=list)
     seen: dict[str, tuple[str, datetime]] = field(default_factory=dict)
-    recent: deque = field(default_factory=lambda: deque(maxlen=8))
+    recent: deque[tuple[str, str]] = field(default_factory=lambda: deque(maxlen=5))
     last_chat: dict[str, datetime] = field(default_factory=dict)
     conversation: Conversation | None = None
     conversations: int = 0
@@ -137,6 +140,19 @@ class Agent:
             return "😴"
         return self.action.emoji if self.action else "💭"
 
+    def get_state(self) -> dict[str, Any]:
+        """Everything but the persona (from the scenario) and the memory (saved as arrays)."""
+        return {
+            f.name: encode(getattr(self, f.name)) for f in fields(self) if f.name not in _NOT_STATE
+        }
+
+    def set_state(self, doc: dict[str, Any]) -> None:
+        hints = typing.get_type_hints(Agent)
+        for f in fields(self):
+            if f.name not in _NOT_STATE and f.name in doc:
+                setattr(self, f.name, decode(hints[f.name], doc[f.name]))
+        self.recent = deque(self.recent, maxlen=5)
+
     def snapshot(self, now: datetime) -> AgentSnapshot:
         return AgentSnapshot(
             name=self.name,
@@ -154,6 +170,9 @@ class Agent:
             summary_day=self.summary_day,
             last_chat=dict(self.last_chat),
         )
+
+
+_NOT_STATE = ("persona", "memory")
 
 
 def plan_item_text(name: str, item: PlanItem) -> str:

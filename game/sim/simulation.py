@@ -18,7 +18,7 @@ import numpy as np
 
 from game.brains.protocol import Brain, Embedder
 from game.core.clock import Clock, minute_of_day
-from game.core.records import Observation
+from game.core.records import MemoryKind, Observation
 from game.core.settings import MindSettings
 from game.mind.agent import Action, ActionKind, Agent, Conversation
 from game.mind.cognition import (
@@ -57,6 +57,11 @@ class SimConfig:
     mode: ClockMode = ClockMode.LOCKSTEP
     workers: int = 8
     mind: MindSettings = field(default_factory=MindSettings)
+
+
+# What counts towards the reflection trigger: events perceived (the paper), not the
+# agent's own reflections and plans, which would otherwise trigger ever more reflection.
+PERCEIVED = (MemoryKind.OBSERVATION, MemoryKind.CHAT)
 
 
 def stable_index(key: str, n: int) -> int:
@@ -253,7 +258,7 @@ class Simulation(PlayerCommands):
             sightings = [
                 self._sight_agent(agent, other)
                 for j, other in enumerate(awake)
-                if near[j] and j != i and other.location == agent.location
+                if near[j] and j != i and other.location == agent.location and other.action
             ]
             sightings += self._sight_objects(agent, radius)
             seen_visitor = self._sight_visitor(agent)
@@ -268,6 +273,8 @@ class Simulation(PlayerCommands):
         return Sighting(Observation(other.name, text, True, other.status), d)
 
     def _sight_objects(self, agent: Agent, radius: int) -> list[Sighting]:
+        """Objects at rest are furniture, not events; an agent notices one whose state is
+        not its default (in use, brewing coffee, burning)."""
         out = []
         for address in self._objects_in.get(agent.location, ()):
             rect = self.town.areas[address].rect
@@ -275,8 +282,8 @@ class Simulation(PlayerCommands):
                 max(rect.x - agent.pos[0], agent.pos[0] - (rect.x + rect.w - 1), 0),
                 max(rect.y - agent.pos[1], agent.pos[1] - (rect.y + rect.h - 1), 0),
             )
-            if d <= radius:
-                state = self.town.state(address)
+            state = self.town.state(address)
+            if d <= radius and state != self.town.areas[address].default_state:
                 text = describe_object(self.town, address)
                 out.append(Sighting(Observation(address, text, False, state), d))
         return out
@@ -434,7 +441,8 @@ class Simulation(PlayerCommands):
         for m in d.memories:
             evidence = tuple(i for i in m.evidence if i < len(stream))
             stream.add(m.kind, m.text, self.now, m.importance, m.embedding, m.source, evidence)
-            agent.reflect_pool += m.importance
+            if m.kind in PERCEIVED:
+                agent.reflect_pool += m.importance
 
     def _wake(self, agent: Agent, d: Decision) -> None:
         agent.asleep = False
@@ -524,6 +532,7 @@ class Simulation(PlayerCommands):
             return
         if self.scheduler.busy(partner_name) or self.scheduler.busy(agent.name):
             return
+        snaps = (agent.snapshot(self.now), other.snapshot(self.now))  # before they stop
         for person in (agent, other):
             person.path = []
             end = self.now + timedelta(hours=1)
@@ -536,7 +545,6 @@ class Simulation(PlayerCommands):
                 ActionKind.CHAT,
                 "💬",
             )
-        snaps = (agent.snapshot(self.now), other.snapshot(self.now))
         self.scheduler.submit(
             (agent.name, other.name),
             JobKind.CONVERSE.value,

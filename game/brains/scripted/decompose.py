@@ -1,0 +1,182 @@
+"""Breaking a plan item into hour-ish chunks or 5-15 minute actions.
+
+An item is classified (activities.py) and split by its activity's table. Hour chunks take
+the activity's hour phrases, so when a chunk is itself decomposed the phrase tells which
+part of the activity it is: opening steps only at the start, closing steps only at the end.
+The sub-items always start at the item's start, touch, and add up to its exact minutes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+from enum import Enum
+
+from game.core.records import PlanItem
+from game.world.scenario import Resident
+from game.world.town import sector_of
+
+from .activities import GENERIC, Activity, Step, classify
+from .places import refine
+from .util import pick, shuffled
+
+FINE_GRAIN_LIMIT = 30  # grains below this mean 5-15 minute actions
+DEFAULT_HOURS = ("{what}", "still {what}")
+STILL, RESUME = "still ", "getting back to "  # a middle chunk; the rest of an interrupted item
+MIN_STEP = 5
+MEAL_WORDS = ("breakfast", "brunch", "lunch", "dinner", "supper", "snack")
+
+
+class Role(Enum):
+    """Which part of an activity an item is."""
+
+    WHOLE = "whole"
+    FIRST = "first"
+    MIDDLE = "middle"
+    LAST = "last"
+    RESUME = "resume"  # the rest of an item that a meal or an event interrupted
+
+
+@dataclass(frozen=True)
+class Job:
+    persona: Resident
+    item: PlanItem
+    activity: Activity
+    key: tuple[object, ...]
+
+    @property
+    def what(self) -> str:
+        return self.item.description.removeprefix(STILL).removeprefix(RESUME)
+
+    @property
+    def meal(self) -> str:
+        return meal_word(self.item.description)
+
+
+def meal_word(text: str) -> str:
+    low = text.lower()
+    return next((w for w in MEAL_WORDS if re.search(rf"\b{w}\b", low)), "a meal")
+
+
+def decompose(persona: Resident, item: PlanItem, grain: int, seed: int) -> list[PlanItem]:
+    if item.minutes <= 0:
+        return [item]
+    at_home = sector_of(item.place) == persona.home if item.place else None
+    activity = classify(item.description, at_home)
+    key = (seed, persona.name, item.start.isoformat(), item.description)
+    job = Job(persona, item, activity, key)
+    if grain >= FINE_GRAIN_LIMIT:
+        return _chunks(job, grain)
+    return _actions(job)
+
+
+# -- hour-level chunks ------------------------------------------------------------------------
+def _chunks(job: Job, grain: int) -> list[PlanItem]:
+    item = job.item
+    n = max(1, round(item.minutes / grain))
+    if n == 1:
+        return [item]
+    lengths = split_evenly(item.minutes, n)
+    texts = _chunk_texts(job, n)
+    out, start = [], item.start
+    for text, minutes in zip(texts, lengths, strict=True):
+        out.append(PlanItem(text, start, minutes, item.place))
+        start += timedelta(minutes=minutes)
+    return out
+
+
+def _chunk_texts(job: Job, n: int) -> list[str]:
+    hours = job.activity.hours or DEFAULT_HOURS
+    role = _role(job)
+    if job.activity.hours and role not in (Role.WHOLE, Role.RESUME):
+        hours = DEFAULT_HOURS  # a chunk of a chunk: keep its words
+    fill = {"what": job.what, "meal": job.meal}
+    first, middles = hours[0], hours[1:-1] or hours[-1:]
+    last = hours[-1] if job.activity.hours else hours[1]
+    if role is Role.RESUME:
+        first = job.item.description if not job.activity.hours else pick(middles, *job.key)
+    texts = [first]
+    for i in range(1, n - 1):
+        texts.append(pick(middles, *job.key, "hour", i))
+    texts.append(last)
+    return [t.format(**fill) for t in texts]
+
+
+def split_evenly(total: int, n: int) -> list[int]:
+    """n positive parts adding up to total, in whole five minutes where possible."""
+    unit = 5 if total % 5 == 0 and total >= 5 * n else 1
+    units = total // unit
+    base, extra = divmod(units, n)
+    return [(base + (1 if i < extra else 0)) * unit for i in range(n)]
+
+
+# -- fine actions ------------------------------------------------------------------------------
+def _role(job: Job) -> Role:
+    """Whether the item is a whole activity or one of its hour chunks."""
+    text = job.item.description
+    if text.startswith(STILL):
+        return Role.MIDDLE
+    if text.startswith(RESUME):
+        return Role.RESUME
+    hours = [h.format(what=job.what, meal=job.meal) for h in job.activity.hours]
+    if not hours or text not in hours:
+        return Role.WHOLE
+    if text == hours[0]:
+        return Role.FIRST
+    return Role.LAST if text == hours[-1] else Role.MIDDLE
+
+
+def _actions(job: Job) -> list[PlanItem]:
+    out: list[PlanItem] = []
+    start = job.item.start
+    for text, minutes, spot in _steps(job):
+        text = text.format(what=job.what, meal=job.meal)
+        place = refine(job.item.place, spot, job.persona)
+        if out and out[-1].description == text and out[-1].place == place:
+            out[-1] = PlanItem(text, out[-1].start, out[-1].minutes + minutes, place)
+        else:
+            out.append(PlanItem(text, start, minutes, place))
+        start += timedelta(minutes=minutes)
+    return out
+
+
+def _steps(job: Job) -> list[Step]:
+    """Opening steps, middle steps cycled in a stable shuffled order, closing steps."""
+    role, activity, total = _role(job), job.activity, job.item.minutes
+    opening = list(activity.first) if role in (Role.WHOLE, Role.FIRST) else []
+    closing = list(activity.last) if role in (Role.WHOLE, Role.LAST, Role.RESUME) else []
+    pool = activity.middle or GENERIC.middle
+    middle = [pool[0], *shuffled(pool[1:], *job.key)]  # the core action comes first
+    steps = list(opening)
+    need = total - _sum(opening) - _sum(closing)
+    i = 0
+    while need > 0:
+        step = middle[i % len(middle)]
+        steps.append(step)
+        need -= step[1]
+        i += 1
+    steps += closing
+    return _fit(steps, len(closing), total)
+
+
+def _fit(steps: list[Step], closing: int, total: int) -> list[Step]:
+    """Make the steps add up to exactly `total`: shorten or drop the last step before the
+    closing ones (keeping whole five minutes), or lengthen it."""
+    out = [list(step) for step in steps]
+    while _sum(out) > total and len(out) > 1:
+        i = len(out) - closing - 1 if closing < len(out) else len(out) - 1
+        over = _sum(out) - total
+        if out[i][1] - over >= MIN_STEP:
+            out[i][1] -= over
+            continue
+        if i >= len(out) - closing:
+            closing -= 1
+        del out[i]
+    i = max(0, len(out) - closing - 1)
+    out[i][1] += total - _sum(out)
+    return [(text, minutes, spot) for text, minutes, spot in out]
+
+
+def _sum(steps: list[Step]) -> int:
+    return sum(m for _, m, _ in steps)

@@ -1,0 +1,318 @@
+"""Interview answers in the first person, grounded only in the memories and the persona.
+
+The paper checked every claim of knowing against the memory stream; so here a question
+about something the memories do not hold gets "I haven't heard" or "I don't know".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from game.brains.events import find_date, find_window, parse_event
+from game.brains.protocol import AgentContext
+from game.core.records import MemoryKind, MemoryRecord
+from game.world.scenario import Resident
+
+from . import memtext
+from .lexicon import trouble
+from .news import chat_partner, facts_in, is_private, subject_of
+from .places import PUBLIC_PLACES
+from .plans import attends, event_key, event_text, sleep_time
+from .traits import declines, dislikes, tension
+from .util import (
+    article,
+    content_words,
+    counts,
+    first_name,
+    has_any,
+    join_and,
+    mentions,
+    sentence,
+)
+from .wording import PROJECT_KEYS, first_person, mine, relation_in_first_person
+
+TOPICS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("mayor", "election", "office", "candida", "campaign", "vote"), "anyone running for mayor"),
+    (("party", "valentine", "celebrat"), "a party"),
+    (("exhibition", "show\\b", "gallery"), "an exhibition"),
+)
+OBJECT_WORDS = (
+    ("breakfast", "stove"), ("lunch", "stove"), ("dinner", "stove"), ("kitchen", "stove"),
+    ("stove", "stove"), ("oven", "stove"), ("shower", "shower"), ("sink", "sink"),
+    ("toilet", "toilet"), ("coffee", "coffee machine"),
+)  # fmt: skip
+GERUND_BASE = {
+    "turning": "turn", "putting": "put", "fixing": "fix", "mopping": "mop",
+    "repairing": "repair", "stopping": "stop", "unjamming": "unjam", "cleaning": "clean",
+}  # fmt: skip
+_WHO_IS = re.compile(r"\b(?i:who (?:is|was|'s)) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)")
+_ABOUT = re.compile(
+    r"\b(?i:relationship with|about|think of|know) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
+)
+
+
+def answer(ctx: AgentContext, question: str, seed: int) -> str:
+    for test, handler in _HANDLERS:
+        if re.search(test, question, re.I):
+            reply = handler(ctx, question, seed)
+            if reply:
+                return reply
+    return _fallback(ctx, question)
+
+
+# -- about oneself ---------------------------------------------------------------------------
+def _intro(ctx: AgentContext, question: str, seed: int) -> str:
+    me = ctx.persona
+    parts = [f"I'm {me.name}, I'm {me.age}, and I'm {article(me.occupation)}."]
+    if me.traits:
+        parts.append(f"People would say I'm {join_and(list(me.traits))}.")
+    if me.interests:
+        parts.append(f"I care about {join_and(list(me.interests))}.")
+    project = _project(me)
+    if project:
+        parts.append(project + ".")
+    return " ".join(parts)
+
+
+def _project(me: Resident) -> str:
+    """What the persona is working on, from its own seed (skipping who and how it is)."""
+    for clause in me.seed_memories()[2:]:
+        if has_any(clause, PROJECT_KEYS) and not is_private(clause):
+            return first_person(sentence(clause), me)
+    return ""
+
+
+# -- people ----------------------------------------------------------------------------------
+def _who_is(ctx: AgentContext, question: str, seed: int) -> str:
+    m = _WHO_IS.search(question) or _ABOUT.search(question)
+    if m is None:
+        return ""
+    name = _resolve(ctx, m.group(1))
+    if name == ctx.persona.name:
+        return _intro(ctx, question, seed)
+    relation = ctx.persona.relation_to(name)
+    about = [x for x in _memories_naming(ctx, name) if not is_private(x.text)]
+    if relation is None and not about:
+        return "I don't know who that is."
+    parts = [f"{name} is {relation_in_first_person(relation, ctx.persona)}."] if relation else []
+    parts += _details(ctx, name, about)[: 2 if relation else 3]
+    return " ".join(parts) or f"I've heard the name {name}, but I don't really know them."
+
+
+def _resolve(ctx: AgentContext, name: str) -> str:
+    """A first name to the full name the persona knows, if it knows one."""
+    if " " in name:
+        return name
+    known = [n for n, _ in ctx.persona.relationships]
+    known += re.findall(r"\b([A-Z][a-z]+ [A-Z][a-z]+)\b", " ".join(m.text for m in ctx.memories))
+    return next((k for k in known if k.split()[0] == name), name)
+
+
+def _memories_naming(ctx: AgentContext, name: str) -> list[MemoryRecord]:
+    return [m for m in ctx.memories if mentions(m.text, name)]
+
+
+def _details(ctx: AgentContext, name: str, about: list[MemoryRecord]) -> list[str]:
+    out: list[str] = []
+    for m in sorted(about, key=lambda x: (-x.importance, -x.created.timestamp())):
+        line = _detail(ctx, name, m)
+        if line and line not in out:
+            out.append(line)
+    return out
+
+
+def _detail(ctx: AgentContext, name: str, m: MemoryRecord) -> str:
+    me = ctx.persona
+    if m.kind is MemoryKind.OBSERVATION and m.text.startswith(name + " is "):
+        doing = sentence(m.text[len(name) + 4 :])
+        return f"Last time I saw {first_name(name)}, they were {doing}."
+    for fact, source in facts_in(m, me):
+        if mentions(subject_of(fact), first_name(me.name)):
+            return first_person(fact, me) + "."
+        if source == name:
+            return f"{first_name(name)} told me that {fact}."
+        if source:
+            return f"{first_name(source)} told me that {fact}."
+        return f"I know that {fact}."
+    return ""
+
+
+def _spend_time(ctx: AgentContext, question: str, seed: int) -> str:
+    found = (chat_partner(m) for m in ctx.memories)
+    partners = counts(p for p in found if p and p != ctx.persona.name)
+    if not partners:
+        return "I haven't really spent time with anyone new lately, so I can't say."
+    best = max(sorted(partners), key=lambda p: partners[p])
+    times = "once" if partners[best] == 1 else f"{partners[best]} times"
+    relation = ctx.persona.relation_to(best)
+    why = ""
+    if relation:
+        why = f"{first_name(best)} is {relation_in_first_person(relation, ctx.persona)}, and "
+    return f"I'd pick {best}. {why}we've talked {times} lately and I enjoy our conversations."
+
+
+def _feel(ctx: AgentContext, question: str, seed: int) -> str:
+    m = _ABOUT.search(question)
+    if m is not None:
+        name = _resolve(ctx, m.group(1))
+        if ctx.persona.relation_to(name) is not None or _memories_naming(ctx, name):
+            return _feel_person(ctx, name)
+    for keys, label in TOPICS:
+        if has_any(question, keys):
+            return _feel_topic(ctx, keys, label, seed)
+    return ""
+
+
+def _feel_person(ctx: AgentContext, name: str) -> str:
+    me, first = ctx.persona, first_name(name)
+    relation = me.relation_to(name)
+    if dislikes(me, name):
+        return f"Honestly, I don't care for {first}."
+    if tension(me, name):
+        return f"{first} and I don't always get along, but I try to be civil."
+    if relation:
+        return f"I like {first}. {first} is {relation_in_first_person(relation, me)}."
+    return f"I don't know {first} well yet, but we've crossed paths."
+
+
+def _feel_topic(ctx: AgentContext, keys: tuple[str, ...], label: str, seed: int) -> str:
+    found = _best_fact(ctx, keys)
+    if found is None:
+        return f"I haven't heard about {label}, so I can't say."
+    fact = found[0]
+    subject = subject_of(fact)
+    if mentions(subject, first_name(ctx.persona.name)):
+        return "It matters a lot to me. " + first_person(fact, ctx.persona) + "."
+    if has_any(fact, ("mayor", "election", "campaign")):
+        if subject and dislikes(ctx.persona, subject):
+            return f"I don't think {first_name(subject)} should be mayor, frankly."
+        return "I'm curious to see how it turns out."
+    event = parse_event(fact, PUBLIC_PLACES, year=ctx.now.year)
+    key = event_key(event) if event else fact
+    if declines(ctx.persona, key, seed):
+        return "It sounds nice, but I probably won't go."
+    return "I'm looking forward to it!"
+
+
+# -- what one knows --------------------------------------------------------------------------
+def _topic(ctx: AgentContext, question: str, seed: int) -> str:
+    for keys, label in TOPICS:
+        if has_any(question, keys):
+            return _known(ctx, keys, label)
+    return ""
+
+
+def _best_fact(ctx: AgentContext, keys: tuple[str, ...]) -> tuple[str, str] | None:
+    memories = sorted(ctx.memories, key=lambda m: (-m.importance, -m.created.timestamp()))
+    for m in memories:
+        for fact, source in facts_in(m, ctx.persona):
+            if has_any(fact, keys) and not is_private(fact):
+                return fact, source
+    return None
+
+
+def _known(ctx: AgentContext, keys: tuple[str, ...], label: str) -> str:
+    found = _best_fact(ctx, keys)
+    if found is None:
+        return f"I haven't heard anything about {label}."
+    fact, source = found
+    me = ctx.persona
+    if mentions(subject_of(fact), first_name(me.name)):
+        return f"Yes! {first_person(fact, me)}."
+    if source and source == subject_of(fact):
+        told = f"{fact}. {first_name(source)} told me so in person."
+    else:
+        told = f"{source} told me that {fact}." if source else f"As far as I know, {fact}."
+    subject = subject_of(fact)
+    if subject and dislikes(me, subject):
+        told += " Not that I'm happy about it."
+    return told
+
+
+# -- plans -----------------------------------------------------------------------------------
+def _plans(ctx: AgentContext, question: str, seed: int) -> str:
+    window = find_window(question)
+    if window is None:
+        return ""
+    day = find_date(question, ctx.now.year, ctx.now.date())[0] or ctx.now.date()
+    when = datetime.combine(day, datetime.min.time()) + timedelta(minutes=window[0])
+    return _event_at(ctx, when, seed) or _plan_at(ctx, when) or _routine_at(ctx.persona, when)
+
+
+def _event_at(ctx: AgentContext, when: datetime, seed: int) -> str:
+    places = {*PUBLIC_PLACES, *ctx.known_places, *ctx.persona.known_places}
+    for m in ctx.memories:
+        event = parse_event(m.text, places, year=when.year, today=m.created.date())
+        if event is not None and event.start <= when < event.end:
+            if attends(ctx.persona, event, seed):
+                return f"I'll be {event_text(ctx.persona, event)}."
+            return f"There's the {event.what or 'event'} at {event.place}, but I'll give it a miss."
+    return ""
+
+
+def _plan_at(ctx: AgentContext, when: datetime) -> str:
+    """What the plan memory for that day has at that time."""
+    minute = when.hour * 60 + when.minute
+    for m in ctx.memories:
+        day, lines = memtext.plan_day(m, when.year)
+        if day != when.date():
+            continue
+        for line in lines:
+            if line.start <= minute < line.end:
+                return f"According to my plan, I'll be {mine(line.text, ctx.persona)}."
+    return ""
+
+
+def _routine_at(me: Resident, when: datetime) -> str:
+    wake = datetime.combine(when.date(), datetime.min.time()) + timedelta(minutes=me.wake)
+    if when < wake or when >= sleep_time(me, wake):
+        return "I'll most likely be asleep at that hour."
+    minute = when.hour * 60 + when.minute
+    for block in me.routine:
+        end = block.end if block.end > block.start else block.end + 24 * 60
+        if block.start <= minute < end:
+            place = block.place.split(":")[0]
+            return f"Probably {block.activity} at {place}, like most days."
+    return "I haven't planned that far ahead yet."
+
+
+# -- reactions -------------------------------------------------------------------------------
+def _emergency(ctx: AgentContext, question: str, seed: int) -> str:
+    rule = trouble(question)
+    if rule is None:
+        return ""
+    obj = next((o for w, o in OBJECT_WORDS if w in question.lower()), "thing")
+    verb, _, rest = rule.action.format(obj=obj).partition(" ")
+    line = f"I'd {GERUND_BASE.get(verb, verb)} {rest} right away"
+    meal = next((w for w in ("breakfast", "lunch", "dinner") if w in question.lower()), "")
+    return line + (f", then make {meal} again." if meal else ", and check nothing else is damaged.")
+
+
+def _fallback(ctx: AgentContext, question: str) -> str:
+    wanted = content_words(question)
+    best, score = None, 0
+    for m in ctx.memories:
+        overlap = len(wanted & content_words(m.text))
+        if overlap > score and not is_private(m.text):
+            best, score = m, overlap
+    if best is None:
+        return "I'm not sure. I don't know anything about that."
+    facts = facts_in(best, ctx.persona)
+    fact = facts[0][0] if facts else sentence(best.text)
+    if mentions(subject_of(fact), first_name(ctx.persona.name)):
+        fact = first_person(fact, ctx.persona)
+    return f"All I can tell you is this: {fact}."
+
+
+Handler = Callable[[AgentContext, str, int], str]
+_HANDLERS: tuple[tuple[str, Handler], ...] = (
+    (r"introduc|tell me about yourself|who are you|describe yourself", _intro),
+    (r"burning|on fire|\bfire\b|leaking|flood|broken|overflow", _emergency),
+    (r"spend time with|one person|who would it be", _spend_time),
+    (r"how do you feel|what do you think (?:of|about)", _feel),
+    (r"what will you be doing|what are you doing at|where will you be|doing at \d", _plans),
+    (r"mayor|election|office|candidate|campaign|party|valentine|exhibition|show\b", _topic),
+    (r"\bwho (?:is|was|'s) [A-Z]|relationship with|know [A-Z]", _who_is),
+)

@@ -1,0 +1,236 @@
+"""Word tables: how poignant a memory is, which emoji an action shows, what an object's
+state becomes, and which object states call for action.
+
+Each table is ordered data read top to bottom, so tuning is editing a line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from game.world.scenario import Resident
+
+from .util import content_words, has_any, starts_with_name
+
+# (score, keys): a memory scores the highest rule it matches. Keys match word starts.
+IMPORTANCE_RULES: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (10, ("break ?up", "broke up", "divorc", "propos", "engaged", "died", "death", "dead\\b",
+          "passed away", "funeral", "accepted (?:into|to)", "acceptance", "got married",
+          "pregnan")),
+    (9, ("fire", "on fire", "burning", "emergenc", "flood", "accident", "injur",
+         "ambulance", "robbe", "stolen")),
+    (8, ("crush", "ask\\w* .{0,30}\\bout\\b", "a date\\b", "in love", "confess", "kiss",
+         "secret", "leaking", "broken", "fired from", "lost (?:his|her|their) job",
+         "promot")),
+    (7, ("party", "election", "mayor", "campaign", "invit", "wedding", "celebrat",
+         "running for", "candida")),
+    (6, ("exhibition", "show\\b", "concert", "festival", "grand opening", "podcast",
+         "announc", "vote", "voting", "hosting", "first show")),
+    (5, ("argu", "disagree", "debat", "advice", "worried", "excited", "heard", "told",
+         "help", "gossip")),
+    (4, ("chat", "conversation", "talk", "met\\b", "meet", "friend", "visit", "said",
+         "greet")),
+    (3, ("class", "teach", "lectur", "work", "stud", "research", "writ", "paint", "compos",
+         "customer", "serving", "shopping", "coding", "code", "practis", "practic",
+         "rehears", "photograph", "stream", "thesis", "proof", "exercis", "run", "train")),
+    (2, ("eat", "lunch", "dinner", "breakfast", "clean", "tidy", "walk", "read", "coffee",
+         "television", "tv\\b", "relax", "cook", "dishes", "garden", "sitting")),
+    (1, ("sleep", "slept", "idle", "brush", "teeth", "nap", "toilet", "shower",
+         "getting dressed", "making the bed", "bed\\b")),
+)  # fmt: skip
+IMPORTANCE_DEFAULT = 2
+EVERYDAY_MIN, EVERYDAY_MAX = 2, 4  # everyday doings scored in this range count a point less
+_SOMEONE_DOING = re.compile(r"^([A-Z][a-z'-]+ [A-Z][a-z'-]+) is \w+ing\b")
+IMPORTANCE_SELF_DEFAULT = 3  # a seed fact about oneself ('Isabella is the owner of ...')
+IMPORTANCE_CHAT_DEFAULT = 4  # any conversation matters a little
+# Interests that make related news matter more to someone: interest word -> news words.
+INTEREST_TOPICS: dict[str, tuple[str, ...]] = {
+    "politics": ("mayor", "election", "campaign", "vote", "council"),
+    "community": ("party", "celebrat", "festival", "neighbour"),
+    "art": ("exhibition", "show", "paint", "gallery"),
+    "music": ("concert", "piano", "song"),
+}
+
+# (keys, emoji): the first two rules that match give the bubble (one or two symbols).
+EMOJI_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("fire", "burning", "turning off the burning"), "🧯"),
+    (("fix", "repair", "leak", "mopping", "unjam"), "🔧"),
+    (("sleep", "nap\\b", "asleep", "going to bed"), "😴"),
+    (("waking up", "alarm"), "⏰"),
+    (("party", "celebrat", "decorat"), "🎉"),
+    (("campaign", "canvass", "mayor", "election", "vote"), "🗳️"),
+    (("shower", "bath"), "🚿"),
+    (("brush", "teeth"), "🪥"),
+    (("getting dressed", "dress"), "👕"),
+    (("espresso", "coffee", "latte", "tea\\b"), "☕"),
+    (("beer", "pub\\b", "bar\\b", "a drink\\b", "drinks\\b", "pint", "cocktail"), "🍺"),
+    (("pharmacy", "medicine", "prescription"), "💊"),
+    (("cook", "breakfast", "fry", "stove", "bak"), "🍳"),
+    (("lunch", "dinner", "eat", "meal", "snack", "pastr", "supper"), "🍽️"),
+    (("grocer", "shopping", "buying", "restock", "cashier", "store\\b", "market"), "🛒"),
+    (("customer", "orders", "counter", "till\\b", "sale\\b", "serving"), "🧾"),
+    (("stream",), "🎮"),
+    (("piano", "keyboard", "compos", "music", "scales", "song"), "🎹"),
+    (("paint", "watercolo", "easel", "canvas", "sketch"), "🎨"),
+    (("animat", "drawing", "draw"), "✏️"),
+    (("photo", "camera"), "📷"),
+    (("code", "coding", "app\\b", "bug", "program", "software"), "💻"),
+    (("tax", "legal", "client", "filing", "case"), "⚖️"),
+    (("teach", "lectur", "grading", "workshop", "blackboard"), "🧑‍🏫"),
+    (("stud", "research", "homework", "thesis", "notes", "class", "proof", "equation"), "📚"),
+    (("writ", "poem", "novel", "manuscript", "outlin", "draft"), "✍️"),
+    (("read", "book"), "📖"),
+    (("rehears", "improv", "joke", "monologue", "comedy", "perform", "verses"), "🎭"),
+    (
+        (
+            "run\\b",
+            "running\\b(?! the| a )",
+            "jog",
+            "train",
+            "exercising",
+            "workout",
+            "stretch",
+            "sprint",
+            "lap\\b",
+            "push-ups",
+        ),
+        "🏃",
+    ),
+    (("walk", "stroll"), "🚶"),
+    (("garden", "plant", "weed", "water the"), "🌱"),
+    (("clean", "tidy", "wip", "wash", "dishes", "laundry", "sweep"), "🧹"),
+    (("television", "tv\\b", "movie", "news"), "📺"),
+    (("chat", "talk", "convers", "greet", "visit", "hanging out", "gossip"), "💬"),
+    (("relax", "rest", "winding down", "unwind", "sofa"), "🛋️"),
+    (("account", "ordering", "paperwork", "email", "bills", "planning"), "📋"),
+)
+EMOJI_DEFAULT = "🙂"
+EMOJI_MAX = 2
+
+# (object keys, action keys, state): the first matching rule gives the object's state.
+# Empty action keys match any action. Fixing/turning off an object comes first.
+OBJECT_STATE_RULES: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
+    ((), ("turning off", "putting out"), "off"),
+    ((), ("fixing", "repairing", "unjamming", "mopping", "emptying"), "idle"),
+    (("coffee machine",), ("espresso", "coffee", "latte", "cappuccino", "brew"), "brewing coffee"),
+    (("coffee machine",), ("clean", "wip"), "being cleaned"),
+    (("stove",), ("cook", "breakfast", "lunch", "dinner", "fry", "boil", "bak", "stir"), "cooking"),
+    (("stove",), ("clean", "wip"), "being cleaned"),
+    (("bed",), ("sleep", "nap", "asleep"), "being slept in"),
+    (("bed",), ("making the bed",), "made"),
+    (("shower",), (), "running water"),
+    (("sink",), ("wash", "brush", "dishes", "rins", "fill"), "running water"),
+    (("toilet",), (), "occupied"),
+    (("refrigerator",), (), "open"),
+    (("piano", "music keyboard"), (), "being played"),
+    (("television",), ("football", "game", "match", "sport"), "showing a football match"),
+    (("television",), ("movie", "film"), "showing a movie"),
+    (("television",), (), "showing the news"),
+    (("jukebox",), (), "playing music"),
+    (("pool table",), (), "in a game of pool"),
+    (("streaming setup",), (), "streaming live"),
+    (("easel",), (), "holding a painting in progress"),
+    (("bar counter",), ("pour", "serv", "drink", "beer", "tend"), "serving drinks"),
+    (("cafe counter",), ("serv", "pastr", "order", "customer"), "serving customers"),
+    (("pharmacy counter",), (), "filling a prescription"),
+    (("blackboard",), (), "covered in notes"),
+    (("house garden", "park garden"), ("water", "weed", "plant", "tend"), "being tended"),
+)
+OBJECT_STATE_DEFAULT = "in use"
+
+
+@dataclass(frozen=True)
+class Trouble:
+    """An object state that needs a person: what they do about it and for how long."""
+
+    keys: tuple[str, ...]
+    action: str  # '{obj}' is the object's name
+    minutes: int
+
+
+# Abnormal object states, worst first. Anything not listed (idle, in use, cooking ...)
+# is a normal state and the agent carries on.
+TROUBLES: tuple[Trouble, ...] = (
+    Trouble(("on fire", "in flames", "fire\\b"), "putting out the fire at the {obj}", 10),
+    Trouble(("burning", "burnt", "smok", "scorch"), "turning off the burning {obj}", 5),
+    Trouble(("flood",), "mopping up the water around the {obj}", 20),
+    Trouble(("leak", "dripping"), "fixing the leaking {obj}", 15),
+    Trouble(("overflow",), "stopping the overflowing {obj}", 10),
+    Trouble(("broken", "out of order", "not working", "cracked"), "repairing the broken {obj}", 20),
+    Trouble(("jammed", "stuck", "clogged", "blocked"), "unjamming the {obj}", 10),
+    Trouble(("left on",), "turning off the {obj}", 3),
+    Trouble(("dirty", "messy", "spilled", "spilt"), "cleaning the {obj}", 10),
+)
+
+
+def importance(persona: Resident, text: str) -> int:
+    """Poignancy 1..10 of one memory text for this persona."""
+    score = max((s for s, keys in IMPORTANCE_RULES if has_any(text, keys)), default=0)
+    if score == 0:
+        score = _default_importance(persona, text)
+    score = _everyday(persona, text, score)
+    if score >= 2 and _touches_interest(persona, text):
+        score += 1
+    return max(1, min(10, score))
+
+
+def _everyday(persona: Resident, text: str, score: int) -> int:
+    """A moment of someone's ordinary day ('Maria Lopez is studying at the desk', 'the stove
+    ... is cooking') is worth a point less; one's own never drops below 2."""
+    if not EVERYDAY_MIN <= score <= EVERYDAY_MAX:
+        return score
+    m = _SOMEONE_DOING.match(text)
+    if m is not None and m.group(1) == persona.name:
+        return max(2, score - 1)
+    if m is not None or (text.startswith("the ") and " is " in text):
+        return score - 1
+    return score
+
+
+def _default_importance(persona: Resident, text: str) -> int:
+    if "said:" in text or text.startswith("Conversation with"):
+        return IMPORTANCE_CHAT_DEFAULT
+    if starts_with_name(text, persona.name):
+        return IMPORTANCE_SELF_DEFAULT
+    return IMPORTANCE_DEFAULT
+
+
+def _touches_interest(persona: Resident, text: str) -> bool:
+    """News on a topic the persona cares about (local politics -> the mayor's race)."""
+    for interest in persona.interests:
+        for word in content_words(interest):
+            if has_any(text, INTEREST_TOPICS.get(word, ())):
+                return True
+    return False
+
+
+def emoji(action: str) -> str:
+    found: list[str] = []
+    for keys, symbol in EMOJI_RULES:
+        if symbol not in found and has_any(action, keys):
+            found.append(symbol)
+            if len(found) == EMOJI_MAX:
+                break
+    return "".join(found) or EMOJI_DEFAULT
+
+
+def object_state(action: str, obj: str, old_state: str) -> str:
+    """The object's state while someone does `action` with it."""
+    name = obj.split(":")[-1]
+    for obj_keys, action_keys, state in OBJECT_STATE_RULES:
+        if obj_keys and not has_any(name, obj_keys):
+            continue
+        if not action_keys or has_any(action, action_keys):
+            return state
+    return OBJECT_STATE_DEFAULT
+
+
+def trouble(state: str) -> Trouble | None:
+    """The rule for an abnormal state, or None when the state is normal."""
+    if not state:
+        return None
+    for rule in TROUBLES:
+        if has_any(state, rule.keys):
+            return rule
+    return None

@@ -1,0 +1,416 @@
+"""The day in broad strokes, from the persona's routine, meals, free time and events.
+
+The day is assembled on a timeline of slots from waking to sleeping: the routine blocks
+first, then events the persona knows of (painted over whatever they overlap), then the
+morning routine and the meals that the routine lacks, then some free-time variety. Every
+step only cuts or paints slots, so the day stays contiguous by construction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime, time, timedelta
+
+from game.brains.events import ParsedEvent, event_name, find_place, parse_event
+from game.brains.protocol import AgentContext
+from game.core.clock import minute_of_day
+from game.core.records import MemoryKind, MemoryRecord, PlanItem
+from game.world.scenario import Resident
+from game.world.town import sector_of
+
+from . import memtext
+from .decompose import RESUME
+from .freetime import fill_free, filler, home_free, is_leisure, vary_free_time
+from .places import CAFE, PUB, PUBLIC_PLACES, is_open
+from .timeline import (
+    MEAL_KINDS,
+    MIN_ITEM_MINUTES,
+    Day,
+    Slot,
+    absorb_tiny,
+    covering,
+    merge_natural,
+    merge_same,
+    merge_shortest,
+    paint,
+)
+from .traits import declines
+from .util import chance, first_name, mentions, pick
+
+MIN_ITEMS, TARGET_ITEMS, MAX_ITEMS = 5, 8, 10  # above the target only natural merges
+MORNING_TEXT = "waking up and getting ready for the day"
+MORNING_MINUTES = (45, 60, 75, 90)
+BREAKFAST_MINUTES = 30
+MEAL_MINUTES = 45
+MEAL_MAX_WITH_SLIVERS = 75  # a meal may grow this long to swallow a sliver of its host
+MEAL_MAX = {"breakfast": 45, "eating": 60, "eating_out": 60, "cooking": 60}
+UNBREAKABLE = frozenset({"class", "teaching", "morning", "event"})  # when away from home
+LUNCH_TIMES = (12 * 60, 12 * 60 + 30, 13 * 60, 11 * 60 + 30, 13 * 60 + 30)
+LUNCH_WINDOW = (11 * 60, 15 * 60)
+DINNER_TIMES = (18 * 60, 18 * 60 + 30, 19 * 60, 17 * 60 + 30, 19 * 60 + 30, 20 * 60, 17 * 60)
+DINNER_WINDOW = (17 * 60, 21 * 60 + 30)
+PREP_MINUTES = 120  # a host gets the place ready this long before the event
+BREAK_MINUTES = 20
+REPLAN_AFTER_MINUTES = 120  # a plan asked for this long after the usual waking is a replan
+
+
+def plan_day(ctx: AgentContext, yesterday: str, wake: datetime, seed: int) -> list[PlanItem]:
+    persona = ctx.persona
+    day = Day(persona, wake, sleep_time(persona, wake), seed, _known(ctx), yesterday)
+    slots = _respect_hours(day, _routine_slots(day))
+    for event in _events(ctx, day):
+        slots = _add_event(day, slots, event)
+    if just_woke(persona, wake):
+        slots = _add_morning(day, slots)
+    slots = _split_compound(day, slots)
+    if just_woke(persona, wake):
+        slots = _add_breakfast(day, slots)
+    slots = _add_meal(day, slots, "lunch", LUNCH_TIMES, LUNCH_WINDOW)
+    slots = _add_meal(day, slots, "dinner", DINNER_TIMES, DINNER_WINDOW)
+    slots = vary_free_time(day, slots)
+    slots = _normalise(day, slots)
+    return [PlanItem(s.text, s.start, s.minutes, s.place) for s in slots]
+
+
+def just_woke(persona: Resident, when: datetime) -> bool:
+    """A plan made at waking time (not a replan later in the day) starts with the morning."""
+    late = (minute_of_day(when) - persona.wake) % (24 * 60)
+    return late <= REPLAN_AFTER_MINUTES or late >= 24 * 60 - REPLAN_AFTER_MINUTES
+
+
+def sleep_time(persona: Resident, wake: datetime) -> datetime:
+    """The first time after waking (by at least an hour) that the persona goes to bed."""
+    bed = datetime.combine(wake.date(), time()) + timedelta(minutes=persona.sleep)
+    while bed < wake + timedelta(hours=1):
+        bed += timedelta(days=1)
+    return bed
+
+
+def _known(ctx: AgentContext) -> frozenset[str]:
+    p = ctx.persona
+    routine = {sector_of(b.place) for b in p.routine}
+    return frozenset({*ctx.known_places, *p.known_places, *routine, p.home, p.workplace or ""})
+
+
+def interrupt(day: Day, slots: list[Slot], new: Slot) -> list[Slot]:
+    """Paint `new` into the middle of an item; the item's rest says 'getting back to ...'."""
+    cut = covering(slots, new.end)
+    out = paint(slots, new)
+    if cut is None or cut.start >= new.start or not _resumable(day, cut):
+        return out
+    rest = RESUME + cut.text
+    return [replace(s, text=rest) if s.start == new.end and s.text == cut.text else s for s in out]
+
+
+def _resumable(day: Day, s: Slot) -> bool:
+    if s.fixed or s.kind in MEAL_KINDS or s.kind == "morning" or s.text.startswith(RESUME):
+        return False
+    return not day.activity(s.text, s.place).leisure
+
+
+# -- the routine -----------------------------------------------------------------------------
+
+
+def _routine_slots(day: Day) -> list[Slot]:
+    """The routine blocks laid on today's timeline, clipped to the waking hours."""
+    slots = [Slot(day.wake, day.sleep, "", "", "free")]  # a gap until painted over
+    for offset in (0, 1):
+        for block in day.persona.routine:
+            end_minute = block.end if block.end > block.start else block.end + 24 * 60
+            start = max(day.at(block.start, offset), day.wake)
+            end = min(day.at(end_minute, offset), day.sleep)
+            if end > start:
+                slots = paint(slots, day.slot(start, end, block.activity, block.place))
+    return fill_free(day, slots)
+
+
+# -- compound and long blocks ---------------------------------------------------------------
+_COMPOUND = re.compile(
+    r"^(.*?\b(?:breakfast|brunch|lunch|dinner|supper|cooking|cook\w*)\b[^,]*?) and (\w+ing\b.+)$"
+)
+LONG_MEAL_MINUTES = 100  # a plain meal block longer than this ends in free time at home
+LONG_MEAL_KEEP = 60  # ... after this much of the meal
+
+
+def _split_compound(day: Day, slots: list[Slot]) -> list[Slot]:
+    """'having dinner and chatting with housemates' for 5 hours: dinner, then the chat."""
+    out: list[Slot] = []
+    for s in slots:
+        out.extend(_split_meal(day, s) if s.kind in MEAL_MAX and not s.fixed else [s])
+    return out
+
+
+def _split_meal(day: Day, s: Slot) -> list[Slot]:
+    limit = MEAL_MAX[s.kind]
+    cut = s.start + timedelta(minutes=limit)
+    m = _COMPOUND.match(s.text)
+    if m is not None and s.minutes > limit + 30:
+        meal = day.slot(s.start, cut, m.group(1), _meal_spot(day, s.place))
+        rest = day.slot(cut, s.end, m.group(2), s.place)
+        return [*_cook_then_eat(day, meal), rest] if meal.kind == "cooking" else [meal, rest]
+    if s.kind == "cooking" and s.minutes > limit + 30:
+        return _cook_then_eat(day, s)
+    if s.minutes > LONG_MEAL_MINUTES:
+        end = s.start + timedelta(minutes=LONG_MEAL_KEEP)
+        return [replace(s, end=end), *home_free(day, end, s.end)]
+    return [s]
+
+
+def _cook_then_eat(day: Day, s: Slot) -> list[Slot]:
+    """Cooking, then eating what was cooked, then (if time is left) free time at home."""
+    cook_end = s.start + timedelta(minutes=min(MEAL_MAX["cooking"], max(30, s.minutes - 30)))
+    eat_end = min(s.end, cook_end + timedelta(minutes=MEAL_MINUTES))
+    if s.end - eat_end < timedelta(minutes=30):
+        eat_end = s.end
+    meal = _meal_word(s.text, s.start)
+    eat = day.slot(cook_end, eat_end, f"having {meal}", _meal_spot(day, s.place))
+    return [replace(s, end=cook_end), eat, *home_free(day, eat_end, s.end)]
+
+
+def _meal_spot(day: Day, place: str) -> str:
+    """Eat at the table the block names, or in the home (not at someone's desk)."""
+    at_home = sector_of(place) == day.persona.home
+    return day.persona.home if at_home and place.count(":") >= 2 else place
+
+
+def _meal_word(text: str, when: datetime) -> str:
+    for word in ("breakfast", "lunch", "dinner", "supper"):
+        if word in text:
+            return word
+    return "breakfast" if when.hour < 11 else "lunch" if when.hour < 16 else "dinner"
+
+
+def _respect_hours(day: Day, slots: list[Slot]) -> list[Slot]:
+    """Visits to a public place only while it is open (staff keep their own hours)."""
+    out: list[Slot] = []
+    for s in slots:
+        sector = sector_of(s.place)
+        start = minute_of_day(s.start)
+        if sector == day.persona.workplace or is_open(sector, start, start + s.minutes):
+            out.append(s)
+            continue
+        out.append(filler(day, s.start, s.end))
+    return out
+
+
+# -- events ----------------------------------------------------------------------------------
+
+
+def _events(ctx: AgentContext, day: Day) -> list[ParsedEvent]:
+    """Events the persona knows of that fall in its waking day and that it will attend."""
+    places = {*day.known, *PUBLIC_PLACES}
+    found: dict[tuple[str, datetime], ParsedEvent] = {}
+    texts = [(m.text, m.created.date()) for m in ctx.memories if m.kind is not MemoryKind.PLAN]
+    texts += [(t, day.wake.date()) for t in day.persona.seed_memories()]
+    parsed = [parse_event(text, places, year=day.wake.year, today=when) for text, when in texts]
+    parsed += [e for m in ctx.memories for e in planned_events(m, places, day.wake.year)]
+    for event in parsed:
+        if event is None or event.end <= day.wake or event.start >= day.sleep:
+            continue
+        key = (event.place, event.start)
+        if key not in found or _is_host(day.persona, event):
+            found[key] = event
+    events = sorted(found.values(), key=lambda e: e.start)
+    return [e for e in events if attends(day.persona, e, day.seed)]
+
+
+def planned_events(memory: MemoryRecord, places: set[str], year: int) -> list[ParsedEvent]:
+    """Events a plan memory already holds ('17:00-19:00 going to Isabella's party at ...')."""
+    when, lines = memtext.plan_day(memory, year)
+    if when is None:
+        return []
+    out = []
+    for line in lines:
+        place = find_place(line.text, places)
+        if place is None or not re.match(r"(?:going to|hosting) ", line.text):
+            continue
+        start = datetime.combine(when, time()) + timedelta(minutes=line.start)
+        end = start + timedelta(minutes=line.end - line.start)
+        host = memory.text.split("'s plan", 1)[0] if line.text.startswith("hosting") else ""
+        guest_of = re.match(r"going to (\w+)'s ", line.text)
+        out.append(ParsedEvent(place, start, end, line.text, event_name(line.text),
+                               host or (guest_of.group(1) if guest_of else "")))  # fmt: skip
+    return out
+
+
+def _is_host(persona: Resident, event: ParsedEvent) -> bool:
+    return bool(event.host) and mentions(persona.name, event.host.split()[0])
+
+
+def attends(persona: Resident, event: ParsedEvent, seed: int) -> bool:
+    """The host always; a guest unless (rarely, by temperament) it turns the invitation down."""
+    return _is_host(persona, event) or not declines(persona, event_key(event), seed)
+
+
+def event_key(event: ParsedEvent) -> str:
+    """The same event however it was worded: its place and start."""
+    return f"{event.place}@{event.start.isoformat()}"
+
+
+def event_text(persona: Resident, event: ParsedEvent) -> str:
+    what = event.what or "event"
+    if _is_host(persona, event):
+        return f"hosting the {what} at {event.place}"
+    if event.host:
+        return f"going to {first_name(event.host)}'s {what} at {event.place}"
+    return f"going to the {what} at {event.place}"
+
+
+def _add_event(day: Day, slots: list[Slot], event: ParsedEvent) -> list[Slot]:
+    start, end = max(event.start, day.wake), min(event.end, day.sleep)
+    text = event_text(day.persona, event)
+    slots = interrupt(day, slots, day.slot(start, end, text, event.place, fixed=True, kind="event"))
+    if _is_host(day.persona, event):
+        prep_start = max(day.wake, start - timedelta(minutes=PREP_MINUTES))
+        busy = any(s.fixed and s.start < start and s.end > prep_start for s in slots)
+        if prep_start < start and not busy:
+            prep = f"decorating {event.place} for the {event.what or 'event'}"
+            slots = interrupt(
+                day, slots, day.slot(prep_start, start, prep, event.place, fixed=True)
+            )
+    return slots
+
+
+# -- morning and meals -----------------------------------------------------------------------
+
+
+def _add_morning(day: Day, slots: list[Slot]) -> list[Slot]:
+    """Waking up and getting ready: in free time before the routine starts if there is
+    some, else carved from the first item (leaving most of it)."""
+    first = slots[0]
+    minutes = pick(MORNING_MINUTES, *day.key("morning"))
+    if first.filler:
+        free = next((s.start for s in slots if not s.filler), day.sleep) - day.wake
+        minutes = max(20, min(minutes, int(free.total_seconds() // 60)))
+    elif first.kind in MEAL_KINDS:
+        minutes = max(20, min(minutes, first.minutes - 30))
+    else:
+        minutes = max(20, min(minutes, first.minutes // 2))
+    end = min(day.wake + timedelta(minutes=minutes), day.sleep)
+    morning = day.slot(day.wake, end, MORNING_TEXT, day.persona.home, kind="morning")
+    return paint(slots, morning)
+
+
+def _add_breakfast(day: Day, slots: list[Slot]) -> list[Slot]:
+    horizon = day.wake + timedelta(hours=4)
+    if any(s.kind == "breakfast" for s in slots if s.start < horizon):
+        return slots
+    after = next((s for s in slots if s.kind != "morning"), None)
+    if after is None or after.fixed:
+        return slots
+    if not after.filler and after.minutes < BREAKFAST_MINUTES + MIN_ITEM_MINUTES:
+        return slots
+    start = after.start
+    if "before breakfast" in after.text:
+        start = after.end - timedelta(minutes=BREAKFAST_MINUTES)
+    end = start + timedelta(minutes=BREAKFAST_MINUTES)
+    meal = day.slot(start, end, "having breakfast", day.persona.home, kind="breakfast")
+    return paint(slots, meal)
+
+
+def _add_meal(
+    day: Day, slots: list[Slot], meal: str, times: tuple[int, ...], window: tuple[int, int]
+) -> list[Slot]:
+    """A meal where the routine has none: in free time if possible, else a work break."""
+    lo, hi = day.at(window[0]), day.at(window[1])
+    if day.wake > lo + timedelta(hours=2) or day.sleep < lo + timedelta(hours=2):
+        return slots  # the day barely touches the meal's window
+    if any(s.kind in MEAL_KINDS and s.start < hi and s.end > lo for s in slots):
+        return slots
+    if meal == "lunch" and _late_breakfast(slots, day.at(11 * 60)):
+        return slots
+    for allow_work in (False, True):
+        for minute in times:
+            found = _meal_slot(day, slots, meal, day.at(minute), allow_work)
+            if found is not None:
+                return interrupt(day, slots, found)
+    return slots
+
+
+def _unbreakable(day: Day, host: Slot) -> bool:
+    """Classes and lectures away from home, the morning routine and events stay whole."""
+    return host.kind in UNBREAKABLE and sector_of(host.place) != day.persona.home
+
+
+def _late_breakfast(slots: list[Slot], when: datetime) -> bool:
+    return any(s.kind == "breakfast" and s.end >= when for s in slots)
+
+
+def _meal_slot(
+    day: Day, slots: list[Slot], meal: str, start: datetime, allow_work: bool
+) -> Slot | None:
+    host = covering(slots, start)
+    end = start + timedelta(minutes=MEAL_MINUTES)
+    if host is None or host.fixed or end > host.end or _unbreakable(day, host):
+        return None
+    if day.activity(host.text, host.place).work and not allow_work:
+        return None
+    sliver = timedelta(minutes=30)
+    before, after = start - host.start, host.end - end
+    if not is_leisure(day, host):
+        # a meal may shorten a routine item, not erase it or leave a sliver of it
+        slivers = timedelta(0) < before < sliver or timedelta(0) < after < sliver
+        if slivers or (not before and not after):
+            return None
+        return day.slot(start, end, *_meal_place(day, host, meal, start))
+    longest = timedelta(minutes=MEAL_MAX_WITH_SLIVERS)
+    if before < sliver and end - host.start <= longest:
+        start = host.start
+    if after < sliver and host.end - start <= longest:
+        end = host.end
+    text, place = _meal_place(day, host, meal, start)
+    return day.slot(start, end, text, place)
+
+
+def _meal_place(day: Day, host: Slot, meal: str, start: datetime) -> tuple[str, str]:
+    """Eat where one is: at home, at the cafe or pub, or out from work."""
+    sector, persona = sector_of(host.place), day.persona
+    minute = minute_of_day(start)
+    if sector == persona.home or not sector:
+        return f"having {meal} at home", persona.home
+    if sector in (CAFE, PUB) and is_open(sector, minute, minute + MEAL_MINUTES):
+        return f"having {meal} at {sector}", sector
+    cafe_ok = CAFE in day.known and is_open(CAFE, minute, minute + MEAL_MINUTES)
+    if day.activity(host.text, host.place).work:
+        if cafe_ok:
+            return f"having {meal} at {CAFE}", CAFE
+        return f"taking a quick {meal} break", sector
+    if cafe_ok and chance(*day.key(meal, "cafe")) < 0.5:
+        return f"having {meal} at {CAFE}", CAFE
+    return f"having {meal} at home", persona.home
+
+
+# -- tidying the day -------------------------------------------------------------------------
+
+
+def _normalise(day: Day, slots: list[Slot]) -> list[Slot]:
+    slots = merge_same(slots)
+    slots = absorb_tiny(slots)
+    while len(slots) > MAX_ITEMS:
+        slots = merge_shortest(slots)
+    while len(slots) > TARGET_ITEMS:
+        merged = merge_natural(slots)
+        if merged is None:
+            break
+        slots = merged
+    while len(slots) < MIN_ITEMS:
+        longer = _add_break(day, slots)
+        if longer is None:
+            break
+        slots = longer
+    return slots
+
+
+def _add_break(day: Day, slots: list[Slot]) -> list[Slot] | None:
+    """Too few items: a short break in the middle of the longest stretch."""
+    longest = max((s for s in slots if not s.fixed), key=lambda s: s.minutes, default=None)
+    if longest is None or longest.minutes < 2 * MIN_ITEM_MINUTES + BREAK_MINUTES + 30:
+        return None
+    start = longest.start + timedelta(minutes=(longest.minutes - BREAK_MINUTES) // 2)
+    work = day.activity(longest.text, longest.place).work
+    text = "taking a short coffee break" if work else "having a cup of tea at home"
+    place = sector_of(longest.place) if work else day.persona.home
+    end = start + timedelta(minutes=BREAK_MINUTES)
+    pause = day.slot(start, end, text, place, kind="break", filler=True)
+    return interrupt(day, slots, pause)

@@ -1,0 +1,339 @@
+"""Reflection questions, insights and summaries, read off the memories themselves.
+
+Everything here counts and quotes: who appears most, which activity repeats, what news
+was heard. An insight cites exactly the memories it was counted from, so nothing is said
+that the cited memories do not support.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from game.brains.events import find_date
+from game.core.records import Insight, MemoryKind, MemoryRecord
+from game.world.scenario import Resident
+
+from . import memtext
+from .activities import classify
+from .news import chat_partner, facts_in, is_news, same_fact, subject_of
+from .util import (
+    article,
+    counts,
+    first_name,
+    has_any,
+    is_person,
+    join_and,
+    mentions,
+    pronouns,
+    sentence,
+    starts_with_name,
+)
+
+MAX_INSIGHTS = 5
+_FULL_NAME = re.compile(r"\b([A-Z][a-z]+ [A-Z][a-z]+)\b")
+# How an activity is spoken of in an insight: 'has spent a lot of time {phrase} lately'.
+ACTIVITY_PHRASES = {
+    "cafe_work": "working at the cafe", "bar_work": "working behind the bar",
+    "shop_work": "working in the store", "pharmacy": "working at the pharmacy",
+    "studying": "studying", "writing": "writing", "painting": "painting",
+    "digital_art": "drawing and animating", "music": "making music", "streaming": "streaming",
+    "photography": "taking photographs", "programming": "programming", "law": "on legal work",
+    "teaching": "teaching", "class": "in class", "exercise": "exercising",
+    "walking": "walking", "reading": "reading", "gardening": "gardening",
+    "cooking": "cooking", "socialising": "with friends", "campaign": "campaigning",
+    "performing": "rehearsing and performing", "party_prep": "preparing for the party",
+    "party": "at the party",
+}  # fmt: skip
+TOPICS = (
+    (("valentine", "party", "celebrat"), "party"),
+    (("mayor", "election", "campaign", "vote"), "upcoming election"),
+    (("exhibition",), "exhibition"),
+    (("show\\b",), "show"),
+    (("podcast",), "podcast"),
+)
+
+
+# -- who and what the memories are about -------------------------------------------------
+def people(persona: Resident, memories: Sequence[MemoryRecord]) -> dict[str, list[int]]:
+    """Each person the memories name (other than the persona) -> positions naming them."""
+    names = {n for n, _ in persona.relationships}
+    for m in memories:
+        names.update(n for n in _FULL_NAME.findall(m.text) if is_person(n))
+    names.discard(persona.name)
+    found = {n: [i for i, m in enumerate(memories) if _names(m.text, n)] for n in names}
+    return {n: pos for n, pos in found.items() if pos}
+
+
+def _names(text: str, name: str) -> bool:
+    return name in text or re.search(rf"\b{re.escape(first_name(name))}\b", text) is not None
+
+
+def ranked_people(persona: Resident, memories: Sequence[MemoryRecord]) -> list[str]:
+    found = people(persona, memories)
+    return sorted(found, key=lambda n: (-len(found[n]), n))
+
+
+def own_activities(persona: Resident, memories: Sequence[MemoryRecord]) -> dict[str, list[int]]:
+    """Activity key -> positions of memories of the persona doing it."""
+    out: dict[str, list[int]] = {}
+    for i, m in enumerate(memories):
+        if is_doing(m.text, persona):
+            key = classify(m.text).key
+            if key in ACTIVITY_PHRASES:
+                out.setdefault(key, []).append(i)
+    return out
+
+
+def is_doing(text: str, persona: Resident) -> bool:
+    """'Isabella Rodriguez is making espresso': an observation of the persona's own action."""
+    names = "|".join(re.escape(n) for n in (persona.name, first_name(persona.name)))
+    return re.match(rf"^(?:{names}) is \w+ing\b", text) is not None
+
+
+def topic_of(text: str) -> str:
+    for keys, topic in TOPICS:
+        if has_any(text, keys):
+            return _event_phrase(text, topic)
+    return ""
+
+
+def _event_phrase(text: str, topic: str) -> str:
+    if topic == "party" and has_any(text, ("valentine",)):
+        return "Valentine's Day party"
+    return topic
+
+
+# -- reflection questions --------------------------------------------------------------------
+def reflect_questions(persona: Resident, recent: Sequence[MemoryRecord]) -> list[str]:
+    name = persona.name
+    ranked = ranked_people(persona, recent)
+    topics = counts(t for t in (topic_of(m.text) for m in recent) if t)
+    out: list[str] = []
+    if ranked:
+        out.append(f"What is {name}'s relationship with {ranked[0]}?")
+    out.append(f"What is {name} most focused on lately?")
+    if topics:
+        top = max(sorted(topics), key=lambda t: topics[t])
+        out.append(f"How does {name} feel about the {top}?")
+    fallbacks = [f"How does {name} feel about {p}?" for p in ranked[1:3]]
+    fallbacks += [
+        f"What does {name} care about most right now?",
+        f"Who has {name} been spending time with?",
+    ]
+    for q in fallbacks:
+        if len(out) >= 3:
+            break
+        if q not in out:
+            out.append(q)
+    return out[:3]
+
+
+# -- insights --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Draft:
+    text: str
+    evidence: tuple[int, ...]
+    weight: int  # higher first
+
+
+def insights(persona: Resident, question: str, memories: Sequence[MemoryRecord]) -> list[Insight]:
+    drafts: list[_Draft] = []
+    subject = _question_person(persona, question, memories)
+    if subject:
+        drafts += _person_drafts(persona, subject, memories, weight=3)
+    for person in ranked_people(persona, memories)[:2]:
+        if person != subject:
+            drafts += _person_drafts(persona, person, memories, weight=1)
+    drafts += _news_drafts(persona, memories, weight=2 if "feel" in question.lower() else 1)
+    drafts += _activity_drafts(persona, memories, weight=2 if "focus" in question else 1)
+    return _best(drafts, len(memories))
+
+
+def _question_person(persona: Resident, question: str, memories: Sequence[MemoryRecord]) -> str:
+    for name in [*_FULL_NAME.findall(question)]:
+        if name != persona.name and is_person(name):
+            return name
+    return ""
+
+
+def _best(drafts: list[_Draft], n: int) -> list[Insight]:
+    out: list[Insight] = []
+    for d in sorted(drafts, key=lambda d: -d.weight):
+        evidence = tuple(sorted({i for i in d.evidence if 0 <= i < n}))
+        if evidence and all(d.text != o.text for o in out):
+            out.append(Insight(d.text, evidence))
+        if len(out) == MAX_INSIGHTS:
+            break
+    return out
+
+
+def _person_drafts(
+    persona: Resident, other: str, memories: Sequence[MemoryRecord], weight: int
+) -> list[_Draft]:
+    name, out = persona.name, []
+    chats = [i for i, m in enumerate(memories) if chat_partner(m) == other]
+    if len(chats) >= 2:
+        text = f"{name} has talked with {other} {len(chats)} times recently and enjoys it"
+        out.append(_Draft(text, tuple(chats), weight + 1))
+    elif chats:
+        out.append(_Draft(f"{name} has had a conversation with {other}", tuple(chats), weight))
+    seen = [
+        i
+        for i, m in enumerate(memories)
+        if m.kind is MemoryKind.OBSERVATION and memories[i].text.startswith(other + " is ")
+    ]
+    if len(seen) >= 2:
+        out.append(_Draft(f"{name} often runs into {other}", tuple(seen), weight))
+    out += _heard_from(persona, other, memories, weight)
+    out += _own_words_about(persona, other, memories, weight)
+    return out
+
+
+def _heard_from(
+    persona: Resident, other: str, memories: Sequence[MemoryRecord], weight: int
+) -> list[_Draft]:
+    out = []
+    for i, m in enumerate(memories):
+        for fact, source in facts_in(m, persona):
+            if source == other and is_news(fact):
+                out.append(_Draft(f"{other} told {persona.name} that {fact}", (i,), weight))
+    return out[:1]
+
+
+def _own_words_about(
+    persona: Resident, other: str, memories: Sequence[MemoryRecord], weight: int
+) -> list[_Draft]:
+    """A seed-like memory of the persona's that names the other person."""
+    for i, m in enumerate(memories):
+        own = m.kind is MemoryKind.OBSERVATION and starts_with_name(m.text, persona.name)
+        if own and _names(m.text, other):
+            fact = sentence(m.text)
+            return [_Draft(f"{other} matters to {persona.name}, since {fact}", (i,), weight)]
+    return []
+
+
+def _news_drafts(persona: Resident, memories: Sequence[MemoryRecord], weight: int) -> list[_Draft]:
+    out: list[_Draft] = []
+    for i, m in enumerate(memories):
+        for fact, source in facts_in(m, persona):
+            if not is_news(fact) or any(same_fact(fact, d.text) for d in out):
+                continue
+            evidence = tuple(j for j, o in enumerate(memories) if same_fact(fact, o.text)) or (i,)
+            if mentions(subject_of(fact), first_name(persona.name)):
+                text = f"{persona.name} is busy with {pronouns(persona)[2]} plans: {fact}"
+            elif source:
+                text = f"{source} told {persona.name} that {fact}"
+            else:
+                text = f"{persona.name} knows that {fact}"
+            out.append(_Draft(text, evidence, weight + (1 if m.importance >= 7 else 0)))
+    return out[:2]
+
+
+def _activity_drafts(
+    persona: Resident, memories: Sequence[MemoryRecord], weight: int
+) -> list[_Draft]:
+    found = own_activities(persona, memories)
+    ranked = sorted(found, key=lambda k: (-len(found[k]), k))
+    out = []
+    for key in ranked[:2]:
+        if len(found[key]) >= 2:
+            text = f"{persona.name} has spent a lot of time {ACTIVITY_PHRASES[key]} lately"
+            out.append(_Draft(text, tuple(found[key]), weight))
+    return out
+
+
+# -- summaries -------------------------------------------------------------------------------
+def summarize(persona: Resident, topic: str, memories: Sequence[MemoryRecord]) -> str:
+    low = topic.lower()
+    if "characteristic" in low:
+        return _characteristics(persona, memories)
+    if "occupation" in low:
+        return _occupation(persona, memories)
+    if "progress" in low or "feeling" in low:
+        return _progress(persona, memories)
+    if "did" in low or "day" in low:
+        return _day(persona, topic, memories)
+    texts = [sentence(m.text) for m in _top(memories, 3)]
+    return f"{topic.rstrip('?')}: " + "; ".join(texts) + "." if texts else ""
+
+
+def _top(memories: Sequence[MemoryRecord], n: int) -> list[MemoryRecord]:
+    return sorted(memories, key=lambda m: (-m.importance, -m.created.timestamp()))[:n]
+
+
+def _about_self(persona: Resident, memories: Sequence[MemoryRecord]) -> list[str]:
+    own = [
+        m
+        for m in memories
+        if starts_with_name(m.text, persona.name) and not is_doing(m.text, persona)
+    ]
+    return [sentence(m.text) + "." for m in _top(own, 2)]
+
+
+def _characteristics(persona: Resident, memories: Sequence[MemoryRecord]) -> str:
+    subj = pronouns(persona)[0].capitalize()
+    parts = [f"{persona.name} is {join_and(list(persona.traits))}."]
+    if persona.interests:
+        cares = "care" if subj == "They" else "cares"
+        parts.append(f"{subj} {cares} about {join_and(list(persona.interests))}.")
+    parts += _about_self(persona, memories)
+    return " ".join(parts)
+
+
+def _occupation(persona: Resident, memories: Sequence[MemoryRecord]) -> str:
+    parts = [f"{persona.name} is {article(persona.occupation)}."]
+    block = max(persona.routine, key=lambda b: (b.end - b.start) % (24 * 60), default=None)
+    if block is not None:
+        parts.append(f"Most days {first_name(persona.name)} is {block.activity}.")
+    plans = [m for m in memories if m.kind is MemoryKind.PLAN]
+    if plans:
+        latest = max(plans, key=lambda m: m.created)
+        lines = memtext.plan_day(latest, latest.created.year)[1]
+        longest = sorted(lines, key=lambda x: x.start - x.end)[:2]
+        if longest:
+            parts.append("Lately: " + "; ".join(x.text for x in longest) + ".")
+    return " ".join(parts)
+
+
+def _progress(persona: Resident, memories: Sequence[MemoryRecord]) -> str:
+    subj, _, poss = pronouns(persona)
+    if _upbeat(persona):
+        parts = [f"{persona.name} feels good about how {poss} life is going."]
+    else:
+        parts = [f"{persona.name} feels {poss} life is coming along, step by step."]
+    parts += _about_self(persona, memories)[:1]
+    found = own_activities(persona, memories)
+    if found:
+        key = max(sorted(found), key=lambda k: len(found[k]))
+        parts.append(f"Recently {first_name(persona.name)} has been {ACTIVITY_PHRASES[key]}.")
+    return " ".join(parts)
+
+
+def _upbeat(persona: Resident) -> bool:
+    upbeat = ("cheerful", "energetic", "friendly", "outgoing", "warm", "humorous", "curious")
+    return any(t.lower() in upbeat for t in persona.traits)
+
+
+def _day(persona: Resident, topic: str, memories: Sequence[MemoryRecord]) -> str:
+    """What the persona did: its main activities, whom it talked with, news it heard."""
+    when = find_date(topic, memories[0].created.year if memories else 2023)[0]
+    if when is not None:
+        memories = [m for m in memories if m.created.date() == when]
+    first = first_name(persona.name)
+    parts = []
+    found = own_activities(persona, memories)
+    ranked = sorted(found, key=lambda k: (-len(found[k]), min(found[k])))[:4]
+    if ranked:
+        doing = sorted(ranked, key=lambda k: min(found[k]))
+        parts.append(f"{first} spent the day {join_and([ACTIVITY_PHRASES[k] for k in doing])}.")
+    talked = [chat_partner(m) for m in memories if m.kind is MemoryKind.CHAT]
+    talked = [p for p in dict.fromkeys(talked) if p and p != persona.name][:4]
+    if talked:
+        parts.append(f"{first} talked with {join_and(talked)}.")
+    news = [f for m in memories if m.kind is MemoryKind.CHAT for f, _ in facts_in(m, persona)]
+    news = [f for f in news if is_news(f)][:1]
+    if news:
+        parts.append(f"{first} heard that {news[0]}.")
+    return " ".join(parts) or f"{persona.name} has no memories of that day."

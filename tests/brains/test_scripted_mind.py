@@ -1,0 +1,392 @@
+"""Importance, places, objects, emoji, reflection, summaries and interviews."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from test_scripted_personas import BERT, DAY, IRIS, LEO, NORA, context, memory, seeds, smallville
+
+from game.brains.scripted import ScriptedBrain
+from game.brains.scripted.util import pick
+from game.core.records import MemoryKind
+from game.world.town import AreaKind
+
+BRAIN = ScriptedBrain(seed=0)
+NOW = DAY + timedelta(hours=15)
+PARTY_FACT = (
+    "Isabella Rodriguez is hosting a Valentine's Day party at Hobbs Cafe on February 14 "
+    "from 5 pm to 7 pm"
+)
+
+
+# -- importance ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("cleaning up the room", 2, 2),
+        ("asking your crush out on a date", 8, 8),
+        ("brushing teeth", 1, 1),
+        ("Isabella Rodriguez is sleeping", 1, 1),
+        ("the bed is idle", 1, 1),
+        ("Maria Lopez is studying at the desk", 2, 3),
+        ("John Lin is eating breakfast", 1, 2),
+        ("Leo Park is eating breakfast", 2, 2),
+        ("Leo Park is studying for an exam", 2, 3),
+        ("Conversation with Maria Lopez: Klaus: Hi! / Maria: Hello!", 3, 4),
+        (f"Isabella Rodriguez said: {PARTY_FACT}", 6, 8),
+        ("Jennifer Moore is preparing an exhibition of her paintings", 6, 8),
+        ("the stove in the kitchen of Lin family's house is burning", 8, 9),
+        ("Tom broke up with his girlfriend", 10, 10),
+        ("Klaus proposed to Maria", 10, 10),
+    ],
+)
+def test_importance_examples(text: str, low: int, high: int) -> None:
+    (score,) = BRAIN.rate_importance(LEO, [text])
+    assert low <= score <= high, (text, score)
+
+
+def test_importance_is_one_to_ten_and_news_of_interest_matters_more() -> None:
+    texts = ["", "x", "Sam Moore is running for mayor of Smallville", "a" * 500]
+    assert all(1 <= s <= 10 for s in BRAIN.rate_importance(LEO, texts))
+    election = "Sam Moore is running for mayor of Smallville"
+    assert BRAIN.rate_importance(BERT, [election])[0] > BRAIN.rate_importance(LEO, [election])[0]
+
+
+# -- choosing areas --------------------------------------------------------------------------
+DORM = [
+    "Ayesha Khan's room",
+    "Klaus Mueller's room",
+    "Maria Lopez's room",
+    "common room",
+    "bathroom 1",
+    "bathroom 2",
+]
+LIN = ["Mei and John Lin's bedroom", "Eddy Lin's bedroom", "common room", "kitchen", "bathroom"]
+SECTORS = [
+    "Hobbs Cafe",
+    "The Rose and Crown Pub",
+    "Johnson Park",
+    "Oak Hill College",
+    "The Willows Market and Pharmacy",
+    "Lin family's house",
+    "Oak Hill College Dorm",
+]
+
+
+def choose(name: str, action: str, level: AreaKind, options, current="", hint="") -> str:
+    persona = smallville().resident(name)
+    return BRAIN.choose_area(context(persona), action, level, options, current, hint)
+
+
+@pytest.mark.parametrize(
+    ("name", "action", "level", "options", "expected"),
+    [
+        ("Maria Lopez", "sleeping", AreaKind.SECTOR, SECTORS, "Oak Hill College Dorm"),
+        ("Maria Lopez", "sleeping", AreaKind.ARENA, DORM, "Maria Lopez's room"),
+        ("Maria Lopez", "studying physics", AreaKind.ARENA, DORM, "Maria Lopez's room"),
+        ("Maria Lopez", "taking a shower", AreaKind.ARENA, DORM, "bathroom 1"),
+        (
+            "Maria Lopez",
+            "streaming games online",
+            AreaKind.OBJECT,
+            ["bed", "desk", "streaming setup"],
+            "streaming setup",
+        ),
+        (
+            "Eddy Lin",
+            "composing music",
+            AreaKind.OBJECT,
+            ["bed", "desk", "music keyboard"],
+            "music keyboard",
+        ),
+        ("Eddy Lin", "practising scales", AreaKind.ARENA, LIN, "Eddy Lin's bedroom"),
+        ("Eddy Lin", "watching TV", AreaKind.ARENA, LIN, "common room"),
+        ("John Lin", "sleeping", AreaKind.ARENA, LIN, "Mei and John Lin's bedroom"),
+        (
+            "Isabella Rodriguez",
+            "making espresso for a customer",
+            AreaKind.OBJECT,
+            ["cafe counter", "coffee machine", "cafe customer seating"],
+            "coffee machine",
+        ),
+        ("Isabella Rodriguez", "having a beer", AreaKind.SECTOR, SECTORS, "The Rose and Crown Pub"),
+        ("Isabella Rodriguez", "taking a walk", AreaKind.SECTOR, SECTORS, "Johnson Park"),
+        (
+            "John Lin",
+            "filling a prescription",
+            AreaKind.OBJECT,
+            ["grocery shelves", "cashier counter", "pharmacy counter"],
+            "pharmacy counter",
+        ),
+        (
+            "Jennifer Moore",
+            "painting watercolours",
+            AreaKind.OBJECT,
+            ["easel", "paint table"],
+            "easel",
+        ),
+        ("Sam Moore", "cooking dinner", AreaKind.OBJECT, ["stove", "refrigerator"], "stove"),
+    ],
+)
+def test_keyword_choices(name, action, level, options, expected) -> None:
+    assert choose(name, action, level, options) == expected
+
+
+def test_the_hint_wins_then_staying_put() -> None:
+    hint = "Hobbs Cafe:cafe:cafe counter"
+    assert choose("Maria Lopez", "sleeping", AreaKind.SECTOR, SECTORS, hint=hint) == "Hobbs Cafe"
+    options = ["cafe counter", "coffee machine"]
+    assert choose("Maria Lopez", "zzz", AreaKind.OBJECT, options, hint=hint) == "cafe counter"
+    assert choose("Maria Lopez", "zzz", AreaKind.OBJECT, options, "coffee machine") == (
+        "coffee machine"
+    )
+    assert choose("Eddy Lin", "eating dinner", AreaKind.ARENA, LIN, current="kitchen") == "kitchen"
+
+
+def test_nobody_picks_someone_elses_room() -> None:
+    for action in ("sleeping", "reading", "zzz", "getting dressed"):
+        assert choose("Maria Lopez", action, AreaKind.ARENA, DORM) not in DORM[:2]
+        assert choose("Eddy Lin", action, AreaKind.ARENA, LIN) != "Mei and John Lin's bedroom"
+
+
+def test_choose_area_always_returns_an_option() -> None:
+    words = ["sleep", "cook", "read", "walk", "zzz", "espresso", "paint", "tv", "class", "pub"]
+    pools = [SECTORS, DORM, LIN, ["a"], ["stove", "bed", "desk"], ["x", "y", "z"]]
+    for i in range(300):
+        options = pools[i % len(pools)]
+        action = " ".join(pick(words, i, k) for k in range(2))
+        level = pick(list(AreaKind), i, "level")
+        hint = pick(["", "Hobbs Cafe", "nowhere:at:all", "Lin family's house:kitchen:stove"], i)
+        got = choose("Eddy Lin", action, level, options, pick(["", *options], i, "c"), hint)
+        assert got in options
+
+
+# -- objects and emoji -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("action", "obj", "state"),
+    [
+        ("making espresso for a customer", "Hobbs Cafe:cafe:coffee machine", "brewing coffee"),
+        ("cooking dinner", "Lin family's house:kitchen:stove", "cooking"),
+        ("sleeping", "Lin family's house:Eddy Lin's bedroom:bed", "being slept in"),
+        ("taking a shower", "x:bathroom:shower", "running water"),
+        ("practising the piano", "Hobbs Cafe:cafe:piano", "being played"),
+        ("watching the news", "x:common room:television", "showing the news"),
+        ("writing a paragraph", "x:room:desk", "in use"),
+        ("turning off the burning stove", "x:kitchen:stove", "off"),
+        ("fixing the leaking shower", "x:bathroom:shower", "idle"),
+    ],
+)
+def test_object_states(action: str, obj: str, state: str) -> None:
+    assert BRAIN.object_state(LEO, action, obj, "idle") == state
+
+
+@pytest.mark.parametrize(
+    ("action", "symbol"),
+    [
+        ("sleeping", "😴"),
+        ("making espresso", "☕"),
+        ("cooking dinner", "🍳"),
+        ("studying", "📚"),
+        ("painting", "🎨"),
+        ("playing the piano", "🎹"),
+        ("taking a shower", "🚿"),
+        ("brushing teeth", "🪥"),
+        ("taking a walk", "🚶"),
+        ("going for a run", "🏃"),
+        ("chatting with Maria", "💬"),
+        ("hosting the party", "🎉"),
+        ("campaigning for mayor", "🗳️"),
+        ("filling a prescription", "💊"),
+        ("having a beer at the pub", "🍺"),
+        ("taking photos", "📷"),
+        ("writing code", "💻"),
+        ("turning off the burning stove", "🧯"),
+        ("fixing the leaking shower", "🔧"),
+    ],
+)
+def test_emoji(action: str, symbol: str) -> None:
+    assert BRAIN.emoji(action).startswith(symbol)
+    assert 1 <= len(BRAIN.emoji(action)) <= 8
+
+
+def test_emoji_default() -> None:
+    assert BRAIN.emoji("zzz qqq") == "🙂"
+
+
+# -- reflection ------------------------------------------------------------------------------
+def klaus_memories():
+    when = DAY + timedelta(hours=9)
+    return (
+        memory(0, "Klaus is friends with his classmate Maria Lopez", when=DAY),
+        memory(1, "Maria Lopez is studying at the desk", when=when),
+        memory(2, f"Maria Lopez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Maria Lopez", when),
+        memory(
+            3,
+            "Conversation with Maria Lopez: Klaus: Hi Maria! / Maria: Hey Klaus!",
+            MemoryKind.CHAT,
+            4,
+            "Maria Lopez",
+            when,
+        ),
+        memory(4, "Maria Lopez is drinking coffee at the cafe", when=when),
+        memory(5, "Klaus Mueller is writing his research paper", when=when),
+        memory(6, "Klaus Mueller is writing his research paper", when=when + timedelta(hours=1)),
+        memory(7, "the stove is idle", importance=1, when=when),
+    )
+
+
+def test_reflect_questions_name_the_most_seen_person_and_the_news() -> None:
+    klaus = smallville().resident("Klaus Mueller")
+    questions = BRAIN.reflect_questions(klaus, klaus_memories())
+    assert len(questions) == 3 and len(set(questions)) == 3
+    assert "Maria Lopez" in questions[0]
+    assert any("Valentine's Day party" in q for q in questions)
+    assert len(BRAIN.reflect_questions(LEO, ())) == 3
+
+
+def test_insights_cite_real_memories_and_invent_nobody() -> None:
+    klaus = smallville().resident("Klaus Mueller")
+    memories = klaus_memories()
+    for question in BRAIN.reflect_questions(klaus, memories):
+        found = BRAIN.insights(klaus, question, memories)
+        assert 1 <= len(found) <= 5
+        for insight in found:
+            assert insight.evidence and all(0 <= i < len(memories) for i in insight.evidence)
+            cited = " ".join(memories[i].text for i in insight.evidence)
+            for name in re.findall(r"[A-Z][a-z]+ [A-Z][a-z]+", insight.text):
+                assert name == klaus.name or name in cited or name.split()[0] in cited, insight
+
+
+def test_insights_count_conversations() -> None:
+    klaus = smallville().resident("Klaus Mueller")
+    found = BRAIN.insights(
+        klaus, "What is Klaus Mueller's relationship with Maria Lopez?", klaus_memories()
+    )
+    talked = next(i for i in found if "talked with Maria Lopez" in i.text)
+    assert talked.evidence == (2, 3)
+    assert BRAIN.insights(klaus, "anything?", ()) == []
+
+
+def test_summaries() -> None:
+    klaus = smallville().resident("Klaus Mueller")
+    memories = klaus_memories()
+    core = BRAIN.summarize(klaus, "Klaus Mueller's core characteristics", memories)
+    assert "kind and passionate" in core
+    job = BRAIN.summarize(klaus, "Klaus Mueller's current daily occupation", memories)
+    assert "sociology student" in job
+    feel = BRAIN.summarize(
+        klaus, "Klaus Mueller's feeling about his recent progress in life", memories
+    )
+    assert klaus.name in feel and "writing" in feel
+    day = BRAIN.summarize(klaus, "what Klaus Mueller did on February 13", memories)
+    assert "Maria Lopez" in day and "Hi Maria" not in day
+    for text in (core, job, feel, day):
+        assert 0 < len(text) < 600
+
+
+# -- interviews ------------------------------------------------------------------------------
+EMPTY_QUESTIONS = {
+    "Who is running for mayor?": "haven't heard",
+    "Do you know about any party?": "haven't heard",
+    "Who is Giorgio Rossi?": "don't know who that is",
+    "If you could spend time with one person you met recently, who would it be and why?": (
+        "haven't really spent time"
+    ),
+    "What is your favourite book about dragons?": "don't know",
+}
+
+
+@pytest.mark.parametrize(("question", "words"), EMPTY_QUESTIONS.items())
+def test_without_memories_nobody_claims_to_know(question: str, words: str) -> None:
+    assert words in BRAIN.answer(context(LEO, NOW, ()), question)
+
+
+def test_answers_name_their_source() -> None:
+    tom = smallville().resident("Tom Moreno")
+    told = memory(
+        1,
+        "Sam Moore said: Sam Moore is running for mayor of Smallville",
+        MemoryKind.CHAT,
+        7,
+        "Sam Moore",
+    )
+    heard = memory(2, f"Jane Moreno said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Jane Moreno")
+    ctx = context(tom, NOW, (told, heard))
+    mayor = BRAIN.answer(ctx, "Who is running for mayor?")
+    assert "Sam Moore is running for mayor" in mayor and "Sam told me" in mayor
+    party = BRAIN.answer(ctx, "Do you know about any party?")
+    assert "Jane Moreno told me" in party and "Valentine" in party
+    assert "do not like" in BRAIN.answer(ctx, "Who is Sam Moore?")
+
+
+def test_the_candidate_and_the_host_speak_for_themselves() -> None:
+    town = smallville()
+    sam, isabella = town.resident("Sam Moore"), town.resident("Isabella Rodriguez")
+    assert BRAIN.answer(context(sam, NOW, seeds(sam)), "Who is running for mayor?").startswith(
+        "Yes! I'm running for mayor"
+    )
+    party = BRAIN.answer(context(isabella, NOW, seeds(isabella)), "Do you know about any party?")
+    assert party.startswith("Yes! I'm planning a Valentine's Day party")
+
+
+def test_introduction_plans_and_emergencies() -> None:
+    klaus = smallville().resident("Klaus Mueller")
+    ctx = context(klaus, NOW, klaus_memories())
+    intro = BRAIN.answer(ctx, "Give an introduction of yourself")
+    assert intro.startswith("I'm Klaus Mueller") and "sociology" in intro
+    ten = BRAIN.answer(ctx, "What will you be doing at 10 am tomorrow?")
+    assert "researching gentrification" in ten
+    assert "asleep" in BRAIN.answer(ctx, "What will you be doing at 3 am tomorrow?")
+    fire = BRAIN.answer(ctx, "Your breakfast is burning! What would you do?")
+    assert "turn off" in fire and "stove" in fire
+    friend = BRAIN.answer(
+        ctx, "If you could spend time with one person you met recently, who would it be and why?"
+    )
+    assert "Maria Lopez" in friend
+    who = BRAIN.answer(ctx, "Who is Maria Lopez?")
+    assert who.startswith("Maria Lopez is a classmate and friend")
+
+
+def test_a_guest_says_where_it_will_be_during_the_party() -> None:
+    maria = smallville().resident("Maria Lopez")
+    heard = memory(
+        1, f"Isabella Rodriguez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Isabella Rodriguez"
+    )
+    got = BRAIN.answer(
+        context(maria, NOW, (heard,)), "What will you be doing at 6 pm on February 14?"
+    )
+    assert "Valentine's Day party" in got
+
+
+def test_hand_made_personas_answer_too() -> None:
+    for persona in (NORA, LEO, IRIS, BERT):
+        ctx = context(persona, NOW, seeds(persona))
+        assert persona.name in BRAIN.answer(ctx, "Give an introduction of yourself")
+        assert BRAIN.answer(ctx, "What will you be doing at 10 am tomorrow?")
+
+
+PLAN_MEMORY = (
+    "Maria Lopez's plan for Tuesday February 14: 10:00-10:30 waking up and getting ready for "
+    "the day; 10:30-11:00 having breakfast; 11:00-14:00 attending physics classes; "
+    "14:00-17:00 studying physics; 17:00-19:00 going to Isabella's Valentine's Day party at "
+    "Hobbs Cafe; 19:00-00:00 streaming games online"
+)
+
+
+def test_the_plan_memory_answers_what_one_will_do() -> None:
+    maria = smallville().resident("Maria Lopez")
+    plan = memory(3, PLAN_MEMORY, MemoryKind.PLAN, 7, when=DAY + timedelta(days=1, hours=10))
+    ctx = context(maria, DAY + timedelta(days=1, hours=11), (plan,))
+    got = BRAIN.answer(ctx, "What will you be doing at 3 pm?")
+    assert got == "According to my plan, I'll be studying physics."
+
+
+def test_a_day_summary_tells_activities_people_and_news() -> None:
+    klaus = smallville().resident("Klaus Mueller")
+    got = BRAIN.summarize(klaus, "what Klaus Mueller did on Monday February 13", klaus_memories())
+    assert got.startswith("Klaus spent the day writing")
+    assert "talked with Maria Lopez" in got and "heard that Isabella Rodriguez" in got
+    other_day = BRAIN.summarize(klaus, "what Klaus Mueller did on March 2", klaus_memories())
+    assert other_day == "Klaus Mueller has no memories of that day."

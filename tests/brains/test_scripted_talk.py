@@ -1,0 +1,266 @@
+"""Reacting to what one sees, and conversations that pass news on (and keep secrets)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from test_scripted_personas import BERT, DAY, LEO, NORA, context, memory, seeds, smallville
+
+from game.brains.scripted import ScriptedBrain
+from game.brains.scripted import talk as talk_rules
+from game.brains.scripted.news import news_for, shareable
+from game.core.records import CONTINUE, MemoryKind, Observation, ReactionKind, Utterance
+from game.world.scenario import Resident
+
+BRAIN = ScriptedBrain(seed=0)
+NOW = DAY + timedelta(hours=10)
+STOVE = "Lin family's house:kitchen:stove"
+PARTY_FACT = (
+    "Isabella Rodriguez is hosting a Valentine's Day party at Hobbs Cafe on February 14 "
+    "from 5 pm to 7 pm"
+)
+
+
+def see_object(address: str, state: str) -> Observation:
+    name = address.split(":")[-1]
+    return Observation(address, f"the {name} is {state}", False, state)
+
+
+def see(name: str, doing: str = "reading", visitor: bool = False) -> Observation:
+    text = f"{name} is {doing}" + (" (a visitor to town)" if visitor else "")
+    return Observation(name, text, True, doing)
+
+
+def converse(a: Resident, b: Resident, mem_a=(), mem_b=(), status_a="", status_b=""):
+    """Alternate lines until one side ends (or 12 lines, which would be a bug)."""
+    ctx = {
+        a.name: context(a, NOW, tuple(mem_a), status_a),
+        b.name: context(b, NOW, tuple(mem_b), status_b),
+    }
+    history: list[Utterance] = []
+    speaker, partner = a, b
+    for _ in range(12):
+        line = BRAIN.utter(ctx[speaker.name], partner.name, history)
+        assert line.speaker == speaker.name
+        history.append(line)
+        if line.end:
+            break
+        speaker, partner = partner, speaker
+    return history
+
+
+# -- objects ---------------------------------------------------------------------------------
+def test_a_burning_stove_is_turned_off() -> None:
+    reaction = BRAIN.react(context(LEO), see_object(STOVE, "burning"))
+    assert reaction.kind is ReactionKind.REACT
+    assert reaction.target == STOVE
+    assert reaction.action == "turning off the burning stove"
+    assert 1 <= reaction.minutes <= 15
+
+
+@pytest.mark.parametrize(
+    ("state", "words"),
+    [
+        ("leaking water", "fixing the leaking"),
+        ("broken", "repairing the broken"),
+        ("on fire", "putting out the fire"),
+        ("overflowing", "overflowing"),
+        ("flooded", "mopping up"),
+        ("smoking", "turning off"),
+    ],
+)
+def test_trouble_states_get_a_fix(state: str, words: str) -> None:
+    reaction = BRAIN.react(context(LEO), see_object("Leo Park's house:bathroom:shower", state))
+    assert reaction.kind is ReactionKind.REACT and words in reaction.action
+    assert reaction.target == "Leo Park's house:bathroom:shower"
+
+
+@pytest.mark.parametrize(
+    "state", ["idle", "in use", "cooking", "running water", "being slept in", "brewing coffee"]
+)
+def test_normal_states_are_left_alone(state: str) -> None:
+    assert BRAIN.react(context(LEO), see_object(STOVE, state)) == CONTINUE
+
+
+def test_no_second_reaction_while_already_on_it() -> None:
+    ctx = context(LEO, status="turning off the burning stove")
+    assert BRAIN.react(ctx, see_object(STOVE, "burning")) == CONTINUE
+
+
+# -- whom to talk to ---------------------------------------------------------------------------
+def test_talk_chance_follows_acquaintance_news_and_work() -> None:
+    nora = context(NORA, NOW)
+    friend = talk_rules.talk_chance(nora, see("Bert Hall"))
+    stranger = talk_rules.talk_chance(nora, see("Leo Park"))
+    visitor = talk_rules.talk_chance(nora, see("Visitor", visitor=True))
+    assert stranger < friend and stranger < visitor
+    news = context(NORA, NOW, seeds(NORA))  # Nora knows of her own book club gathering
+    assert talk_rules.talk_chance(news, see("Leo Park")) > stranger
+    busy = context(NORA, NOW, status="taking notes in class", location="Oak Hill College")
+    assert talk_rules.talk_chance(busy, see("Leo Park")) < stranger
+    hurry = context(NORA, NOW, status="going to the market")
+    assert talk_rules.talk_chance(hurry, see("Leo Park")) < stranger
+
+
+def test_talking_is_a_stable_pseudo_random_choice() -> None:
+    ctx = context(NORA, NOW)
+    first = [BRAIN.react(ctx, see(f"Person {i}")) for i in range(200)]
+    assert first == [BRAIN.react(ctx, see(f"Person {i}")) for i in range(200)]
+    talks = [r for r in first if r.kind is ReactionKind.TALK]
+    expected = talk_rules.talk_chance(ctx, see("Person 0")) * 200
+    assert abs(len(talks) - expected) < 0.5 * expected + 5
+    assert all(r.target.startswith("Person ") for r in talks)
+
+
+def test_no_talking_to_oneself() -> None:
+    assert BRAIN.react(context(NORA), see("Nora Vance")) == CONTINUE
+
+
+def test_base_chances_are_tunable_constants() -> None:
+    for name in ("TALK_KNOWN", "TALK_STRANGER", "TALK_VISITOR", "TALK_NEWS_BONUS", "BUSY_FACTOR"):
+        assert 0 < getattr(talk_rules, name) <= 1
+
+
+# -- news ------------------------------------------------------------------------------------
+def test_private_memories_are_never_shared() -> None:
+    town = smallville()
+    maria, klaus = town.resident("Maria Lopez"), town.resident("Klaus Mueller")
+    assert not any("crush" in n.fact for n in shareable(seeds(maria), maria))
+    for partner in (klaus, town.resident("Isabella Rodriguez"), LEO):
+        for line in converse(maria, partner, seeds(maria)):
+            assert "crush" not in line.text.lower() and "crush" not in line.shares.lower()
+    for line in converse(NORA, BERT, seeds(NORA)):
+        assert "crush" not in line.text.lower() and "secret" not in line.text.lower()
+
+
+def test_the_party_passes_to_someone_who_has_not_heard() -> None:
+    heard = memory(
+        20, f"Isabella Rodriguez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Isabella Rodriguez"
+    )
+    town = smallville()
+    maria, klaus = town.resident("Maria Lopez"), town.resident("Klaus Mueller")
+    lines = converse(maria, klaus, (*seeds(maria), heard), seeds(klaus))
+    shared = [u for u in lines if u.speaker == maria.name and u.shares]
+    assert shared and shared[0].shares == PARTY_FACT
+    assert "Valentine" in shared[0].text
+
+
+def test_news_is_not_told_twice_or_back_to_its_teller() -> None:
+    maria = smallville().resident("Maria Lopez")
+    heard = memory(
+        20, f"Isabella Rodriguez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Isabella Rodriguez"
+    )
+    told = memory(
+        21,
+        f"Conversation with Klaus Mueller: Maria: Have you heard? {PARTY_FACT}. / Klaus: Oh nice!",
+        MemoryKind.CHAT,
+        6,
+        "Klaus Mueller",
+    )
+    assert news_for((heard,), maria, "Klaus Mueller")
+    assert not news_for((heard,), maria, "Isabella Rodriguez")  # her own party, and she told it
+    assert not news_for((heard, told), maria, "Klaus Mueller")
+    from_klaus = memory(
+        22, f"Klaus Mueller said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Klaus Mueller"
+    )
+    assert not news_for((from_klaus,), maria, "Klaus Mueller")
+
+
+def test_the_host_invites_in_the_first_person() -> None:
+    town = smallville()
+    isabella, sam = town.resident("Isabella Rodriguez"), town.resident("Sam Moore")
+    lines = converse(isabella, sam, seeds(isabella), seeds(sam))
+    invite = next(u for u in lines if u.speaker == isabella.name and u.shares)
+    assert invite.text.startswith("I'm planning a Valentine's Day party")
+    assert invite.shares.startswith("Isabella Rodriguez is planning a Valentine's Day party")
+
+
+def test_someone_who_knows_says_so() -> None:
+    heard = memory(20, f"Maria Lopez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Maria Lopez")
+    town = smallville()
+    klaus, ayesha = town.resident("Klaus Mueller"), town.resident("Ayesha Khan")
+
+    def reply_to_news(lines: list[Utterance]) -> Utterance:
+        return lines[lines.index(next(u for u in lines if u.shares)) + 1]
+
+    both_know = reply_to_news(converse(klaus, ayesha, (heard,), (heard,)))
+    assert both_know.speaker == ayesha.name
+    assert "already heard that from Maria" in both_know.text
+    news = reply_to_news(converse(klaus, ayesha, (heard,), ()))
+    assert "already" not in news.text
+
+
+def test_tom_is_gruff_about_sams_campaign() -> None:
+    town = smallville()
+    sam, tom = town.resident("Sam Moore"), town.resident("Tom Moreno")
+    lines = converse(sam, tom, seeds(sam), seeds(tom))
+    shared = next(i for i, u in enumerate(lines) if u.shares)
+    assert "mayor" in lines[shared].shares
+    answer = lines[shared + 1]
+    assert answer.speaker == tom.name
+    assert "believe it when I see it" in answer.text
+    assert len(lines) <= 5  # no love lost: a short exchange
+
+
+def test_strangers_introduce_themselves() -> None:
+    first = BRAIN.utter(context(NORA, NOW), "Leo Park", [])
+    assert "I'm Nora" in first.text and "baker" in first.text
+    visitor = BRAIN.utter(context(NORA, NOW), "Visitor", [])
+    assert "welcome" in visitor.text.lower()
+
+
+def test_every_pair_ends_in_four_to_eight_short_lines() -> None:
+    town = smallville()
+    people = town.residents
+    for i, a in enumerate(people):
+        b = people[(i * 7 + 3) % len(people)]
+        if a is b:
+            continue
+        lines = converse(a, b, seeds(a), seeds(b), "reading", "having a coffee")
+        assert 4 <= len(lines) <= 8, [u.text for u in lines]
+        assert lines[-1].end and not any(u.end for u in lines[:-1])
+        for u in lines:
+            assert u.text.strip() and len(u.text) <= 200, u.text
+
+
+def test_either_side_may_end_and_a_goodbye_is_answered() -> None:
+    bye = Utterance("Leo Park", "Well, see you around, Nora.", end=True)
+    hello = Utterance("Nora Vance", "Hi there, I don't think we've met.")
+    line = BRAIN.utter(context(NORA, NOW), "Leo Park", [hello, bye])
+    assert line.end
+
+
+# -- the architecture's own memory shapes and the player's visitor ---------------------------
+BETWEEN = (
+    "Conversation between Maria Lopez and Klaus Mueller: Maria Lopez: Hi, Klaus! | "
+    f"Klaus Mueller: Have you heard? {PARTY_FACT}. | Maria Lopez: Oh, lovely!"
+)
+
+
+def test_the_architectures_transcripts_are_understood() -> None:
+    from game.brains.scripted.memtext import chat_partner
+    from game.brains.scripted.news import facts_in
+
+    maria = smallville().resident("Maria Lopez")
+    talk = memory(5, BETWEEN, MemoryKind.CHAT, 6, "Klaus Mueller")
+    assert chat_partner(talk) == "Klaus Mueller"
+    assert facts_in(talk, maria) == [(PARTY_FACT, "Klaus Mueller")]
+    assert not news_for((talk,), maria, "Klaus Mueller")  # he told her: not back to him
+    assert news_for((talk,), maria, "Ayesha Khan")[0].fact == PARTY_FACT
+
+
+def test_a_visitor_is_welcomed_and_answered_from_memory_only() -> None:
+    klaus = smallville().resident("Klaus Mueller")
+    seen = memory(1, "a visitor named Robin is looking around")
+    heard = memory(2, f"Maria Lopez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Maria Lopez")
+    ctx = context(klaus, NOW, (seen, heard), "reading")
+    first = BRAIN.utter(ctx, "Robin", [Utterance("Robin", "Hello there!")])
+    assert "welcome to Smallville" in first.text and not first.end
+    asked = [Utterance("Robin", "Hello!"), first, Utterance("Robin", "Is there a party soon?")]
+    answer = BRAIN.utter(ctx, "Robin", asked)
+    assert "Maria Lopez told me" in answer.text and not answer.end
+    unknown = BRAIN.utter(ctx, "Robin", [*asked, answer, Utterance("Robin", "Who is mayor?")])
+    assert "haven't heard" in unknown.text
+    bye = BRAIN.utter(ctx, "Robin", [*asked, answer, Utterance("Robin", "Bye for now!")])
+    assert bye.end

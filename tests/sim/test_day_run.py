@@ -1,0 +1,108 @@
+"""A whole game day of the 25-resident town on the scripted brain (issue 3's acceptance).
+
+One run, shared by the tests below; every step is checked against the norms the map
+states: nobody who is not staff enters a closed place, and no one-person room is crowded.
+"""
+
+from datetime import timedelta
+
+import pytest
+
+from game.core.clock import minute_of_day
+from game.core.records import MemoryKind
+from game.sim.events import EventKind
+from game.sim.factory import build_simulation
+from game.sim.report import build_report, knowers
+from game.world.town import AreaKind, split
+
+
+class Watch:
+    """Records every breach of opening hours or capacity, step by step."""
+
+    def __init__(self, sim):
+        self.sim = sim
+        self.where = {n: a.location for n, a in sim.agents.items()}
+        self.closed_entries: list[str] = []
+        self.crowded: list[str] = []
+        self.limited = [
+            a
+            for a in sim.town.areas.values()
+            if a.capacity is not None and a.kind is AreaKind.ARENA
+        ]
+
+    def __call__(self, sim) -> None:
+        minute = minute_of_day(sim.now)
+        for name, agent in sim.agents.items():
+            before, now = self.where[name], agent.location
+            self.where[name] = now
+            sector = split(now)[0] if now else ""
+            if not sector or sector == (split(before)[0] if before else ""):
+                continue
+            area = sim.town.areas[sector]
+            staff = sector in (agent.persona.home, agent.persona.workplace)
+            if not staff and not area.is_open(minute):
+                self.closed_entries.append(f"{sim.now} {name} entered closed {sector}")
+        for arena in self.limited:
+            inside = [n for n, a in sim.agents.items() if a.location == arena.address]
+            if len(inside) > arena.capacity:
+                self.crowded.append(f"{sim.now} {arena.address}: {inside}")
+
+
+@pytest.fixture(scope="module")
+def day():
+    sim = build_simulation("smallville", seed=7)
+    start = sim.now
+    watch = Watch(sim)
+    sim.run_until(start + timedelta(hours=24), watch)
+    sim.close()
+    return sim, watch, build_report(sim, start, 0.0, "scripted")
+
+
+def test_everyone_sleeps_wakes_and_gets_about(day):
+    sim, _, report = day
+    woke = {e.agent for e in sim.log.of(EventKind.WAKE)}
+    slept = {e.agent for e in sim.log.of(EventKind.SLEEP)}
+    assert woke == set(sim.agents) and slept == set(sim.agents)
+    for agent in report["agents"]:
+        assert len(agent["visited"]) >= 2, agent
+
+
+def test_the_town_talks_and_reflects(day):
+    sim, _, report = day
+    assert len(report["conversations"]) >= 20
+    assert sum(1 for a in sim.agents.values() if a.reflections > 0) >= 5
+
+
+def test_news_of_the_party_spreads(day):
+    sim, _, _ = day
+    assert len(knowers(sim, "party")) > len(knowers(sim, "party", at_start=True))
+
+
+def test_no_closed_shop_or_crowded_bathroom(day):
+    _, watch, _ = day
+    assert not watch.closed_entries, watch.closed_entries[:5]
+    assert not watch.crowded, watch.crowded[:5]
+
+
+def test_reflections_cite_real_memories(day):
+    sim, _, _ = day
+    checked = 0
+    for agent in sim.agents.values():
+        for i in range(len(agent.memory)):
+            record = agent.memory.record(i)
+            if record.kind is MemoryKind.REFLECTION and record.source != "inner voice":
+                assert record.evidence and all(0 <= e < i for e in record.evidence)
+                checked += 1
+    assert checked > 0
+
+
+def test_plans_fill_their_parents(day):
+    sim, _, _ = day
+    for agent in sim.agents.values():
+        plan = agent.plan
+        for b, hours in plan.hours.items():
+            parent = plan.broad[b]
+            assert hours[0].start == parent.start and hours[-1].end == parent.end
+        for (b, h), actions in plan.actions.items():
+            parent = plan.hours[b][h]
+            assert actions[0].start == parent.start and actions[-1].end == parent.end
