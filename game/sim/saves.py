@@ -1,0 +1,323 @@
+"""Saves: one folder per save, a versioned JSON document plus an .npz of memory arrays.
+
+Writing never leaves a half-written save: the arrays go to a new generation file, then the
+JSON document (which names that file) replaces the old one with an atomic rename, the
+commit point. A crash at any moment leaves either the old save or the new one, whole.
+Loading never writes anything; a damaged or foreign file gives one SaveError line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import platformdirs
+
+from game.core.codec import decode, encode
+from game.core.errors import SmallvilleError
+from game.mind.memory import MemoryStream
+from game.sim.events import Event, EventKind
+from game.sim.player import Visitor
+
+FORMAT = "smallville-save"
+VERSION = 2
+DOCUMENT = "save.json"
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
+
+
+class SaveError(SmallvilleError):
+    def __init__(self, path: Path | str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path, self.problem = str(path), problem
+
+
+@dataclass(frozen=True)
+class SaveInfo:
+    name: str
+    scenario: str
+    game_time: str
+    brain: str
+    size_bytes: int
+    saved_at: str
+
+
+def saves_root(root: Path | str | None = None) -> Path:
+    """SMALLVILLE_DATA overrides the platform's user data folder (tests, portable use)."""
+    if root is not None:
+        return Path(root)
+    base = os.environ.get("SMALLVILLE_DATA") or platformdirs.user_data_dir("smallville")
+    return Path(base) / "saves"
+
+
+def save_path(name: str, root: Path | str | None = None) -> Path:
+    if "/" in name or "\\" in name or name.endswith(".json"):
+        path = Path(name)
+        return path.parent if path.name == DOCUMENT else path
+    if not _NAME.match(name):
+        raise SaveError(name, "a save name uses letters, digits, spaces, '.', '_' or '-'")
+    return saves_root(root) / name
+
+
+# -- writing ---------------------------------------------------------------------------
+
+
+def save_game(sim, name: str, root: Path | str | None = None) -> Path:
+    """Write the whole game; returns the save folder."""
+    folder = save_path(name, root)
+    folder.mkdir(parents=True, exist_ok=True)
+    generation = datetime.now().strftime("%Y%m%dT%H%M%S%f")
+    arrays_name = f"memories-{generation}.npz"
+    doc, arrays = game_state(sim)
+    doc["arrays"] = arrays_name
+    _write_atomic(folder / arrays_name, lambda f: np.savez(f, **arrays))
+    text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    _write_atomic(folder / DOCUMENT, lambda f: f.write(text.encode("utf-8")))
+    for old in folder.glob("memories-*.npz"):
+        if old.name != arrays_name:
+            old.unlink(missing_ok=True)
+    for tmp in folder.glob(".tmp-*"):
+        tmp.unlink(missing_ok=True)
+    return folder
+
+
+def _write_atomic(path: Path, write: Callable[[Any], Any]) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def game_state(sim) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The document and the arrays. Decisions still in flight are dropped: the agents
+    simply ask again after loading (lockstep runs have none between steps)."""
+    arrays: dict[str, np.ndarray] = {}
+    agents = []
+    for i, name in enumerate(sorted(sim.agents)):
+        agent = sim.agents[name]
+        memory_doc, memory_arrays = agent.memory.get_state()
+        for key, value in memory_arrays.items():
+            arrays[f"a{i}_{key}"] = value
+        agents.append({"name": name, "state": agent.get_state(), "memory": memory_doc})
+    doc = {
+        "format": FORMAT,
+        "version": VERSION,
+        "saved_at": datetime.now().isoformat(timespec="seconds"),
+        "scenario": sim.scenario.path,
+        "scenario_name": sim.scenario.name,
+        "seed": sim.config.seed,
+        "brain": sim.mind.brain.name,
+        "embedder": {"name": sim.mind.embedder.name, "dim": sim.mind.embedder.dim},
+        "clock": sim.now.isoformat(),
+        "steps": sim.steps,
+        "objects": dict(sim.town.states),
+        "object_setters": dict(sim.state_by),
+        "visitor": encode(sim.visitor),
+        "chats": encode(sim.chats),
+        "usage": sim.usage(),
+        "agents": agents,
+        "log": [e.to_dict() for e in sim.log.events],
+    }
+    return doc, arrays
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+def read_save(name: str, root: Path | str | None = None) -> tuple[dict, dict[str, np.ndarray]]:
+    """The checked, upgraded document and its arrays; never writes."""
+    folder = save_path(name, root)
+    path = folder / DOCUMENT
+    if not path.is_file():
+        raise SaveError(folder, "no save here (save.json is missing)")
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SaveError(path, f"damaged: not valid JSON ({exc})") from exc
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise SaveError(path, "not a Smallville save")
+    doc = upgrade(doc, path)
+    arrays = _read_arrays(folder, doc, path)
+    return doc, arrays
+
+
+def _read_arrays(folder: Path, doc: dict, path: Path) -> dict[str, np.ndarray]:
+    name = doc.get("arrays")
+    if not isinstance(name, str) or "/" in name:
+        raise SaveError(path, "damaged: does not name its memory arrays")
+    try:
+        with np.load(folder / name, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+    except FileNotFoundError as exc:
+        raise SaveError(folder / name, "missing: the memory arrays of this save") from exc
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise SaveError(folder / name, f"damaged memory arrays ({exc})") from exc
+
+
+def upgrade(doc: dict, path: Path) -> dict:
+    """Bring an older save up to the current version, one step at a time."""
+    version = doc.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise SaveError(path, f"unknown save version {version!r}")
+    if version > VERSION:
+        raise SaveError(path, f"save version {version} is newer than this game ({VERSION})")
+    while doc["version"] < VERSION:
+        doc = UPGRADES[doc["version"]](doc)
+    return doc
+
+
+def _v1_to_v2(doc: dict) -> dict:
+    """Version 1 kept positions as {"x", "y"} and had no event log, visitor or chats."""
+    out = dict(doc)
+    for agent in out.get("agents", []):
+        state = agent.get("state", {})
+        if isinstance(state.get("pos"), dict):
+            state["pos"] = [state["pos"]["x"], state["pos"]["y"]]
+    out.setdefault("log", [])
+    out.setdefault("visitor", None)
+    out.setdefault("chats", {})
+    out.setdefault("object_setters", {})
+    out["version"] = 2
+    return out
+
+
+UPGRADES: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
+
+
+def load_game(
+    name: str,
+    root: Path | str | None = None,
+    brain: str | None = None,
+    config=None,
+):
+    """A Simulation restored from a save. A damaged save raises SaveError and writes nothing."""
+    from game.sim.factory import build_simulation
+
+    doc, arrays = read_save(name, root)
+    path = save_path(name, root) / DOCUMENT
+    try:
+        sim = build_simulation(
+            doc["scenario"], seed=int(doc["seed"]), brain=brain or doc["brain"], config=config
+        )
+        restore(sim, doc, arrays)
+    except SaveError:
+        raise
+    except SmallvilleError as exc:
+        raise SaveError(path, str(exc)) from exc
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise SaveError(path, f"damaged: {type(exc).__name__}: {exc}") from exc
+    return sim
+
+
+def restore(sim, doc: dict, arrays: dict[str, np.ndarray]) -> None:
+    embedder = doc["embedder"]
+    if embedder != {"name": sim.mind.embedder.name, "dim": sim.mind.embedder.dim}:
+        raise SaveError(
+            doc.get("scenario", "save"),
+            f"made with embedder {embedder}; this game uses {sim.mind.embedder.name}: "
+            "memories of two embedders cannot be mixed",
+        )
+    sim.clock.now = datetime.fromisoformat(doc["clock"])
+    sim.steps = int(doc["steps"])
+    for address, state in doc["objects"].items():
+        if address in sim.town.states:
+            sim.town.states[address] = str(state)
+    sim.state_by = {str(k): str(v) for k, v in doc.get("object_setters", {}).items()}
+    saved = {a["name"]: a for a in doc["agents"]}
+    if set(saved) != set(sim.agents):
+        raise ValueError("the save's residents differ from its scenario's")
+    for i, name in enumerate(sorted(sim.agents)):
+        agent = sim.agents[name]
+        agent.set_state(saved[name]["state"])
+        keys = ("created", "accessed", "importance", "embeddings")
+        agent.memory = MemoryStream.from_state(
+            saved[name]["memory"], {k: arrays[f"a{i}_{k}"] for k in keys}
+        )
+    sim.visitor = decode(Visitor | None, doc.get("visitor"))
+    from game.core.records import Utterance
+
+    sim.chats = decode(dict[str, list[Utterance]], doc.get("chats", {}))
+    sim.log.events = [_event(e) for e in doc.get("log", [])]
+    restore_usage = getattr(sim.mind.brain, "restore_usage", None)
+    if callable(restore_usage):
+        restore_usage(doc.get("usage", {}))
+
+
+def _event(raw: dict) -> Event:
+    return Event(
+        datetime.fromisoformat(raw["time"]),
+        EventKind(raw["kind"]),
+        str(raw["agent"]),
+        str(raw["text"]),
+        dict(raw.get("data", {})),
+    )
+
+
+# -- listing, autosave -------------------------------------------------------------------
+
+
+def list_saves(root: Path | str | None = None) -> list[SaveInfo]:
+    base = saves_root(root)
+    out = []
+    for folder in sorted(base.iterdir() if base.is_dir() else []):
+        path = folder / DOCUMENT
+        if not path.is_file():
+            continue
+        size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            info = SaveInfo(
+                folder.name,
+                str(doc.get("scenario_name", "?")),
+                str(doc.get("clock", "?")),
+                str(doc.get("brain", "?")),
+                size,
+                str(doc.get("saved_at", "?")),
+            )
+        except (OSError, ValueError):
+            info = SaveInfo(folder.name, "(damaged)", "?", "?", size, "?")
+        out.append(info)
+    return out
+
+
+def autosave(sim, root: Path | str | None = None, keep: int = 3) -> Path:
+    """A small ring: autosave is the newest, autosave-1 the one before, and so on."""
+    base = saves_root(root)
+    base.mkdir(parents=True, exist_ok=True)
+    oldest = base / f"autosave-{keep - 1}"
+    if oldest.exists():
+        shutil.rmtree(oldest)
+    for i in range(keep - 2, -1, -1):
+        src = base / ("autosave" if i == 0 else f"autosave-{i}")
+        if src.exists():
+            src.rename(base / f"autosave-{i + 1}")
+    return save_game(sim, "autosave", root)

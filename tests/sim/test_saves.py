@@ -1,0 +1,177 @@
+"""Saves round-trip exactly, survive being killed mid-write, and refuse damage clearly."""
+
+import hashlib
+import json
+import random
+import shutil
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from game.sim.factory import build_simulation
+from game.sim.report import build_report
+from game.sim.saves import SaveError, autosave, list_saves, load_game, read_save, save_game
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = Path(__file__).parent / "fixtures" / "save-v1"
+
+
+def report(sim, start) -> dict:
+    out = build_report(sim, start, 0.0, "scripted")
+    out.pop("wall_seconds")
+    out["memories"] = {n: [a.memory.text(i) for i in range(len(a.memory))]
+                       for n, a in sim.agents.items()}
+    return out
+
+
+def test_two_hours_saved_loaded_and_two_more_equal_four_straight(tmp_path):
+    straight = build_simulation("three", seed=5)
+    start = straight.now
+    straight.run_until(start + timedelta(hours=4))
+    straight.close()
+    first = build_simulation("three", seed=5)
+    first.run_until(start + timedelta(hours=2))
+    save_game(first, "half", tmp_path)
+    first.close()
+    second = load_game("half", tmp_path)
+    second.run_until(start + timedelta(hours=4))
+    second.close()
+    assert report(second, start) == report(straight, start)
+
+
+def snapshot_files(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+
+
+@pytest.fixture
+def saved(tmp_path):
+    sim = build_simulation("three", seed=2)
+    sim.run_until(sim.now + timedelta(hours=1))
+    folder = save_game(sim, "good", tmp_path)
+    sim.close()
+    return folder
+
+
+def damage_json(folder: Path, how: str) -> None:
+    path = folder / "save.json"
+    data = path.read_bytes()
+    if how == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    elif how == "flipped":
+        rng = random.Random(4)
+        raw = bytearray(data)
+        for _ in range(20):
+            raw[rng.randrange(len(raw))] = rng.randrange(256)
+        path.write_bytes(bytes(raw))
+    elif how in ("foreign", "newer", "wrong_types", "missing_field"):
+        doc = json.loads(data)
+        if how == "foreign":
+            doc = {"hello": "world"}
+        elif how == "newer":
+            doc["version"] = 99
+        elif how == "wrong_types":
+            doc["agents"][0]["state"]["pos"] = "here"
+        else:
+            del doc["clock"]
+        path.write_text(json.dumps(doc))
+    elif how == "no_arrays":
+        for npz in folder.glob("*.npz"):
+            npz.unlink()
+    elif how == "bad_arrays":
+        for npz in folder.glob("*.npz"):
+            npz.write_bytes(npz.read_bytes()[:100])
+
+
+@pytest.mark.parametrize(
+    ("how", "message"),
+    [
+        ("truncated", "damaged"),
+        ("flipped", ""),
+        ("foreign", "not a Smallville save"),
+        ("newer", "newer than this game"),
+        ("wrong_types", "damaged"),
+        ("missing_field", "damaged"),
+        ("no_arrays", "missing"),
+        ("bad_arrays", "damaged memory arrays"),
+    ],
+)
+def test_damaged_saves_give_one_clear_line_and_overwrite_nothing(saved, how, message):
+    damage_json(saved, how)
+    before = snapshot_files(saved)
+    with pytest.raises(SaveError) as info:
+        load_game("good", saved.parent)
+    line = str(info.value)
+    assert message in line and "\n" not in line and str(saved) in line
+    assert snapshot_files(saved) == before
+
+
+WRITER = """
+import sys
+sys.path.insert(0, {root!r})
+from datetime import timedelta
+from game.sim.factory import build_simulation
+from game.sim.saves import save_game
+sim = build_simulation("smallville", seed=1)
+sim.run_until(sim.now + timedelta(minutes=30))
+print("ready", flush=True)
+while True:
+    save_game(sim, "victim", {root_saves!r})
+"""
+
+
+def test_a_save_killed_mid_write_leaves_the_previous_save_loadable(tmp_path):
+    sim = build_simulation("three", seed=1)
+    save_game(sim, "victim", tmp_path)
+    sim.close()
+    code = WRITER.format(root=str(ROOT), root_saves=str(tmp_path))
+    rng = random.Random(8)
+    for _ in range(3):
+        proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.05, 0.6))
+        proc.kill()
+        proc.wait()
+        loaded = load_game("victim", tmp_path)  # whole: the old one or a new one
+        assert loaded.agents
+        loaded.close()
+
+
+def test_version_one_save_is_upgraded_on_load(tmp_path):
+    shutil.copytree(FIXTURE, tmp_path / "old")
+    doc, _ = read_save("old", tmp_path)
+    assert doc["version"] == 2 and doc["log"] == []
+    sim = load_game("old", tmp_path)
+    assert str(sim.now) == "2023-02-13 07:00:00"
+    assert all(isinstance(a.pos, tuple) for a in sim.agents.values())
+    assert sum(len(a.memory) for a in sim.agents.values()) == 37
+    sim.run_until(sim.now + timedelta(minutes=30))
+    sim.close()
+
+
+def test_list_and_autosave_ring(tmp_path):
+    sim = build_simulation("three", seed=1)
+    for _ in range(4):
+        sim.run_until(sim.now + timedelta(minutes=10))
+        autosave(sim, tmp_path, keep=3)
+    sim.close()
+    names = [s.name for s in list_saves(tmp_path)]
+    assert names == ["autosave", "autosave-1", "autosave-2"]
+    newest = read_save("autosave", tmp_path)[0]["clock"]
+    oldest = read_save("autosave-2", tmp_path)[0]["clock"]
+    assert newest > oldest
+
+
+def test_fork_a_loaded_game_under_a_new_name(saved):
+    sim = load_game("good", saved.parent)
+    save_game(sim, "fork", saved.parent)
+    sim.close()
+    assert {s.name for s in list_saves(saved.parent)} == {"good", "fork"}
+
+
+def test_bad_save_names_are_refused(tmp_path):
+    with pytest.raises(SaveError, match="save name"):
+        save_game(None, "bad*name?", tmp_path)
