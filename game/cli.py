@@ -40,6 +40,20 @@ def _town(args: argparse.Namespace) -> int:
     return 0
 
 
+def _start_run(args: argparse.Namespace, build):
+    """A new simulation, or a loaded save (its scenario and seed), with any ablation."""
+    from game.commands import parse_ablation
+    from game.sim.simulation import SimConfig
+
+    mind = parse_ablation(args.ablate)
+    if args.load:
+        from game.sim.saves import load_game
+
+        return load_game(args.load, mind=mind, workers=args.workers)
+    config = SimConfig(seed=args.seed, workers=args.workers, mind=mind)
+    return build(args.scenario, seed=args.seed, brain=args.brain, config=config)
+
+
 def _run(args: argparse.Namespace) -> int:
     import time
     from datetime import timedelta
@@ -47,7 +61,7 @@ def _run(args: argparse.Namespace) -> int:
     from game.sim.factory import build_simulation
     from game.sim.report import build_report
 
-    sim = build_simulation(args.scenario, seed=args.seed, brain=args.brain, workers=args.workers)
+    sim = _start_run(args, build_simulation)
     start = sim.now
     end = start + timedelta(hours=args.hours)
     total = max(1, int((end - start).total_seconds() // sim.config.step_seconds))
@@ -69,6 +83,10 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         sim.run_until(end, None if args.quiet else progress)
+        if args.save:
+            from game.sim.saves import save_game
+
+            print(f"\nsaved to {save_game(sim, args.save)}", file=sys.stderr)
     finally:
         sim.close()
     wall = time.perf_counter() - began
@@ -84,6 +102,29 @@ def _run(args: argparse.Namespace) -> int:
     else:
         print(text)
     return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from game.ui.app import App, Options
+
+    try:
+        width, height = (int(n) for n in args.size.lower().split("x", 1))
+    except ValueError:
+        raise SmallvilleError(f"--size must look like 1280x720, not {args.size!r}") from None
+    options = Options(
+        scenario=args.scenario or "",
+        load=args.load or "",
+        name=args.name,
+        brain=args.brain,
+        seed=args.seed,
+        workers=args.workers,
+        size=(width, height),
+        speed=args.speed,
+        autosave_minutes=args.autosave,
+        quit_after=args.quit_after,
+        screenshot=args.screenshot or "",
+    )
+    return App(options).run()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -105,7 +146,26 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--workers", type=int, default=8, help="cognition threads")
     run.add_argument("--report", help="write the JSON report here (default: stdout)")
     run.add_argument("--quiet", action="store_true", help="no progress line")
+    run.add_argument("--save", help="save the game under this name at the end")
+    run.add_argument("--load", help="continue a saved game instead of a new one")
+    from game.commands import add_ablate, register
+
+    add_ablate(run)
     run.set_defaults(handler=_run)
+    register(sub)
+    play = sub.add_parser("play", help="open the game window (the default)")
+    play.add_argument("--scenario", help="new game of this scenario (skips the start screen)")
+    play.add_argument("--load", help="load this saved game (skips the start screen)")
+    play.add_argument("--name", default="Robin", help="the visitor's name")
+    play.add_argument("--brain", default="scripted", help="scripted (default)")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--workers", type=int, default=8, help="cognition threads")
+    play.add_argument("--size", default="1280x720", help="window size, WIDTHxHEIGHT")
+    play.add_argument("--speed", type=int, default=1, help="game minutes per real second")
+    play.add_argument("--autosave", type=int, default=60, help="game minutes (0 = off)")
+    play.add_argument("--quit-after", type=float, default=0.0, help="real seconds, then exit")
+    play.add_argument("--screenshot", help="save the last frame to this PNG on exit")
+    play.set_defaults(handler=_play)
     return parser
 
 

@@ -119,6 +119,16 @@ class Brain(Protocol):
 
 
 @runtime_checkable
+class WholeConversation(Protocol):
+    """Optional for a Brain: both sides of a conversation in one answer (the paper suggests
+    it; one model call instead of one per line). converse_job uses it when present."""
+
+    def converse(self, ctx_a: AgentContext, ctx_b: AgentContext, max_turns: int) -> list[Utterance]:
+        """Lines in order, ctx_a's resident first; the last line ends the conversation."""
+        ...
+
+
+@runtime_checkable
 class Embedder(Protocol):
     """Text -> unit vector. One embedder per save: vectors of two embedders never mix."""
 

@@ -24,7 +24,7 @@ from game.core.records import (
     ReactionKind,
     Utterance,
 )
-from game.core.settings import MindSettings, RetrievalSettings
+from game.core.settings import Ablation, MindSettings, RetrievalSettings
 from game.mind.agent import Action, ActionKind, AgentSnapshot, Conversation
 from game.mind.plan import DayPlan, fit_day, fit_to_span
 from game.mind.retrieval import retrieve
@@ -130,12 +130,26 @@ def recall(
     if not mind.settings.ablation.memory or len(snap.memory) == 0 or not queries:
         return [], ()
     vectors = _embed(mind, queries)
+    kinds = allowed_kinds(mind.settings.ablation)
     chosen: list[int] = []
     for vec in vectors:
-        for i in retrieve(snap.memory, vec, snap.now, settings or mind.settings.retrieval, k=k):
+        chosen_settings = settings or mind.settings.retrieval
+        for i in retrieve(snap.memory, vec, snap.now, chosen_settings, k=k, kinds=kinds):
             if i not in chosen:
                 chosen.append(i)
     return snap.memory.records(chosen), tuple(chosen)
+
+
+def allowed_kinds(ablation: Ablation) -> tuple[MemoryKind, ...] | None:
+    """The paper's ablations: without reflection (or planning) those memories are not
+    retrieved, so a save made with the full architecture can be interviewed without them."""
+    kinds = [
+        k
+        for k in MemoryKind
+        if (ablation.reflection or k is not MemoryKind.REFLECTION)
+        and (ablation.planning or k is not MemoryKind.PLAN)
+    ]
+    return None if len(kinds) == len(MemoryKind) else tuple(kinds)
 
 
 def context(snap: AgentSnapshot, town: Town, memories: Sequence[MemoryRecord] = ()) -> AgentContext:
@@ -491,13 +505,29 @@ def _speaker_context(
     return context(speaker, town, merged), idx + idx2
 
 
+def _whole_conversation(mind, whole, first, second, town, touched) -> list[Utterance]:
+    """A brain with `converse` writes both sides at once (the paper suggests it), each side
+    from the context the turn-by-turn loop would give its first line."""
+    ctx_a, idx_a = _speaker_context(mind, first, second.name, (), town)
+    ctx_b, idx_b = _speaker_context(mind, second, first.name, (), town)
+    touched[first.name].extend(idx_a)
+    touched[second.name].extend(idx_b)
+    names = (first.name, second.name)
+    lines = [u for u in whole(ctx_a, ctx_b, mind.settings.max_turns) if u.speaker in names]
+    lines = [replace(u, text=u.text.strip()[:300]) for u in lines if u.text.strip()]
+    return lines[: mind.settings.max_turns]
+
+
 def converse_job(
     mind: Mind, first: AgentSnapshot, second: AgentSnapshot, world: Surroundings
 ) -> list[Decision]:
     history: list[Utterance] = []
     touched: dict[str, list[int]] = {first.name: [], second.name: []}
     speaker, listener = first, second
-    for _ in range(mind.settings.max_turns):
+    whole = getattr(mind.brain, "converse", None)  # optional: both sides in one call
+    if callable(whole):
+        history = _whole_conversation(mind, whole, first, second, world.town, touched)
+    for _ in range(0 if callable(whole) else mind.settings.max_turns):
         ctx, idx = _speaker_context(mind, speaker, listener.name, history, world.town)
         touched[speaker.name].extend(idx)
         line = mind.brain.utter(ctx, listener.name, tuple(history))

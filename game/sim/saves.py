@@ -25,9 +25,11 @@ import platformdirs
 
 from game.core.codec import decode, encode
 from game.core.errors import SmallvilleError
+from game.core.settings import MindSettings
 from game.mind.memory import MemoryStream
 from game.sim.events import Event, EventKind
 from game.sim.player import Visitor
+from game.sim.simulation import ClockMode, SimConfig
 
 FORMAT = "smallville-save"
 VERSION = 2
@@ -217,16 +219,24 @@ def load_game(
     name: str,
     root: Path | str | None = None,
     brain: str | None = None,
-    config=None,
+    mind: MindSettings | None = None,
+    mode: ClockMode = ClockMode.LOCKSTEP,
+    workers: int = 8,
+    **options: Any,
 ):
-    """A Simulation restored from a save. A damaged save raises SaveError and writes nothing."""
+    """A Simulation restored from a save. A damaged save raises SaveError and writes nothing.
+
+    `mind` carries ablations for interviews and runs; `options` go to build_simulation
+    (the language-model settings)."""
     from game.sim.factory import build_simulation
 
     doc, arrays = read_save(name, root)
     path = save_path(name, root) / DOCUMENT
     try:
+        seed = int(doc["seed"])
+        config = SimConfig(seed=seed, mode=mode, workers=workers, mind=mind or MindSettings())
         sim = build_simulation(
-            doc["scenario"], seed=int(doc["seed"]), brain=brain or doc["brain"], config=config
+            doc["scenario"], seed=seed, brain=brain or doc["brain"], config=config, **options
         )
         restore(sim, doc, arrays)
     except SaveError:

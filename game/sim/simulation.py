@@ -265,7 +265,8 @@ class Simulation(PlayerCommands):
             if seen_visitor is not None:
                 sightings.append(seen_visitor)
             new = attend(agent, self.now, sightings, self.config.mind)
-            agent.pending.extend(new)
+            if self.config.mind.ablation.memory:  # without memory nothing is kept
+                agent.pending.extend(new)
 
     def _sight_agent(self, me: Agent, other: Agent) -> Sighting:
         d = max(abs(me.pos[0] - other.pos[0]), abs(me.pos[1] - other.pos[1]))
@@ -436,6 +437,8 @@ class Simulation(PlayerCommands):
 
     def _store(self, agent: Agent, d: Decision) -> None:
         stream = agent.memory
+        if not self.config.mind.ablation.memory:
+            return
         if d.touched:
             stream.touch(d.touched, self.now)
         for m in d.memories:

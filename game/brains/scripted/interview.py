@@ -204,13 +204,21 @@ def _topic(ctx: AgentContext, question: str, seed: int) -> str:
     return ""
 
 
+_DETAIL = re.compile(r"\b(january|february|march|april|\d{1,2} ?(?:am|pm))\b", re.I)
+
+
 def _best_fact(ctx: AgentContext, keys: tuple[str, ...]) -> tuple[str, str] | None:
-    memories = sorted(ctx.memories, key=lambda m: (-m.importance, -m.created.timestamp()))
-    for m in memories:
-        for fact, source in facts_in(m, ctx.persona):
-            if has_any(fact, keys) and not is_private(fact):
-                return fact, source
-    return None
+    """The most telling fact on a topic: one with a date or time beats a passing remark."""
+    found = [
+        (bool(_DETAIL.search(fact)), m.importance, m.created, fact, source)
+        for m in ctx.memories
+        for fact, source in facts_in(m, ctx.persona)
+        if has_any(fact, keys) and not is_private(fact)
+    ]
+    if not found:
+        return None
+    best = max(found, key=lambda f: f[:3])
+    return best[3], best[4]
 
 
 def _known(ctx: AgentContext, keys: tuple[str, ...], label: str) -> str:

@@ -1,0 +1,113 @@
+"""The evaluation chart: diffusion over game time, and the network before and after.
+
+Drawn with pygame on an offscreen surface (no window), saved as PNG.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from datetime import datetime, timedelta
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+import pygame  # noqa: E402
+
+W, H = 1500, 560
+BG, INK, GRID = (250, 248, 242), (40, 40, 48), (220, 216, 206)
+COLOURS = [(214, 96, 77), (66, 133, 180), (96, 160, 88), (160, 110, 190)]
+
+
+def _font(size: int) -> pygame.font.Font:
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(None, size)
+
+
+def _text(surface, text: str, pos: tuple[int, int], size: int = 22, colour=INK) -> None:
+    surface.blit(_font(size).render(text, True, colour), pos)
+
+
+def _diffusion_panel(surface, rect: pygame.Rect, curves: dict, residents: int, span) -> None:
+    pygame.draw.rect(surface, (255, 255, 255), rect)
+    pygame.draw.rect(surface, GRID, rect, 1)
+    _text(surface, "Residents who know (from their memory streams)", (rect.x, rect.y - 28), 26)
+    t0, t1 = span
+    total = max(1.0, (t1 - t0).total_seconds())
+    for k in range(0, residents + 1, 5):
+        y = rect.bottom - rect.height * k / residents
+        pygame.draw.line(surface, GRID, (rect.x, y), (rect.right, y))
+        _text(surface, str(k), (rect.x - 28, int(y) - 8), 20)
+    day = t0.replace(hour=0, minute=0, second=0)
+    while day <= t1:
+        x = rect.x + rect.width * max(0.0, (day - t0).total_seconds()) / total
+        pygame.draw.line(surface, GRID, (x, rect.y), (x, rect.bottom))
+        _text(surface, day.strftime("%b %d"), (int(x) + 4, rect.bottom + 6), 20)
+        day += timedelta(days=1)
+    for i, (intent, points) in enumerate(sorted(curves.items())):
+        colour = COLOURS[i % len(COLOURS)]
+        xy = [(rect.x, rect.bottom)]
+        for when, count in points:
+            x = rect.x + rect.width * (datetime.fromisoformat(when) - t0).total_seconds() / total
+            y = rect.bottom - rect.height * count / residents
+            xy += [(x, xy[-1][1]), (x, y)]
+        xy.append((rect.right, xy[-1][1]))
+        pygame.draw.lines(surface, colour, False, xy, 3)
+        _text(
+            surface,
+            f"{intent}: {points[-1][1] if points else 0}",
+            (rect.x + 10, rect.y + 8 + 24 * i),
+            24,
+            colour,
+        )
+
+
+def _network_panel(surface, rect: pygame.Rect, names: list[str], edges, title: str) -> None:
+    pygame.draw.rect(surface, (255, 255, 255), rect)
+    pygame.draw.rect(surface, GRID, rect, 1)
+    _text(surface, title, (rect.x, rect.y - 28), 26)
+    cx, cy, r = rect.centerx, rect.centery, min(rect.width, rect.height) / 2 - 40
+    pos = {
+        n: (
+            cx + r * math.cos(2 * math.pi * i / len(names)),
+            cy + r * math.sin(2 * math.pi * i / len(names)),
+        )
+        for i, n in enumerate(names)
+    }
+    for a, b in edges:
+        pygame.draw.aaline(surface, (120, 150, 190), pos[a], pos[b])
+    for n, (x, y) in pos.items():
+        pygame.draw.circle(surface, (214, 96, 77), (int(x), int(y)), 6)
+        label = _font(16).render(n.split()[0], True, INK)
+        surface.blit(label, (x + (8 if x >= cx else -8 - label.get_width()), y - 6))
+
+
+def draw_chart(
+    path: str | Path, result: dict, names: list[str], edges_before, edges_after, span
+) -> Path:
+    """Write the chart PNG; `result` is evaluate()'s output."""
+    pygame.font.init()
+    surface = pygame.Surface((W, H))
+    surface.fill(BG)
+    _diffusion_panel(
+        surface, pygame.Rect(60, 60, 560, 440), result["diffusion_curve"], len(names), span
+    )
+    d = result["network_density"]
+    _network_panel(
+        surface,
+        pygame.Rect(680, 60, 380, 440),
+        names,
+        edges_before,
+        f"Network at start: density {d['start']}",
+    )
+    _network_panel(
+        surface,
+        pygame.Rect(1100, 60, 380, 440),
+        names,
+        edges_after,
+        f"Network at end: density {d['end']}",
+    )
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, str(path))
+    return path

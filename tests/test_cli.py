@@ -1,0 +1,95 @@
+"""The README's commands, end to end through main.py (scripted brain, temp data folder)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(*args, data: Path, check: bool = True) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SMALLVILLE_DATA": str(data), "SDL_VIDEODRIVER": "dummy"}
+    result = subprocess.run(
+        [sys.executable, "main.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=300,
+    )
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def test_help_lists_the_subcommands(tmp_path):
+    out = main("--help", data=tmp_path).stdout
+    for command in ("play", "town", "run", "saves", "interview", "evaluate"):
+        assert command in out
+
+
+def test_town_json_has_every_resident(tmp_path):
+    doc = json.loads(main("town", "--scenario", "smallville", "--json", data=tmp_path).stdout)
+    assert len(doc["residents"]) == 25 and doc["map"]["tile"] == 32
+    names = {s["name"] for s in doc["sectors"]}
+    assert {"Hobbs Cafe", "Johnson Park", "Oak Hill College", "Lin family's house"} <= names
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    data = tmp_path_factory.mktemp("data")
+    report = data / "r.json"
+    main("run", "--scenario", "three", "--hours", "3", "--seed", "4", "--save", "s3",
+         "--report", str(report), "--quiet", data=data)
+    return data, json.loads(report.read_text())
+
+
+def test_run_report_and_save(saved):
+    data, report = saved
+    assert report["scenario"] == "three" and report["steps"] == 3 * 360
+    assert {"scenario", "seed", "brain", "start", "end", "steps", "wall_seconds", "agents",
+            "conversations", "model"} <= set(report)
+    listing = main("saves", data=data).stdout
+    assert "s3" in listing and "three" in listing
+
+
+def test_interview_answers_without_changing_the_save(saved):
+    data, _ = saved
+    before = (data / "saves" / "s3" / "save.json").read_bytes()
+    out = main("interview", "--load", "s3", "--agent", "Isabella Rodriguez",
+               "What are you looking forward to?", data=data).stdout
+    assert out.strip()
+    assert (data / "saves" / "s3" / "save.json").read_bytes() == before
+
+
+def test_battery_writes_jsonl(saved, tmp_path):
+    data, _ = saved
+    out = tmp_path / "battery.jsonl"
+    main("interview", "--load", "s3", "--battery", "--out", str(out), data=data)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 3 * 25 and all(r["answer"] for r in rows)
+
+
+def test_evaluate_writes_json_and_chart(saved, tmp_path):
+    data, _ = saved
+    report = tmp_path / "eval.json"
+    main("evaluate", "--load", "s3", "--report", str(report), data=data)
+    result = json.loads(report.read_text())
+    for key in ("information_diffusion", "network_density", "party_attendance", "hallucinations"):
+        assert key in result
+    assert report.with_suffix(".png").stat().st_size > 10_000
+
+
+def test_ablation_without_memory_or_reflection(tmp_path):
+    report = tmp_path / "r.json"
+    main("run", "--scenario", "three", "--hours", "6", "--ablate", "memory,reflection",
+         "--report", str(report), "--quiet", data=tmp_path)
+    agents = json.loads(report.read_text())["agents"]
+    assert all(a["reflections"] == 0 for a in agents)
+    assert all(a["memories"]["chat"] == 0 for a in agents)
+
+
+def test_unknown_load_is_one_clear_line(tmp_path):
+    result = main("interview", "--load", "nope", "--agent", "x", "hi", data=tmp_path, check=False)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("error: ") and "nope" in result.stderr
