@@ -14,7 +14,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def main(*args, data: Path, check: bool = True) -> subprocess.CompletedProcess:
     env = {**os.environ, "SMALLVILLE_DATA": str(data), "SDL_VIDEODRIVER": "dummy"}
     result = subprocess.run(
-        [sys.executable, "main.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+        [sys.executable, "main.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=300,
     )
     if check:
@@ -39,16 +43,39 @@ def test_town_json_has_every_resident(tmp_path):
 def saved(tmp_path_factory):
     data = tmp_path_factory.mktemp("data")
     report = data / "r.json"
-    main("run", "--scenario", "three", "--hours", "3", "--seed", "4", "--save", "s3",
-         "--report", str(report), "--quiet", data=data)
+    main(
+        "run",
+        "--scenario",
+        "three",
+        "--hours",
+        "3",
+        "--seed",
+        "4",
+        "--save",
+        "s3",
+        "--report",
+        str(report),
+        "--quiet",
+        data=data,
+    )
     return data, json.loads(report.read_text())
 
 
 def test_run_report_and_save(saved):
     data, report = saved
     assert report["scenario"] == "three" and report["steps"] == 3 * 360
-    assert {"scenario", "seed", "brain", "start", "end", "steps", "wall_seconds", "agents",
-            "conversations", "model"} <= set(report)
+    assert {
+        "scenario",
+        "seed",
+        "brain",
+        "start",
+        "end",
+        "steps",
+        "wall_seconds",
+        "agents",
+        "conversations",
+        "model",
+    } <= set(report)
     listing = main("saves", data=data).stdout
     assert "s3" in listing and "three" in listing
 
@@ -56,8 +83,15 @@ def test_run_report_and_save(saved):
 def test_interview_answers_without_changing_the_save(saved):
     data, _ = saved
     before = (data / "saves" / "s3" / "save.json").read_bytes()
-    out = main("interview", "--load", "s3", "--agent", "Isabella Rodriguez",
-               "What are you looking forward to?", data=data).stdout
+    out = main(
+        "interview",
+        "--load",
+        "s3",
+        "--agent",
+        "Isabella Rodriguez",
+        "What are you looking forward to?",
+        data=data,
+    ).stdout
     assert out.strip()
     assert (data / "saves" / "s3" / "save.json").read_bytes() == before
 
@@ -82,8 +116,19 @@ def test_evaluate_writes_json_and_chart(saved, tmp_path):
 
 def test_ablation_without_memory_or_reflection(tmp_path):
     report = tmp_path / "r.json"
-    main("run", "--scenario", "three", "--hours", "6", "--ablate", "memory,reflection",
-         "--report", str(report), "--quiet", data=tmp_path)
+    main(
+        "run",
+        "--scenario",
+        "three",
+        "--hours",
+        "6",
+        "--ablate",
+        "memory,reflection",
+        "--report",
+        str(report),
+        "--quiet",
+        data=tmp_path,
+    )
     agents = json.loads(report.read_text())["agents"]
     assert all(a["reflections"] == 0 for a in agents)
     assert all(a["memories"]["chat"] == 0 for a in agents)

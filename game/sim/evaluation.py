@@ -303,4 +303,3 @@ def network_edges(sim) -> tuple[list[list[str]], list[list[str]]]:
         density(names, acquaintances_at_start(sim))["edges"],
         density(names, acquaintances_now(sim))["edges"],
     )
-

@@ -34,16 +34,34 @@ def history():
     sim = build_simulation("three", seed=0)
     vec = np.zeros(sim.mind.embedder.dim, dtype=np.float32)
     klaus = sim.agents["Klaus Mueller"].memory
-    klaus.add(MemoryKind.CHAT, "Isabella Rodriguez said: there is a Valentine's Day party",
-              datetime(2023, 2, 13, 12, 0), 7, vec, source="Isabella Rodriguez")
+    klaus.add(
+        MemoryKind.CHAT,
+        "Isabella Rodriguez said: there is a Valentine's Day party",
+        datetime(2023, 2, 13, 12, 0),
+        7,
+        vec,
+        source="Isabella Rodriguez",
+    )
     cafe = "Hobbs Cafe:cafe:cafe customer seating"
     log = sim.log
-    log.add(datetime(2023, 2, 14, 16, 30), EventKind.ACTION, "Klaus Mueller", "coffee", address=cafe)
-    log.add(datetime(2023, 2, 14, 17, 30), EventKind.ACTION, "Klaus Mueller", "home",
-            address="Oak Hill College Dorm:Klaus Mueller's room:bed")
+    log.add(
+        datetime(2023, 2, 14, 16, 30), EventKind.ACTION, "Klaus Mueller", "coffee", address=cafe
+    )
+    log.add(
+        datetime(2023, 2, 14, 17, 30),
+        EventKind.ACTION,
+        "Klaus Mueller",
+        "home",
+        address="Oak Hill College Dorm:Klaus Mueller's room:bed",
+    )
     log.add(datetime(2023, 2, 14, 19, 0), EventKind.ACTION, "Maria Lopez", "late", address=cafe)
-    log.add(datetime(2023, 2, 14, 17, 10), EventKind.ACTION, "Isabella Rodriguez", "host",
-            address="Hobbs Cafe:cafe:cafe counter")
+    log.add(
+        datetime(2023, 2, 14, 17, 10),
+        EventKind.ACTION,
+        "Isabella Rodriguez",
+        "host",
+        address="Hobbs Cafe:cafe:cafe counter",
+    )
     sim.clock.now = datetime(2023, 2, 15, 4, 0)
     yield sim
     sim.close()
@@ -72,8 +90,9 @@ def test_diffusion_checks_each_yes_against_memory(history):
 
 
 def test_no_is_not_counted_as_knowing(history):
-    answers = {(i, n): "I haven't heard about any party." for i in ("party",)
-               for n in history.agents}
+    answers = {
+        (i, n): "I haven't heard about any party." for i in ("party",) for n in history.agents
+    }
     assert diffusion(history, answers)["party"]["end"] == 0
 
 

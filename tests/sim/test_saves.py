@@ -23,8 +23,9 @@ FIXTURE = Path(__file__).parent / "fixtures" / "save-v1"
 def report(sim, start) -> dict:
     out = build_report(sim, start, 0.0, "scripted")
     out.pop("wall_seconds")
-    out["memories"] = {n: [a.memory.text(i) for i in range(len(a.memory))]
-                       for n, a in sim.agents.items()}
+    out["memories"] = {
+        n: [a.memory.text(i) for i in range(len(a.memory))] for n, a in sim.agents.items()
+    }
     return out
 
 

@@ -1,0 +1,256 @@
+"""The people on the map: residents and the visitor, gliding between tiles.
+
+The simulation moves a walker one whole tile per step; drawn as is, people would hop. Each
+figure here chases its simulated tile at walking pace, so it slides smoothly and never
+falls more than about a tile behind (a big jump, like a load, snaps).
+
+`update` decides where everyone is drawn and what their bubbles say; `draw` only paints it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pygame
+
+from game.ui import theme
+from game.ui.emoji import EmojiRenderer
+from game.ui.mapview import Camera
+from game.ui.sprites import SpriteBank, slug, walk_column
+
+SNAP_TILES = 6.0  # farther than this behind: jump instead of gliding
+CATCH_UP = 1.25  # glide a little faster than the sim walks so the lag never grows
+SPREAD_PX = 12.0  # how far apart people sharing a tile are drawn
+VISITOR_KEY = "\0visitor"  # actor key of the visitor (never a resident's name)
+
+
+@dataclass
+class Glide:
+    """A drawn position (in tiles) chasing the simulated one."""
+
+    x: float
+    y: float
+
+    def update(self, target: tuple[int, int], dt: float, tiles_per_second: float) -> bool:
+        """Move toward the target; returns whether the figure is still on its way."""
+        dx, dy = target[0] - self.x, target[1] - self.y
+        dist = math.hypot(dx, dy)
+        if dist < 1e-3:
+            return False
+        step = tiles_per_second * dt
+        if dist > SNAP_TILES or step >= dist:
+            self.x, self.y = float(target[0]), float(target[1])
+            return False
+        self.x += dx / dist * step
+        self.y += dy / dist * step
+        return True
+
+
+@dataclass
+class Figure:
+    """What to draw for one person this frame (decided in update)."""
+
+    key: str
+    name: str
+    sheet: str
+    glide: Glide
+    facing: str = "down"
+    moving: bool = False
+    emoji: str = ""
+    thinking: bool = False
+    speech: str = ""
+    is_visitor: bool = False
+    selected: bool = False
+    shift: float = 0.0  # world pixels sideways, so people sharing a tile stay apart
+
+
+@dataclass
+class ActorLayer:
+    """Every figure on the map, with its sprites, labels and bubbles."""
+
+    sprites: SpriteBank = field(default_factory=SpriteBank)
+    emoji: EmojiRenderer = field(default_factory=EmojiRenderer)
+    figures: dict[str, Figure] = field(default_factory=dict)
+    clock: float = 0.0  # real seconds, for walk cycles and the thinking dots
+    tile: int = 32
+
+    def track(self, key: str, name: str, sheet: str, pos: tuple[int, int]) -> Figure:
+        """The figure for a person, created at its tile the first time it is seen."""
+        fig = self.figures.get(key)
+        if fig is None:
+            fig = Figure(key, name, sheet, Glide(float(pos[0]), float(pos[1])))
+            self.figures[key] = fig
+        return fig
+
+    def update_resident(self, sim, agent, dt: float, pace: float, speech: str) -> None:
+        fig = self.track(agent.name, agent.name, slug(agent.name), agent.pos)
+        gliding = fig.glide.update(agent.pos, dt, pace * CATCH_UP)
+        fig.moving = gliding or bool(agent.path)
+        fig.facing = agent.facing
+        fig.emoji = agent.emoji
+        fig.thinking = sim.scheduler.busy(agent.name)
+        fig.speech = speech
+
+    def update_visitor(self, visitor, dt: float, pace: float, speech: str) -> None:
+        fig = self.track(VISITOR_KEY, visitor.name, "visitor", visitor.pos)
+        fig.name, fig.is_visitor = visitor.name, True
+        fig.moving = fig.glide.update(visitor.pos, dt, pace)
+        fig.facing = visitor.facing
+        fig.speech = speech
+
+    def spread(self) -> None:
+        """People standing on the same tile are drawn side by side, not on top of each other."""
+        groups: dict[tuple[int, int], list[Figure]] = {}
+        for fig in self.figures.values():
+            groups.setdefault((round(fig.glide.x), round(fig.glide.y)), []).append(fig)
+        for group in groups.values():
+            group.sort(key=lambda f: f.key)
+            width = min(SPREAD_PX, 2 * SPREAD_PX / max(1, len(group) - 1))
+            for i, fig in enumerate(group):
+                fig.shift = (i - (len(group) - 1) / 2) * width
+
+    def forget_missing(self, keys: set[str]) -> None:
+        for key in [k for k in self.figures if k not in keys]:
+            del self.figures[key]
+
+    def select(self, key: str | None) -> None:
+        for fig in self.figures.values():
+            fig.selected = fig.key == key
+
+    # -- picking ------------------------------------------------------------------------
+    def screen_rect(self, fig: Figure, cam: Camera) -> pygame.Rect:
+        size = max(8, round(self.tile * cam.zoom))
+        x, y = cam.to_screen(fig.glide.x * self.tile + fig.shift, fig.glide.y * self.tile)
+        return pygame.Rect(x, y, size, size)
+
+    def pick(self, pos: tuple[int, int], cam: Camera) -> Figure | None:
+        """The figure under a screen point (the front-most, nearest the viewer)."""
+        for fig in reversed(self.ordered()):  # drawn last = on top
+            if self.screen_rect(fig, cam).inflate(4, 4).collidepoint(pos):
+                return fig
+        return None
+
+    # -- drawing --------------------------------------------------------------------------
+    def ordered(self) -> list[Figure]:
+        return sorted(self.figures.values(), key=lambda f: (f.glide.y, f.shift, f.key))
+
+    def draw_bodies(self, surface: pygame.Surface, cam: Camera) -> None:
+        """The sprites, back to front (drawn before the `above` layer)."""
+        view = surface.get_rect()
+        for fig in self.ordered():
+            rect = self.screen_rect(fig, cam)
+            if not view.colliderect(rect.inflate(40, 40)):
+                continue
+            if fig.selected:
+                pygame.draw.ellipse(surface, theme.ACCENT, _shadow(rect), width=2)
+            column = walk_column(fig.moving, self.clock)
+            surface.blit(self.sprites.frame(fig.sheet, fig.facing, column, rect.width), rect)
+
+    def draw_overlays(self, surface: pygame.Surface, cam: Camera) -> None:
+        """Name labels, emoji bubbles, thinking marks and speech (over the `above` layer).
+
+        Each kind is placed greedily front to back, nudged away from what is already
+        placed, so crowded places stay readable.
+        """
+        view = surface.get_rect()
+        figures = [
+            f for f in reversed(self.ordered()) if view.colliderect(self.screen_rect(f, cam))
+        ]
+        labels: list[pygame.Rect] = []
+        for fig in figures:
+            self._label(surface, fig, self.screen_rect(fig, cam), cam.zoom, labels)
+        bubbles: list[pygame.Rect] = []  # bubbles avoid bubbles; a label may sit under one
+        for fig in figures:
+            self._bubble(surface, fig, self.screen_rect(fig, cam), bubbles)
+        for fig in figures:
+            if fig.speech:
+                _speech(surface, fig.speech, self.screen_rect(fig, cam), bubbles)
+
+    def _label(self, surface, fig: Figure, rect: pygame.Rect, zoom: float, placed: list) -> None:
+        size = 15 if zoom >= 1 else 13
+        colour = theme.ACCENT if fig.is_visitor or fig.selected else theme.TEXT
+        text = fig.name if zoom >= 1 or fig.selected else fig.name.split()[0]
+        image = _label_image(text, size, colour)
+        box = _place(image.get_rect(midtop=(rect.centerx, rect.bottom + 1)), placed, +1)
+        surface.blit(image, box)
+
+    def _bubble(self, surface, fig: Figure, rect: pygame.Rect, placed: list) -> None:
+        if fig.is_visitor or (not fig.emoji and not fig.thinking):
+            return
+        size = 20
+        icon = self.emoji.render(fig.emoji or "💭", size)
+        box = pygame.Rect(0, 0, icon.get_width() + 8, size + 6)
+        box.midbottom = (rect.centerx, rect.top - 2)
+        box = _place(box, placed, -1, extra=30 if fig.thinking else 0)
+        pygame.draw.rect(surface, theme.BUBBLE, box, border_radius=9)
+        pygame.draw.rect(surface, theme.BUBBLE_EDGE, box, width=1, border_radius=9)
+        surface.blit(icon, icon.get_rect(center=box.center))
+        if fig.thinking:
+            _thinking(surface, (box.right + 2, box.top), self.clock)
+
+
+def _place(box: pygame.Rect, placed: list[pygame.Rect], direction: int, extra: int = 0):
+    """Move a box up (-1) or down (+1) until it overlaps nothing placed; then claim it."""
+    probe = pygame.Rect(box.x, box.y, box.width + extra, box.height)
+    for _ in range(8):
+        hit = probe.collidelist(placed)
+        if hit < 0:
+            break
+        other = placed[hit]
+        probe.y = other.bottom + 1 if direction > 0 else other.top - probe.height - 1
+    placed.append(probe)
+    return pygame.Rect(probe.x, probe.y, box.width, box.height)
+
+
+_labels: dict[tuple[str, int, tuple], pygame.Surface] = {}
+
+
+def _label_image(text: str, size: int, colour: theme.Color) -> pygame.Surface:
+    """A name on a dark translucent strip, cached (the same 26 names every frame)."""
+    key = (text, size, tuple(colour))
+    image = _labels.get(key)
+    if image is None:
+        words = theme.text_image(text, size, colour)
+        image = pygame.Surface(words.get_rect().inflate(6, 2).size, pygame.SRCALPHA)
+        image.fill((10, 12, 18, 170))
+        image.blit(words, (3, 1))
+        _labels[key] = image
+    return image
+
+
+def _shadow(rect: pygame.Rect) -> pygame.Rect:
+    return pygame.Rect(rect.x + 2, rect.bottom - rect.height // 4, rect.width - 4, rect.height // 3)
+
+
+def _thinking(surface: pygame.Surface, at: tuple[int, int], clock: float) -> None:
+    """Three dots that light up in turn: this resident's mind is working on something."""
+    box = pygame.Rect(at[0], at[1], 26, 12)
+    pygame.draw.rect(surface, (60, 70, 110), box, border_radius=6)
+    lit = int(clock * 3) % 3
+    for i in range(3):
+        colour = theme.ACCENT if i == lit else (170, 176, 200)
+        pygame.draw.circle(surface, colour, (box.x + 6 + 7 * i, box.centery), 2)
+
+
+def _speech(surface: pygame.Surface, text: str, rect: pygame.Rect, placed: list) -> None:
+    """A speech bubble with the line being said, above the speaker's emoji bubble."""
+    fnt = theme.font(15)
+    lines = theme.wrap(text, fnt, 220)
+    if len(lines) > 4:
+        lines = lines[:4]
+        lines[-1] = theme.ellipsize(lines[-1] + " ...", fnt, 220)
+    w = max(fnt.size(line)[0] for line in lines) + 14
+    h = len(lines) * fnt.get_linesize() + 10
+    box = pygame.Rect(0, 0, w, h)
+    box.midbottom = (rect.centerx, rect.top - 34)
+    box.clamp_ip(surface.get_rect())
+    box = _place(box, placed, -1)
+    pygame.draw.rect(surface, theme.BUBBLE, box, border_radius=8)
+    pygame.draw.rect(surface, theme.BUBBLE_EDGE, box, width=1, border_radius=8)
+    tip_x = max(box.x + 8, min(box.right - 8, rect.centerx))
+    tip = [(tip_x - 5, box.bottom - 1), (tip_x + 5, box.bottom - 1), (tip_x, box.bottom + 7)]
+    pygame.draw.polygon(surface, theme.BUBBLE, tip)
+    line_h = fnt.get_linesize()
+    for i, line in enumerate(lines):
+        surface.blit(fnt.render(line, True, theme.INK), (box.x + 7, box.y + 5 + i * line_h))

@@ -1,0 +1,211 @@
+"""The game window: owns pygame, the scene stack and the frame loop.
+
+Events come from an event source (pygame's queue by default), so a test can feed scripted
+input, call `handle(event)` or `command(cmd)` directly, and step frames with a fixed dt via
+`frame(dt)` instead of `run()`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from game.ui.help import HelpOverlay  # noqa: E402
+from game.ui.input import Act, Command, translate  # noqa: E402
+from game.ui.scene import SceneStack  # noqa: E402
+
+DEFAULT_SIZE = (1280, 720)
+MIN_SIZE = (800, 480)
+MAX_DT = 0.25  # a longer frame (a load, a stall) counts as this much real time
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to open the game (the `play` command's flags)."""
+
+    scenario: str = ""  # a bundled scenario: skip the start screen and play it
+    load: str = ""  # a save to load: skip the start screen
+    name: str = "Robin"  # the player's visitor name
+    brain: str = "scripted"
+    seed: int = 0
+    workers: int = 8
+    size: tuple[int, int] = DEFAULT_SIZE
+    speed: int = 1
+    fps: int = 60
+    autosave_minutes: int = 60
+    quit_after: float = 0.0  # real seconds; 0 = play until the window closes
+    screenshot: str = ""  # write the last frame here on exit
+    llm: object = None  # LLMSettings for brain "llm" (None: the brain's defaults)
+
+
+EventSource = Callable[[], Iterable[pygame.event.Event]]
+
+
+class App:
+    """The window and its loop. Scenes call back into it to switch screens."""
+
+    def __init__(self, options: Options = Options(), events: EventSource | None = None) -> None:
+        self.options = options
+        pygame.display.init()
+        pygame.font.init()
+        pygame.key.set_repeat()  # held keys are tracked by the town, not repeated by SDL
+        pygame.key.start_text_input()  # typed characters arrive as TEXTINPUT events
+        self.screen = pygame.display.set_mode(options.size, pygame.RESIZABLE)
+        pygame.display.set_caption("Smallville")
+        self.events: EventSource = events or pygame.event.get
+        self.stack = SceneStack()
+        self.running = True
+        self.elapsed = 0.0
+        self.frame_ms: list[float] = []
+        self._pending_notes: list[str] = []
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.screen.get_size()
+
+    @property
+    def town(self):
+        """The town scene, if a game is running (for tests and the benchmark)."""
+        from game.ui.town import TownScene
+
+        return next((s for s in self.stack.scenes if isinstance(s, TownScene)), None)
+
+    # -- screens --------------------------------------------------------------------------
+    def start(self) -> None:
+        """The first screen: straight into a game when the options name one."""
+        o = self.options
+        if o.scenario or o.load:
+            self.begin(o.name, scenario=o.scenario, save=o.load)
+        else:
+            from game.ui.start import StartScene
+
+            self.stack.replace(StartScene(self, o.name, o.brain, o.llm))
+
+    def begin(self, name: str, scenario: str = "", save: str = "") -> None:
+        """Start playing: a new game from a scenario, or a saved one."""
+        self._draw_loading()
+        if save:
+            from game.ui import saving
+
+            outcome = saving.load(save)
+            if not outcome.ok:
+                from game.core.errors import SmallvilleError
+
+                raise SmallvilleError(outcome.message)
+            self.replace_town(outcome.sim, name)
+            return
+        from game.sim.factory import build_simulation
+        from game.sim.simulation import ClockMode
+
+        o = self.options
+        sim = build_simulation(
+            scenario,
+            seed=o.seed,
+            brain=o.brain,
+            mode=ClockMode.REALTIME,
+            workers=o.workers,
+            llm=o.llm,
+        )
+        self.replace_town(sim, name)
+
+    def replace_town(self, sim, name: str) -> None:
+        from game.ui.town import TownScene
+
+        o = self.options
+        self.stack.replace(TownScene(self, sim, name, o.speed, o.autosave_minutes))
+        for note in self._pending_notes:
+            self.town.notes.push(note)
+        self._pending_notes = []
+
+    def notify(self, text: str) -> None:
+        town = self.town
+        if town is not None:
+            town.notes.push(text)
+        else:
+            self._pending_notes.append(text)
+
+    def toggle_help(self) -> None:
+        overlay = next((s for s in self.stack.scenes if isinstance(s, HelpOverlay)), None)
+        if overlay is not None:
+            self.stack.remove(overlay)
+        else:
+            self.stack.push(HelpOverlay(self))
+
+    def quit(self) -> None:
+        self.running = False
+
+    def _draw_loading(self) -> None:
+        from game.ui import theme
+
+        self.screen.fill(theme.BG)
+        theme.blit_text(self.screen, "Building the town...", (40, 40), 32, theme.ACCENT)
+        pygame.display.flip()
+
+    # -- input ----------------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event) -> None:
+        """One pygame event, translated into commands for the top scene."""
+        top = self.stack.top
+        for command in translate(event, typing=bool(top and top.typing())):
+            self.command(command)
+
+    def command(self, command: Command) -> None:
+        if command.act is Act.QUIT:
+            self.quit()
+        elif command.act is Act.RESIZE:
+            self._resize(command.delta)
+        else:
+            self.stack.handle(command)
+
+    def _resize(self, size: tuple[int, int]) -> None:
+        size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
+        if size != self.screen.get_size():
+            self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+
+    # -- the loop -------------------------------------------------------------------------
+    def frame(self, dt: float) -> None:
+        """One frame: events, update by dt real seconds, draw, show."""
+        for event in list(self.events()):
+            self.handle(event)
+        self.screen = pygame.display.get_surface() or self.screen
+        self.stack.update(min(dt, MAX_DT))
+        self.stack.draw(self.screen)
+        pygame.display.flip()
+        self.elapsed += dt
+
+    def run(self) -> int:
+        """Play until the window closes (or `quit_after` real seconds); returns an exit code."""
+        if not self.stack.scenes:
+            self.start()
+        clock = pygame.time.Clock()
+        clock.tick()
+        try:
+            while self.running and self.stack.scenes:
+                dt = clock.tick(self.options.fps) / 1000.0
+                began = time.perf_counter()
+                self.frame(dt)
+                self.frame_ms.append((time.perf_counter() - began) * 1000)
+                if self.options.quit_after and self.elapsed >= self.options.quit_after:
+                    break
+            if self.options.screenshot:
+                self.screenshot(self.options.screenshot)
+        finally:
+            self.close()
+        return 0
+
+    def screenshot(self, path: str | Path) -> Path:
+        """Save what the window shows now (PNG by extension)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.screen, str(path))
+        return path
+
+    def close(self) -> None:
+        self.stack.close()
+        pygame.display.quit()

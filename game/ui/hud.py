@@ -1,0 +1,147 @@
+"""The heads-up display: game time, speed buttons, which brain, model usage, notifications.
+
+Notifications come from two places: new ERROR (and fallback) events in the simulation's
+log, read incrementally so a long log costs nothing per frame, and the UI itself (saves,
+loads, things that could not be done).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+from game.core.clock import fmt_time
+from game.sim.events import EventKind
+from game.ui import theme
+from game.ui.pacing import SPEEDS, Pacer
+from game.ui.widgets import Button
+
+BAR_HEIGHT = 46
+TOAST_SECONDS = 6.0
+MAX_TOASTS = 5
+
+
+@dataclass
+class Toast:
+    text: str
+    color: theme.Color
+    until: float
+    count: int = 1
+
+
+@dataclass
+class Notifications:
+    """Short messages in the corner that fade after a few seconds; repeats are merged."""
+
+    toasts: list[Toast] = field(default_factory=list)
+    clock: float = 0.0
+    _seen: int = 0  # how many log events have been read
+
+    def push(self, text: str, color: theme.Color = theme.TEXT) -> None:
+        for toast in self.toasts:
+            if toast.text == text:
+                toast.count += 1
+                toast.until = self.clock + TOAST_SECONDS
+                return
+        self.toasts.append(Toast(text, color, self.clock + TOAST_SECONDS))
+        self.toasts = self.toasts[-MAX_TOASTS:]
+
+    def watch(self, sim) -> None:
+        """Read the events logged since the last call; errors and fallbacks become toasts."""
+        events = sim.log.events
+        if self._seen > len(events):  # a different (loaded) simulation
+            self._seen = 0
+        for event in events[self._seen :]:
+            if event.kind is EventKind.ERROR:
+                who = f"{event.agent}: " if event.agent else ""
+                self.push(f"{who}{event.text}", theme.BAD)
+            elif event.data.get("fallback"):
+                self.push(f"fallback: {event.text}", theme.ACCENT)
+        self._seen = len(events)
+
+    def restart(self, sim) -> None:
+        """Start reading a (new) simulation's log from its end."""
+        self._seen = len(sim.log.events)
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        self.toasts = [t for t in self.toasts if t.until > self.clock]
+
+    def draw(self, surface: pygame.Surface, x: int, y: int, width: int) -> None:
+        fnt = theme.font(16)
+        for toast in self.toasts:
+            text = toast.text + (f"  (x{toast.count})" if toast.count > 1 else "")
+            lines = theme.wrap(text, fnt, width - 20)[:3]
+            h = len(lines) * fnt.get_linesize() + 10
+            box = pygame.Rect(x, y, width, h)
+            theme.panel(surface, box, (20, 22, 30, 225))
+            pygame.draw.rect(surface, toast.color, (x, y + 4, 4, h - 8))
+            for i, line in enumerate(lines):
+                surface.blit(
+                    fnt.render(line, True, toast.color), (x + 12, y + 5 + i * fnt.get_linesize())
+                )
+            y += h + 4
+
+
+class Hud:
+    """The top bar. Its buttons are speed controls and help; it returns what was clicked."""
+
+    def __init__(self) -> None:
+        self.buttons = [Button("Pause", "pause", size=17)]
+        self.buttons += [Button(f"{s}x", f"speed:{s}", size=17) for s in SPEEDS]
+        self.buttons.append(Button("Help (F1)", "help", size=17))
+        self.rect = pygame.Rect(0, 0, 0, BAR_HEIGHT)
+        self.time_text = ""
+        self.day_text = ""
+        self.brain_text = ""
+        self.usage_text = ""
+        self.day_x = 0
+
+    def update(self, sim, pacer: Pacer, width: int, brain_label: str) -> None:
+        """Decide what the bar says and where its buttons sit."""
+        self.rect.width = width
+        self.day_text = sim.now.strftime("%a %b ") + str(sim.now.day)
+        self.time_text = fmt_time(sim.now)
+        self.brain_text = brain_label
+        self.usage_text = usage_line(sim.usage())
+        self.day_x = 12 + theme.font(28).size(self.time_text)[0] + 10
+        x = max(self.day_x + theme.font(17).size("Wed Sep 30")[0] + 16, 230)
+        for button in self.buttons:
+            button.on = (button.key == "pause" and pacer.paused) or (
+                not pacer.paused and button.key == f"speed:{pacer.speed}"
+            )
+            x = button.fit(x, 10, pad=8).right + 4
+        self.buttons[-1].fit(self.buttons[-2].rect.right + 14, 10, pad=8)
+
+    def click(self, pos: tuple[int, int]) -> str:
+        for button in self.buttons:
+            if button.hit(pos):
+                return button.key
+        return ""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(theme.box_image(self.rect.size, (16, 18, 26, 228), 0, False), self.rect)
+        pygame.draw.line(surface, theme.PANEL_EDGE, self.rect.bottomleft, self.rect.bottomright)
+        surface.blit(theme.text_image(self.time_text, 28, theme.ACCENT), (12, 5))
+        surface.blit(theme.text_image(self.day_text, 17, theme.MUTED), (self.day_x, 16))
+        for button in self.buttons:
+            button.draw(surface)
+        right = self.rect.right - 12
+        left = self.buttons[-1].rect.right + 16
+        fnt = theme.font(15)
+        brain = theme.ellipsize(self.brain_text, fnt, right - left)
+        usage = theme.ellipsize(self.usage_text, fnt, right - left)
+        top = theme.text_image(brain, 15, theme.TEXT)
+        low = theme.text_image(usage, 15, theme.MUTED)
+        surface.blit(top, (right - top.get_width(), 6))
+        surface.blit(low, (right - low.get_width(), 25))
+
+
+def usage_line(usage: dict) -> str:
+    """'model calls 12 · tokens 3,400 in / 800 out · $0.0042' (zeros on the scripted brain)."""
+    calls = int(usage.get("calls", 0))
+    prompt = int(usage.get("prompt_tokens", 0))
+    completion = int(usage.get("completion_tokens", 0))
+    cost = float(usage.get("cost_usd", 0.0) or 0.0)
+    return f"model calls {calls:,} · tokens {prompt:,} in / {completion:,} out · ${cost:.4f}"

@@ -1,0 +1,493 @@
+"""The inspector: one resident's identity, plan, memory stream, reflections and relationships,
+with an interview box and an inner-voice box.
+
+Rows are rebuilt only when what they show changes (a new memory, another filter), and a
+memory's row is laid out once and reused, so an open inspector costs nothing per frame
+even on a resident with thousands of memories.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pygame
+
+from game.core.clock import fmt_time
+from game.core.errors import SmallvilleError
+from game.core.records import MemoryKind, MemoryRecord
+from game.ui import theme
+from game.ui.input import Act, Command
+from game.ui.sprites import SpriteBank, slug
+from game.ui.widgets import Button, Focus, Row, ScrollList, Span, TextBox
+
+TABS = ("About", "Plan", "Memories", "Reflections", "Ask")
+KIND_FILTERS: tuple[tuple[str, MemoryKind | None], ...] = (
+    ("All", None),
+    ("Observations", MemoryKind.OBSERVATION),
+    ("Reflections", MemoryKind.REFLECTION),
+    ("Plans", MemoryKind.PLAN),
+    ("Chats", MemoryKind.CHAT),
+)
+PAGE = 200  # memories listed at a time (newest first); "show more" adds a page
+WIDTH = 460
+
+
+def address_text(address: str) -> str:
+    """'Hobbs Cafe:cafe:piano' -> 'Hobbs Cafe: cafe: piano' ('' is the street)."""
+    return address.replace(":", ": ") if address else "the streets of Smallville"
+
+
+@dataclass
+class Asked:
+    """An interview question and the ticket its answer arrives on."""
+
+    question: str
+    ticket: object = None
+    error: str = ""
+
+
+class Inspector:
+    """A side panel about one resident. It reads the simulation and sends it commands."""
+
+    def __init__(self, sim, name: str, sprites: SpriteBank) -> None:
+        self.sim, self.name, self.sprites = sim, name, sprites
+        self.tab = "About"
+        self.rect = pygame.Rect(0, 0, WIDTH, 400)
+        self.close_button = Button("Close", "close", size=16)
+        self.talk_button = Button("Talk (T)", "talk", size=16)
+        self.tab_buttons = [Button(t, f"tab:{t}", size=17) for t in TABS]
+        self.filter_buttons = [
+            Button(label, f"filter:{label}", size=15) for label, _ in KIND_FILTERS
+        ]
+        self.ask_button = Button("Ask", "ask", size=16)
+        self.voice_button = Button("Think it", "voice", size=16)
+        self.search = TextBox("search the memory stream...", size=17)
+        self.question = TextBox("ask an interview question...", size=17)
+        self.voice = TextBox("an inner voice: a thought they take as their own...", size=17)
+        self.focus = Focus()
+        self.list = ScrollList()
+        self.kind: MemoryKind | None = None
+        self.limit = PAGE
+        self.highlight: int | None = None  # memory index jumped to
+        self.asked: list[Asked] = []
+        self.whispered: list[tuple[str, str]] = []  # (game time, text)
+        self.note = ""  # a one-line message for the player (errors of commands)
+        self._rows: dict[tuple, Row] = {}
+        self._signature: tuple = ()
+        self._pending_scroll = ""
+
+    # -- what is shown --------------------------------------------------------------------
+    @property
+    def agent(self):
+        return self.sim.agents[self.name]
+
+    def boxes(self) -> list[TextBox]:
+        """The text boxes on the open tab (Tab cycles through these)."""
+        if self.tab == "Memories":
+            return [self.search]
+        if self.tab == "Ask":
+            return [self.question, self.voice]
+        return []
+
+    def update(self, rect: pygame.Rect, can_talk: bool) -> None:
+        self.rect = rect
+        self._layout_header(can_talk)
+        self.focus.boxes = self.boxes()
+        for box in (self.search, self.question, self.voice):
+            if box not in self.focus.boxes:
+                box.focused = False
+        top = self._layout_tab_controls()
+        relaid = self.list.place(
+            pygame.Rect(rect.x + 14, top, rect.width - 24, rect.bottom - top - 10)
+        )
+        signature = self._content_signature()
+        if relaid or signature != self._signature:
+            self.list.set_rows(self._build_rows(), keep_offset=signature[:2] == self._signature[:2])
+            self._signature = signature
+        if self._pending_scroll:
+            self.list.scroll_to(self._pending_scroll)
+            self._pending_scroll = ""
+
+    def _layout_header(self, can_talk: bool) -> None:
+        r = self.rect
+        self.close_button.fit(r.right - 70, r.y + 10, pad=8)
+        self.close_button.rect.right = r.right - 10
+        self.talk_button.label = "Talk (T)" if can_talk else "Talk: walk closer"
+        self.talk_button.enabled = can_talk
+        self.talk_button.fit(0, r.y + 44, pad=8)
+        self.talk_button.rect.right = r.right - 10
+        x = r.x + 10
+        for button in self.tab_buttons:
+            button.on = button.key == f"tab:{self.tab}"
+            x = button.fit(x, r.y + 84, pad=9, height=28).right + 4
+
+    def _layout_tab_controls(self) -> int:
+        """Place the controls above the list on the open tab; returns where the list starts."""
+        r = self.rect
+        top = r.y + 122
+        if self.tab == "Memories":
+            x = r.x + 14
+            for button, (_, kind) in zip(self.filter_buttons, KIND_FILTERS, strict=True):
+                button.on = kind == self.kind
+                x = button.fit(x, top, pad=7, height=24).right + 4
+            self.search.rect = pygame.Rect(r.x + 14, top + 30, r.width - 28, 28)
+            return top + 66
+        if self.tab == "Ask":
+            self.question.rect = pygame.Rect(r.x + 14, top + 22, r.width - 90, 28)
+            self.ask_button.fit(r.right - 70, top + 22, height=28)
+            self.voice.rect = pygame.Rect(r.x + 14, top + 78, r.width - 110, 28)
+            self.voice_button.fit(r.right - 90, top + 78, height=28)
+            return top + 118
+        return top
+
+    def _content_signature(self) -> tuple:
+        agent = self.agent
+        n = len(agent.memory)
+        if self.tab == "Memories":
+            return (self.tab, self.kind, self.search.text, self.limit, n, self.highlight)
+        if self.tab == "Reflections":
+            return (self.tab, n)
+        if self.tab == "Plan":
+            return (self.tab, id(agent.plan), agent.plan.locate(self.sim.now))
+        if self.tab == "Ask":
+            done = tuple(a.ticket.done() if a.ticket else True for a in self.asked)
+            return (self.tab, len(self.asked), done, len(self.whispered))
+        busy = self.sim.scheduler.busy(self.name)
+        return (self.tab, agent.status, agent.summary, agent.action, busy, agent.location)
+
+    def _build_rows(self) -> list[Row]:
+        builders = {
+            "About": self._about_rows,
+            "Plan": self._plan_rows,
+            "Memories": self._memory_rows,
+            "Reflections": self._reflection_rows,
+            "Ask": self._ask_rows,
+        }
+        return builders[self.tab]()
+
+    # -- About ------------------------------------------------------------------------------
+    def _about_rows(self) -> list[Row]:
+        agent, p = self.agent, self.agent.persona
+        action = agent.action
+        rows = [
+            _pair("Traits", ", ".join(p.traits)),
+            _pair("Now", f"{agent.emoji} {agent.status}".strip()),
+        ]
+        if action is not None:
+            rows.append(_pair("Where", address_text(action.address)))
+            rows.append(_pair("Until", f"{fmt_time(action.end)} ({action.kind.value})"))
+        rows.append(_pair("Standing in", address_text(agent.location)))
+        if self.sim.scheduler.busy(self.name):
+            rows.append(Row([Span("... thinking (a decision is on its way)", theme.ACCENT)]))
+        rows.append(_pair("Home", p.home))
+        rows.append(_pair("Work", p.workplace or "-"))
+        counts = agent.memory.counts()
+        tally = ", ".join(f"{v} {k}" for k, v in counts.items() if v)
+        rows.append(_pair("Memories", f"{len(agent.memory)} ({tally or 'none yet'})"))
+        rows.append(_section("Summary"))
+        rows.append(Row([Span(agent.summary or p.seed, theme.TEXT, 17)]))
+        rows.append(_section("Relationships"))
+        rows += [_pair(other, what) for other, what in p.relationships] or [
+            Row([Span("none recorded", theme.MUTED)])
+        ]
+        return rows
+
+    # -- Plan -------------------------------------------------------------------------------
+    def _plan_rows(self) -> list[Row]:
+        plan = self.agent.plan
+        if not plan.broad:
+            return [Row([Span("No plan yet: the day is planned on waking.", theme.MUTED)])]
+        cur_b, cur_h, cur_a = plan.locate(self.sim.now)
+        rows = [_section(f"Plan for {plan.day or 'today'}")]
+        for b, item in enumerate(plan.broad):
+            rows.append(_plan_row(item, 0, b == cur_b))
+            for h, chunk in enumerate(plan.hours.get(b, ())):
+                rows.append(_plan_row(chunk, 1, b == cur_b and h == cur_h))
+                for a, act in enumerate(plan.actions.get((b, h), ())):
+                    now = b == cur_b and h == cur_h and a == cur_a
+                    rows.append(_plan_row(act, 2, now))
+        return rows
+
+    # -- Memories ---------------------------------------------------------------------------
+    def matching(self) -> list[int]:
+        """Indices of the memories that pass the kind filter and the search, newest first."""
+        view = self.agent.memory.view()
+        mask = view.mask(None if self.kind is None else [self.kind])
+        indices = np.flatnonzero(mask)[::-1].tolist()
+        words = self.search.text.strip().lower()
+        if words:
+            indices = [i for i in indices if words in view.texts[i].lower()]
+        return indices
+
+    def _memory_rows(self) -> list[Row]:
+        indices = self.matching()
+        view = self.agent.memory.view()
+        rows = [Row([Span(f"{len(indices)} memories", theme.MUTED, 15)])]
+        for i in indices[: self.limit]:
+            row = self._memory_row(view.record(i))
+            row.highlight = i == self.highlight
+            rows.append(row)
+        if len(indices) > self.limit:
+            rows.append(Row([Span("show more...", theme.LINK, 17, link="more")]))
+        return rows
+
+    def _memory_row(self, rec: MemoryRecord) -> Row:
+        key = ("memory", rec.index)
+        row = self._rows.get(key)
+        if row is None:
+            spans = [
+                Span(f"#{rec.index}", theme.MUTED, 15),
+                Span(f"{rec.created:%a} {fmt_time(rec.created)}", theme.MUTED, 15),
+                Span(f"[{rec.kind.value}]", _KIND_COLOUR[rec.kind], 15),
+                Span(f"importance {rec.importance}", theme.ACCENT, 15),
+                Span(rec.text, theme.TEXT, 17),
+            ]
+            if rec.source:
+                spans.append(Span(f"(heard from {rec.source}: a claim)", theme.MUTED, 15))
+            if rec.evidence:
+                spans.append(Span("because of", theme.MUTED, 15))
+                spans += [Span(f"#{e}", theme.LINK, 15, link=f"jump:{e}") for e in rec.evidence]
+            row = Row(spans, tag=str(rec.index))
+            self._rows[key] = row
+        return row
+
+    # -- Reflections ------------------------------------------------------------------------
+    def _reflection_rows(self) -> list[Row]:
+        stream = self.agent.memory
+        indices = stream.recent(len(stream), [MemoryKind.REFLECTION])[::-1]
+        if not indices:
+            return [
+                Row([Span("No reflections yet: they come once enough has happened.", theme.MUTED)])
+            ]
+        room = self.list.rect.width - 24 - theme.font(15).size("evidence ")[0]
+        rows: list[Row] = []
+        for i in indices:
+            rec = stream.record(i)
+            rows.append(Row([Span(f"#{i}", theme.MUTED, 15), Span(rec.text, theme.TEXT, 17)]))
+            rows += [_evidence_row(e, stream.text(e), room) for e in rec.evidence]
+        return rows
+
+    # -- Ask --------------------------------------------------------------------------------
+    def _ask_rows(self) -> list[Row]:
+        rows: list[Row] = []
+        for asked in reversed(self.asked):
+            rows.append(
+                Row([Span("You asked:", theme.MUTED, 15), Span(asked.question, theme.LINK)])
+            )
+            rows.append(
+                Row(
+                    [
+                        Span(f"{self.agent.persona.first_name}:", theme.MUTED, 15),
+                        _answer_span(asked),
+                    ]
+                )
+            )
+        for when, text in reversed(self.whispered):
+            rows.append(
+                Row([Span(f"inner voice at {when}:", theme.MUTED, 15), Span(text, theme.ACCENT)])
+            )
+        return rows
+
+    # -- input ------------------------------------------------------------------------------
+    def click(self, pos: tuple[int, int]) -> str:
+        """Act on a click inside the panel; returns 'close' or 'talk' for the scene."""
+        for button in (self.close_button, self.talk_button):
+            if button.hit(pos):
+                return button.key
+        for button in self.tab_buttons:
+            if button.hit(pos):
+                self.open_tab(button.key.split(":", 1)[1])
+                return ""
+        if not self.focus.click(pos):
+            self.focus.set(None)
+        self._click_controls(pos)
+        _, link = self.list.row_at(pos)
+        if link:
+            self.follow(link)
+        return ""
+
+    def _click_controls(self, pos: tuple[int, int]) -> None:
+        if self.tab == "Memories":
+            for button, (_, kind) in zip(self.filter_buttons, KIND_FILTERS, strict=True):
+                if button.hit(pos):
+                    self.kind, self.limit = kind, PAGE
+        elif self.tab == "Ask":
+            if self.ask_button.hit(pos):
+                self.ask(self.question.take())
+            elif self.voice_button.hit(pos):
+                self.whisper(self.voice.take())
+
+    def open_tab(self, tab: str) -> None:
+        self.tab = tab
+        self.focus.set(None)
+
+    def follow(self, link: str) -> None:
+        """A clicked link: jump to a memory, or list more memories."""
+        if link == "more":
+            self.limit += PAGE
+        elif link.startswith("jump:"):
+            self.jump_to(int(link.split(":", 1)[1]))
+
+    def jump_to(self, index: int) -> None:
+        """Show one memory in the stream: clear the filters and scroll to it."""
+        self.tab, self.kind, self.search.text = "Memories", None, ""
+        self.highlight = index
+        self.limit = max(PAGE, len(self.agent.memory) - index + 1)
+        self._pending_scroll = str(index)
+
+    def handle_text(self, command: Command) -> None:
+        """Typing, Backspace, Enter and Tab while one of the panel's boxes has the focus."""
+        box = self.focus.current
+        if command.act is Act.NEXT_FIELD:
+            self.focus.next()
+        elif box is None:
+            return
+        elif command.act is Act.TYPE:
+            box.type(command.text)
+        elif command.act is Act.ERASE:
+            box.erase()
+        elif command.act is Act.SUBMIT:
+            self._submit(box)
+
+    def _submit(self, box: TextBox) -> None:
+        if box is self.question:
+            self.ask(box.take())
+        elif box is self.voice:
+            self.whisper(box.take())
+        else:
+            box.focused = False  # Enter in the search box just closes the keyboard
+
+    def ask(self, question: str) -> None:
+        """An interview question: the answer shows here and never enters the memory."""
+        if not question:
+            return
+        try:
+            self.asked.append(Asked(question, self.sim.interview(self.name, question)))
+        except (SmallvilleError, AttributeError) as exc:
+            self.asked.append(Asked(question, None, str(exc)))
+
+    def whisper(self, text: str) -> None:
+        """An inner voice: the resident takes it as its own thought."""
+        if not text:
+            return
+        try:
+            self.sim.inner_voice(self.name, text)
+        except (SmallvilleError, AttributeError) as exc:
+            self.note = f"could not send the inner voice: {exc}"
+            return
+        self.whispered.append((fmt_time(self.sim.now), text))
+
+    def wheel(self, pos: tuple[int, int], value: int) -> bool:
+        if not self.rect.collidepoint(pos):
+            return False
+        self.list.scroll(value)
+        return True
+
+    # -- drawing ----------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        theme.panel(surface, self.rect)
+        self._draw_header(surface)
+        for button in (self.close_button, self.talk_button, *self.tab_buttons):
+            button.draw(surface)
+        self._draw_tab_controls(surface)
+        self.list.draw(surface, _EMPTY.get(self.tab, ""))
+
+    def _draw_header(self, surface: pygame.Surface) -> None:
+        r, agent = self.rect, self.agent
+        portrait = self.sprites.frame(slug(self.name), "down", 0, 64)
+        surface.blit(portrait, (r.x + 10, r.y + 10))
+        theme.blit_text(surface, self.name, (r.x + 82, r.y + 12), 28, theme.ACCENT)
+        p = agent.persona
+        line = f"{p.age}, {p.occupation}"
+        width = self.talk_button.rect.x - r.x - 90
+        theme.blit_text(
+            surface, theme.ellipsize(line, theme.font(17), width), (r.x + 82, r.y + 40), 17
+        )
+        status = f"{agent.status}" + (
+            "  (thinking...)" if self.sim.scheduler.busy(self.name) else ""
+        )
+        theme.blit_text(
+            surface,
+            theme.ellipsize(status, theme.font(16), width),
+            (r.x + 82, r.y + 60),
+            16,
+            theme.MUTED,
+        )
+
+    def _draw_tab_controls(self, surface: pygame.Surface) -> None:
+        r = self.rect
+        if self.tab == "Memories":
+            for button in self.filter_buttons:
+                button.draw(surface)
+            self.search.draw(surface)
+        elif self.tab == "Ask":
+            top = r.y + 122
+            theme.blit_text(
+                surface,
+                "Interview: ask a question (the answer is not remembered)",
+                (r.x + 14, top),
+                16,
+                theme.MUTED,
+            )
+            self.question.draw(surface)
+            self.ask_button.draw(surface)
+            theme.blit_text(
+                surface,
+                "Inner voice: a thought they take as their own",
+                (r.x + 14, top + 56),
+                16,
+                theme.MUTED,
+            )
+            self.voice.draw(surface)
+            self.voice_button.draw(surface)
+        if self.note:
+            theme.blit_text(surface, self.note, (r.x + 14, r.bottom - 24), 15, theme.BAD)
+
+
+_KIND_COLOUR = {
+    MemoryKind.OBSERVATION: (150, 200, 150),
+    MemoryKind.REFLECTION: (230, 170, 250),
+    MemoryKind.PLAN: (140, 190, 250),
+    MemoryKind.CHAT: (250, 190, 120),
+}
+_EMPTY = {"Ask": "Ask a question or give an inner voice above.", "Memories": "No memories match."}
+
+
+def _pair(label: str, value: str) -> Row:
+    return Row([Span(f"{label}:", theme.MUTED, 16), Span(value, theme.TEXT, 17)])
+
+
+def _section(title: str) -> Row:
+    return Row([Span(title, theme.ACCENT, 19)])
+
+
+def _evidence_row(index: int, text: str, room: int) -> Row:
+    """One memory a reflection rests on, cut to one line; a click jumps to it."""
+    text = theme.ellipsize(f"#{index}: {text}", theme.font(15), room)
+    return Row(
+        [Span("evidence", theme.MUTED, 15), Span(text, theme.LINK, 15, link=f"jump:{index}")]
+    )
+
+
+def _plan_row(item, depth: int, current: bool) -> Row:
+    when = f"{item.start:%H:%M}-{item.end:%H:%M}"
+    size = (18, 16, 15)[depth]
+    colour = theme.ACCENT if current else (theme.TEXT, (210, 214, 226), theme.MUTED)[depth]
+    spans = [Span("    " * depth + when, theme.MUTED, size), Span(item.description, colour, size)]
+    if item.place and depth == 0:
+        spans.append(Span(f"@ {item.place}", theme.MUTED, 15))
+    row = Row(spans, tag=f"plan:{depth}")
+    row.highlight = current
+    return row
+
+
+def _answer_span(asked: Asked) -> Span:
+    ticket = asked.ticket
+    if asked.error:
+        return Span(f"(could not ask: {asked.error})", theme.BAD)
+    if ticket is None or not ticket.done():
+        return Span("thinking...", theme.MUTED)
+    if ticket.error:
+        return Span(f"(no answer: {ticket.error})", theme.BAD)
+    return Span(ticket.result or "", theme.TEXT)

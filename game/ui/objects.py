@@ -1,0 +1,109 @@
+"""The object editor: read an object's address and state, and type a new state.
+
+The new state goes to the simulation as a player command; residents who see the object
+perceive it like any other change and may react (a burning stove gets turned off). The
+panel lists the object's recent changes, so the player can watch the reaction arrive.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from game.core.clock import fmt_time
+from game.core.errors import SmallvilleError
+from game.sim.events import EventKind
+from game.ui import theme
+from game.ui.input import Act, Command
+from game.ui.inspector import address_text
+from game.ui.widgets import Button, Focus, TextBox
+
+SIZE = (460, 214)
+HISTORY = 4
+
+
+class ObjectEditor:
+    """A small panel about one object (an area of kind OBJECT)."""
+
+    def __init__(self, sim, address: str) -> None:
+        self.sim, self.address = sim, address
+        self.area = sim.town.areas[address]
+        self.rect = pygame.Rect(0, 0, *SIZE)
+        self.box = TextBox('a new state, e.g. "burning"', size=18)
+        self.set_button = Button("Set", "set", size=16)
+        self.reset_button = Button(f"Reset to {self.area.default_state}", "reset", size=15)
+        self.close_button = Button("Close", "close", size=16)
+        self.focus = Focus(self.box)
+        self.note = ""
+        self.history: list[str] = []
+        self._seen = 0
+
+    @property
+    def state(self) -> str:
+        return self.sim.town.state(self.address)
+
+    def update(self, rect: pygame.Rect) -> None:
+        self.rect = rect
+        self.close_button.fit(0, rect.y + 8, pad=8)
+        self.close_button.rect.right = rect.right - 10
+        self.box.rect = pygame.Rect(rect.x + 12, rect.y + 88, rect.width - 80, 30)
+        self.set_button.fit(rect.right - 60, rect.y + 88, height=30)
+        self.reset_button.fit(rect.x + 12, rect.y + 124, pad=8, height=24)
+        self._read_log()
+
+    def _read_log(self) -> None:
+        """Changes of this object's state since the last look (the log only grows)."""
+        events = self.sim.log.events
+        if self._seen > len(events):
+            self._seen = 0
+        prefix = f"{self.address} is "
+        for event in events[self._seen :]:
+            if event.kind is EventKind.OBJECT_STATE and event.text.startswith(prefix):
+                state = event.text[len(prefix) :]
+                who = "you" if event.agent == "player" else event.agent
+                self.history.append(f"{fmt_time(event.time)}  {who}: {state}")
+        self.history = self.history[-HISTORY:]
+        self._seen = len(events)
+
+    def click(self, pos: tuple[int, int]) -> str:
+        if self.close_button.hit(pos):
+            return "close"
+        if self.set_button.hit(pos):
+            self.apply(self.box.take())
+        elif self.reset_button.hit(pos):
+            self.apply(self.area.default_state)
+        elif not self.focus.click(pos):
+            self.focus.set(None)
+        return ""
+
+    def handle_text(self, command: Command) -> None:
+        if command.act is Act.TYPE:
+            self.box.type(command.text)
+        elif command.act is Act.ERASE:
+            self.box.erase()
+        elif command.act is Act.SUBMIT:
+            self.apply(self.box.take())
+
+    def apply(self, state: str) -> None:
+        if not state:
+            return
+        try:
+            self.sim.set_object_state(self.address, state)
+            self.note = ""
+        except (SmallvilleError, AttributeError) as exc:
+            self.note = f"could not change it: {exc}"
+
+    def draw(self, surface: pygame.Surface) -> None:
+        r = self.rect
+        theme.panel(surface, r)
+        theme.blit_text(surface, self.area.name, (r.x + 12, r.y + 10), 22, theme.ACCENT)
+        where = theme.ellipsize(address_text(self.address), theme.font(16), r.width - 24)
+        theme.blit_text(surface, where, (r.x + 12, r.y + 38), 16, theme.MUTED)
+        theme.blit_text(surface, f"State: {self.state}", (r.x + 12, r.y + 60), 20)
+        for widget in (self.close_button, self.box, self.set_button, self.reset_button):
+            widget.draw(surface)
+        y = r.y + 154
+        for line in self.history[-2:]:
+            theme.blit_text(surface, line, (r.x + 12, y), 15, theme.MUTED)
+            y += 18
+        if self.note:
+            theme.blit_text(surface, self.note, (r.x + 12, r.bottom - 22), 15, theme.BAD)

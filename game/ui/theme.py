@@ -1,0 +1,148 @@
+"""Colours, fonts and text helpers shared by every screen.
+
+Fonts are loaded once and cached by size: creating a pygame Font reads the file from disk,
+far too slow to do per frame. The text font is pygame's bundled default, so the game needs
+no system font.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+Color = tuple[int, int, int] | tuple[int, int, int, int]
+
+BG = (24, 26, 34)
+PANEL = (34, 38, 50, 236)
+PANEL_EDGE = (92, 104, 140)
+TEXT = (236, 238, 244)
+MUTED = (160, 166, 184)
+ACCENT = (255, 204, 92)
+GOOD = (120, 210, 140)
+BAD = (240, 110, 100)
+LINK = (130, 190, 255)
+BUTTON = (58, 66, 90)
+BUTTON_HOT = (86, 98, 134)
+BUTTON_ON = (196, 150, 60)
+FIELD = (18, 20, 28)
+HIGHLIGHT = (70, 82, 120)
+BUBBLE = (252, 250, 240)
+BUBBLE_EDGE = (60, 56, 50)
+INK = (30, 30, 36)
+
+_fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+
+
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """The UI font at a pixel size, cached (opening a font is slow)."""
+    key = (size, bold)
+    cached = _fonts.get(key)
+    if cached is None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        cached = pygame.font.Font(None, size)
+        cached.bold = bold
+        _fonts[key] = cached
+    return cached
+
+
+_texts: dict[tuple[str, int, tuple], pygame.Surface] = {}
+
+
+def printable(text: str, size: int = 18) -> str:
+    """Text without the characters the UI font has no glyph for (emoji show as boxes
+    otherwise); emoji are drawn by the emoji renderer where they matter."""
+    if text.isascii():
+        return text
+    fnt = font(size)
+    keep = [ch for ch, m in zip(text, fnt.metrics(text), strict=False) if m is not None]
+    return "".join(keep).replace("  ", " ")
+
+
+def text_image(text: str, size: int = 18, color: Color = TEXT) -> pygame.Surface:
+    """A rendered line of text, cached: labels and the HUD repeat the same words each frame."""
+    key = (text, size, tuple(color))
+    image = _texts.get(key)
+    if image is None:
+        if len(_texts) > 4000:
+            _texts.clear()
+        image = font(size).render(printable(text, size), True, color)
+        _texts[key] = image
+    return image
+
+
+def wrap(text: str, fnt: pygame.font.Font, width: int) -> list[str]:
+    """Greedy word wrap to a pixel width; a word longer than the width gets its own line."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if fnt.size(candidate)[0] <= width or not line:
+                line = candidate
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+def ellipsize(text: str, fnt: pygame.font.Font, width: int) -> str:
+    """Cut text to fit a width, ending in '...' when cut."""
+    if fnt.size(text)[0] <= width:
+        return text
+    while text and fnt.size(text + "...")[0] > width:
+        text = text[:-1]
+    return text + "..."
+
+
+def blit_text(
+    surface: pygame.Surface,
+    text: str,
+    pos: tuple[int, int],
+    size: int = 18,
+    color: Color = TEXT,
+    bold: bool = False,
+) -> pygame.Rect:
+    """Draw one line of text at a top-left position; returns the rect it covers."""
+    image = font(size, bold).render(printable(text, size), True, color)
+    return surface.blit(image, pos)
+
+
+def blit_wrapped(
+    surface: pygame.Surface,
+    text: str,
+    rect: pygame.Rect,
+    size: int = 18,
+    color: Color = TEXT,
+    line_gap: int = 2,
+) -> int:
+    """Draw wrapped text inside a rect's width from its top; returns the height used."""
+    fnt = font(size)
+    y = rect.y
+    for line in wrap(printable(text, size), fnt, rect.width):
+        surface.blit(fnt.render(line, True, color), (rect.x, y))
+        y += fnt.get_linesize() + line_gap
+    return y - rect.y
+
+
+_boxes: dict[tuple, pygame.Surface] = {}
+
+
+def box_image(size: tuple[int, int], color: Color, radius: int = 8, edge: bool = True):
+    """A translucent rounded box, cached by size and colour (panels redraw every frame)."""
+    key = (size, tuple(color), radius, edge)
+    image = _boxes.get(key)
+    if image is None:
+        if len(_boxes) > 64:  # window resizes make new sizes; keep the cache small
+            _boxes.clear()
+        image = pygame.Surface(size, pygame.SRCALPHA)
+        pygame.draw.rect(image, color, image.get_rect(), border_radius=radius)
+        if edge:
+            pygame.draw.rect(image, PANEL_EDGE, image.get_rect(), width=1, border_radius=radius)
+        _boxes[key] = image
+    return image
+
+
+def panel(surface: pygame.Surface, rect: pygame.Rect, color: Color = PANEL) -> None:
+    """A translucent rounded panel with an edge, the backdrop of every window."""
+    surface.blit(box_image(rect.size, color), rect.topleft)

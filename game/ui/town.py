@@ -1,0 +1,464 @@
+"""The town view: the map, the people, the HUD and the panels, on the real-time clock.
+
+Each frame the scene asks the pacer how many 10-second steps the elapsed real time needs at
+the chosen speed, runs them within a time budget (the rest waits for the next frame), and
+never waits for a cognition job: those stay on the simulation's thread pool.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import pygame
+
+from game.core.errors import SmallvilleError
+from game.ui import saving, theme
+from game.ui.actors import VISITOR_KEY, ActorLayer
+from game.ui.chat import ChatPanel
+from game.ui.hud import BAR_HEIGHT, Hud, Notifications
+from game.ui.input import Act, Command
+from game.ui.inspector import WIDTH as INSPECTOR_WIDTH
+from game.ui.inspector import Inspector
+from game.ui.mapview import Camera, MapRenderer
+from game.ui.objects import ObjectEditor
+from game.ui.pacing import Pacer
+from game.ui.scene import Scene
+from game.world.town import AreaKind
+
+STEP_BUDGET_S = 0.008  # at most this much of a frame goes to sim steps
+VISITOR_STEP_S = 0.14  # the visitor walks about 7 tiles a real second
+DRAG_THRESHOLD = 6  # pixels the pointer must move before a press becomes a drag
+SPEECH_SECONDS = 6.0
+MARGIN = 8
+
+
+@dataclass
+class Press:
+    """A left-button press on the map: a click unless it moves far enough to be a drag."""
+
+    pos: tuple[int, int]
+    dragging: bool = False
+
+
+class TownScene(Scene):
+    opaque = True
+    runs_below = True  # the town keeps living under the help overlay
+
+    def __init__(self, app, sim, visitor_name: str, speed: int = 1, autosave_minutes: int = 0):
+        super().__init__(app)
+        self.sim = sim
+        self.visitor = _ensure_visitor(sim, visitor_name)
+        self.map = MapRenderer.load(sim.town.source)
+        self.camera = Camera(view=app.size, world=self.map.size)
+        self.map.prepare(self.camera.zoom)
+        self.actors = ActorLayer(tile=sim.town.tile)
+        self.pacer = Pacer(step_seconds=sim.config.step_seconds)
+        self.pacer.set_speed(speed)
+        self.hud = Hud()
+        self.notes = Notifications()
+        self.notes.restart(sim)
+        self.inspector: Inspector | None = None
+        self.chat: ChatPanel | None = None
+        self.editor: ObjectEditor | None = None
+        self.press: Press | None = None
+        self.held: list[tuple[int, int]] = []  # walk directions held, latest last
+        self.walk_timer = 0.0
+        self.speech: dict[str, tuple[str, float]] = {}  # who -> (line, until real time)
+        self._chat_seen = {k: len(v) for k, v in getattr(sim, "chats", {}).items()}
+        self.autosave_minutes = autosave_minutes
+        self.last_autosave = sim.now
+        self.autosave_warned = False
+        self.steps_run = 0
+        self.last_step_ms = 0.0
+        self._follow_visitor(snap=True)
+
+    # -- commands -------------------------------------------------------------------------
+    def typing(self) -> bool:
+        return self._focused_panel() is not None
+
+    def _panels(self) -> list:
+        """Open panels, topmost first (clicks and keys go to the first that wants them)."""
+        return [p for p in (self.chat, self.editor, self.inspector) if p is not None]
+
+    def _focused_panel(self):
+        return next((p for p in self._panels() if p.focus.current is not None), None)
+
+    def handle(self, command: Command) -> None:
+        act = command.act
+        if act in (Act.TYPE, Act.ERASE, Act.SUBMIT, Act.NEXT_FIELD):
+            panel = self._focused_panel() or (self.inspector if act is Act.NEXT_FIELD else None)
+            if panel is not None:
+                panel.handle_text(command)
+            return
+        handler = _HANDLERS.get(act)
+        if handler is not None:
+            handler(self, command)
+
+    def _walk(self, command: Command) -> None:
+        if command.pressed:
+            if command.delta not in self.held:
+                self.held.append(command.delta)
+            self._step_visitor(command.delta)
+            self.walk_timer = VISITOR_STEP_S
+            self.camera.following = True
+        elif command.delta in self.held:
+            self.held.remove(command.delta)
+
+    def _step_visitor(self, delta: tuple[int, int]) -> None:
+        if self.visitor is not None:
+            self.sim.move_visitor(*delta)
+
+    def _pointer_down(self, command: Command) -> None:
+        if self._ui_at(command.pos):
+            self.press = None
+            return
+        self.press = Press(command.pos)
+
+    def _pointer_move(self, command: Command) -> None:
+        press = self.press
+        if press is None or not command.pressed:
+            return
+        if not press.dragging:
+            dx, dy = command.pos[0] - press.pos[0], command.pos[1] - press.pos[1]
+            press.dragging = abs(dx) + abs(dy) >= DRAG_THRESHOLD
+            if press.dragging:
+                self.camera.pan(dx, dy)
+            return
+        self.camera.pan(*command.delta)
+
+    def _pointer_up(self, command: Command) -> None:
+        press, self.press = self.press, None
+        if press is not None and press.dragging:
+            return
+        self.click(command.pos)
+
+    def click(self, pos: tuple[int, int]) -> None:
+        """A click: HUD first, then the panels, then whoever or whatever is on the map."""
+        key = self.hud.click(pos)
+        if key:
+            self._hud_action(key)
+            return
+        for panel in self._panels():
+            if panel.rect.collidepoint(pos):
+                self._unfocus_all_but(panel)
+                self._panel_action(panel, panel.click(pos))
+                return
+        self._unfocus_all_but(None)
+        self._click_map(pos)
+
+    def _unfocus_all_but(self, keep) -> None:
+        """One text box at a time has the keyboard, whichever panel it is in."""
+        for panel in self._panels():
+            if panel is not keep:
+                panel.focus.set(None)
+
+    def _click_map(self, pos: tuple[int, int]) -> None:
+        fig = self.actors.pick(pos, self.camera)
+        if fig is not None and fig.key != VISITOR_KEY:
+            self.open_inspector(fig.key)
+            return
+        wx, wy = self.camera.to_world(*pos)
+        tile = self.sim.town.tile
+        area = self.sim.town.area_at(int(wx // tile), int(wy // tile), AreaKind.OBJECT)
+        if area is not None:
+            self.open_editor(area.address)
+        elif self.editor is not None:
+            self.editor = None
+
+    def _hud_action(self, key: str) -> None:
+        if key == "pause":
+            self.pacer.toggle_pause()
+        elif key == "help":
+            self.app.toggle_help()
+        elif key.startswith("speed:"):
+            self.pacer.set_speed(int(key.split(":", 1)[1]))
+
+    def _panel_action(self, panel, action: str) -> None:
+        if action == "close":
+            self.close_panel(panel)
+        elif action == "talk" and panel is self.inspector:
+            self.open_chat(self.inspector.name)
+
+    def _wheel(self, command: Command) -> None:
+        for panel in self._panels():
+            if panel.rect.collidepoint(command.pos):
+                wheel = getattr(panel, "wheel", None)
+                if wheel is not None:
+                    wheel(command.pos, command.value)
+                return  # the wheel over a panel never zooms the map
+        self.camera.zoom_by(command.value)
+
+    def _back(self, command: Command) -> None:
+        focused = self._focused_panel()
+        if focused is not None:
+            focused.focus.set(None)
+        elif self._panels():
+            self.close_panel(self._panels()[0])
+
+    def _talk(self, command: Command) -> None:
+        if self.chat is not None and self._near(self.chat.resident):
+            self._unfocus_all_but(self.chat)
+            self.chat.focus.set(self.chat.box)  # answer whoever is already talking to us
+            return
+        who = self.nearest_resident()
+        if who is None:
+            self.notes.push("No one is near enough to talk: walk up to a resident first.")
+            return
+        self.open_chat(who)
+
+    def _save(self, command: Command) -> None:
+        outcome = saving.save(self.sim, saving.QUICK)
+        self.notes.push(outcome.message, theme.GOOD if outcome.ok else theme.ACCENT)
+
+    def _load(self, command: Command) -> None:
+        outcome = saving.load(saving.QUICK)
+        if not outcome.ok:
+            self.notes.push(outcome.message, theme.ACCENT)
+            return
+        self.app.replace_town(outcome.sim, self.visitor.name if self.visitor else "Visitor")
+        self.app.notify(outcome.message)
+
+    # -- panels ---------------------------------------------------------------------------
+    def open_inspector(self, name: str) -> Inspector:
+        if self.inspector is None or self.inspector.name != name:
+            self.inspector = Inspector(self.sim, name, self.actors.sprites)
+        self.actors.select(name)
+        return self.inspector
+
+    def open_chat(self, name: str) -> ChatPanel | None:
+        if not self._near(name):
+            self.notes.push(f"Walk closer to {name} to talk.")
+            return None
+        if self.chat is None or self.chat.resident != name:
+            if self.chat is not None:
+                self._end_chat(self.chat.resident)
+            self.chat = ChatPanel(self.sim, name)
+        self._unfocus_all_but(self.chat)
+        self.chat.focus.set(self.chat.box)
+        return self.chat
+
+    def open_editor(self, address: str) -> ObjectEditor:
+        if self.editor is None or self.editor.address != address:
+            self.editor = ObjectEditor(self.sim, address)
+        return self.editor
+
+    def close_panel(self, panel) -> None:
+        if panel is self.chat:
+            self._end_chat(panel.resident)
+            self.chat = None
+        elif panel is self.editor:
+            self.editor = None
+        elif panel is self.inspector:
+            self.inspector = None
+            self.actors.select(None)
+
+    def _end_chat(self, name: str) -> None:
+        end = getattr(self.sim, "end_chat", None)
+        if end is not None:
+            end(name)
+
+    def nearest_resident(self) -> str | None:
+        """Who T talks to: the inspected resident if near, else the nearest one in range."""
+        v = self.visitor
+        if v is None:
+            return None
+        if self.inspector is not None and self._near(self.inspector.name):
+            return self.inspector.name
+        near = [a for a in self.sim.agents.values() if self._near(a.name)]
+        if not near:
+            return None
+        return min(near, key=lambda a: (_distance(a.pos, v.pos), a.name)).name
+
+    def _near(self, name: str) -> bool:
+        near = getattr(self.sim, "visitor_near", None)
+        if near is not None:
+            return bool(near(name))
+        v, agent = self.visitor, self.sim.agents.get(name)
+        return v is not None and agent is not None and _distance(v.pos, agent.pos) <= 3
+
+    # -- time passing ---------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        self.notes.update(dt)
+        self.actors.clock += dt
+        self._walk_held(dt)
+        self._run_steps(dt)
+        self.notes.watch(self.sim)
+        self._watch_chats()
+        self._autosave()
+        self._update_actors(dt)
+        self._follow_visitor()
+        self._layout()
+
+    def _walk_held(self, dt: float) -> None:
+        if not self.held or self.typing():
+            return
+        self.walk_timer -= dt
+        if self.walk_timer <= 0:
+            self._step_visitor(self.held[-1])
+            self.walk_timer += VISITOR_STEP_S
+            self.walk_timer = max(self.walk_timer, 0.02)
+
+    def _run_steps(self, dt: float) -> None:
+        """The steps this frame owes the clock, within the time budget."""
+        due = self.pacer.due(dt)
+        began = time.perf_counter()
+        for done in range(due):
+            self.sim.step()
+            self.steps_run += 1
+            if time.perf_counter() - began > STEP_BUDGET_S:
+                self.pacer.give_back(due - done - 1)
+                break
+        self.last_step_ms = (time.perf_counter() - began) * 1000
+
+    def _watch_chats(self) -> None:
+        """New chat lines (the visitor's or a resident's) become speech bubbles; a resident
+        who greets the visitor opens the chat panel."""
+        chats = getattr(self.sim, "chats", {})
+        for name, lines in chats.items():
+            seen = self._chat_seen.get(name, 0)
+            if len(lines) <= seen:
+                continue
+            self._chat_seen[name] = len(lines)
+            line = lines[-1]
+            key = name if line.speaker == name else VISITOR_KEY
+            self.speech[key] = (line.text, self.actors.clock + SPEECH_SECONDS)
+            if self.chat is None and line.speaker == name and self._near(name):
+                self.chat = ChatPanel(self.sim, name, focus=False)
+                self.notes.push(f"{name} speaks to you (T to answer).", theme.LINK)
+
+    def _autosave(self) -> None:
+        if not self.autosave_minutes:
+            return
+        if (self.sim.now - self.last_autosave).total_seconds() < self.autosave_minutes * 60:
+            return
+        self.last_autosave = self.sim.now
+        outcome = saving.save(self.sim, saving.AUTO)
+        if outcome.ok or not self.autosave_warned:
+            self.notes.push(
+                f"autosave: {outcome.message}", theme.GOOD if outcome.ok else theme.MUTED
+            )
+        self.autosave_warned = True
+
+    def _update_actors(self, dt: float) -> None:
+        pace = max(self.pacer.steps_per_second, 6.0)
+        clock = self.actors.clock
+        for agent in self.sim.agents.values():
+            self.actors.update_resident(self.sim, agent, dt, pace, self._speech_for(agent, clock))
+        keys = set(self.sim.agents)
+        if self.visitor is not None:
+            said = self.speech.get(VISITOR_KEY)
+            text = said[0] if said and said[1] > clock else ""
+            self.actors.update_visitor(self.visitor, dt, 1 / VISITOR_STEP_S * 1.2, text)
+            keys.add(VISITOR_KEY)
+        self.actors.forget_missing(keys)
+        self.actors.spread()
+
+    def _speech_for(self, agent, clock: float) -> str:
+        """What a resident is saying now: its line in a conversation, or its chat reply."""
+        talk = agent.conversation
+        if talk is not None:
+            line = talk.line_at(self.sim.now)
+            if line is not None and line.speaker == agent.name:
+                return line.text
+        said = self.speech.get(agent.name)
+        return said[0] if said and said[1] > clock else ""
+
+    def _follow_visitor(self, snap: bool = False) -> None:
+        if self.visitor is None or not self.camera.following:
+            return
+        fig = self.actors.figures.get(VISITOR_KEY)
+        x, y = (fig.glide.x, fig.glide.y) if fig and not snap else self.visitor.pos
+        tile = self.sim.town.tile
+        # With the inspector open, centre the visitor in the part of the map still visible.
+        aside = (INSPECTOR_WIDTH + MARGIN) / 2 / self.camera.zoom if self.inspector else 0.0
+        self.camera.look_at((x + 0.5) * tile + aside, (y + 0.5) * tile)
+
+    def _layout(self) -> None:
+        """Where the HUD and the panels go for the current window size."""
+        w, h = self.app.size
+        self.camera.resize((w, h))
+        self.hud.update(self.sim, self.pacer, w, _brain_label(self.sim))  # a budget may switch it
+        right = w - MARGIN
+        if self.inspector is not None:
+            width = min(INSPECTOR_WIDTH, w // 2)
+            rect = pygame.Rect(
+                w - width - MARGIN, BAR_HEIGHT + MARGIN, width, h - BAR_HEIGHT - 2 * MARGIN
+            )
+            self.inspector.update(rect, self._near(self.inspector.name))
+            right = rect.x - MARGIN
+        bottom = h - MARGIN
+        if self.chat is not None:
+            cw, ch = self.chat.rect.size
+            rect = pygame.Rect(MARGIN, bottom - ch, min(cw, right - 2 * MARGIN), ch)
+            self.chat.update(rect, self._near(self.chat.resident))
+            bottom = rect.y - MARGIN
+        if self.editor is not None:
+            ew, eh = self.editor.rect.size
+            self.editor.update(pygame.Rect(MARGIN, bottom - eh, min(ew, right - 2 * MARGIN), eh))
+
+    def _ui_at(self, pos: tuple[int, int]) -> bool:
+        if self.hud.rect.collidepoint(pos):
+            return True
+        return any(p.rect.collidepoint(pos) for p in self._panels())
+
+    # -- drawing --------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        self.map.draw_below(surface, self.camera)
+        self.actors.draw_bodies(surface, self.camera)
+        self.map.draw_above(surface, self.camera)
+        self.actors.draw_overlays(surface, self.camera)
+        self.hud.draw(surface)
+        for panel in reversed(self._panels()):
+            panel.draw(surface)
+        self.notes.draw(surface, MARGIN, BAR_HEIGHT + MARGIN, 380)
+
+    def close(self) -> None:
+        self.sim.close()
+
+
+def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def _ensure_visitor(sim, name: str):
+    """The visitor walking this town: the loaded one, or a new one with the player's name."""
+    visitor = getattr(sim, "visitor", None)
+    if visitor is not None:
+        return visitor
+    add = getattr(sim, "add_visitor", None)
+    if add is None:
+        return None
+    try:
+        return add(name)
+    except SmallvilleError:
+        return add(f"{name} (visitor)")
+
+
+def _brain_label(sim) -> str:
+    label = getattr(sim, "brain_label", None)
+    if callable(label):
+        return label()
+    name = sim.mind.brain.name
+    return "scripted residents: no language model configured" if name == "scripted" else name
+
+
+_HANDLERS = {
+    Act.WALK: TownScene._walk,
+    Act.POINTER_DOWN: TownScene._pointer_down,
+    Act.POINTER_MOVE: TownScene._pointer_move,
+    Act.POINTER_UP: TownScene._pointer_up,
+    Act.WHEEL: TownScene._wheel,
+    Act.ZOOM: lambda self, c: self.camera.zoom_by(c.value),
+    Act.FOLLOW: lambda self, c: setattr(self.camera, "following", True),
+    Act.PAUSE: lambda self, c: self.pacer.toggle_pause(),
+    Act.FASTER: lambda self, c: self.pacer.faster(),
+    Act.SLOWER: lambda self, c: self.pacer.slower(),
+    Act.SET_SPEED: lambda self, c: self.pacer.set_speed(c.value),
+    Act.TALK: TownScene._talk,
+    Act.HELP: lambda self, c: self.app.toggle_help(),
+    Act.SAVE: TownScene._save,
+    Act.LOAD: TownScene._load,
+    Act.BACK: TownScene._back,
+    Act.QUIT: lambda self, c: self.app.quit(),
+}

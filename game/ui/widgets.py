@@ -1,0 +1,293 @@
+"""Small widgets: buttons, text boxes and a scrolling list of wrapped rows.
+
+Layout (rects) is decided when a panel updates; drawing only paints what was decided, so
+"draw never changes game state" holds for the widgets too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+from game.ui import theme
+
+
+@dataclass
+class Button:
+    """A clickable label. `key` says what it does; the owning panel acts on it."""
+
+    label: str
+    key: str
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+    on: bool = False  # shown as selected (the current speed, the open tab)
+    enabled: bool = True
+    size: int = 18
+
+    def hit(self, pos: tuple[int, int]) -> bool:
+        return self.enabled and self.rect.collidepoint(pos)
+
+    def fit(self, x: int, y: int, pad: int = 10, height: int = 26) -> pygame.Rect:
+        """Place the button with its width fitted to its label; returns its rect."""
+        width = theme.font(self.size).size(self.label)[0] + 2 * pad
+        self.rect = pygame.Rect(x, y, width, height)
+        return self.rect
+
+    def draw(self, surface: pygame.Surface) -> None:
+        colour = theme.BUTTON_ON if self.on else theme.BUTTON
+        if not self.enabled:
+            colour = (44, 48, 60)
+        pygame.draw.rect(surface, colour, self.rect, border_radius=5)
+        ink = theme.INK if self.on else (theme.TEXT if self.enabled else theme.MUTED)
+        image = theme.font(self.size).render(self.label, True, ink)
+        surface.blit(image, image.get_rect(center=self.rect.center))
+
+
+@dataclass
+class TextBox:
+    """A one-line text field. The panel routes typed text here while it has the focus."""
+
+    placeholder: str
+    text: str = ""
+    focused: bool = False
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+    limit: int = 400
+    size: int = 18
+
+    def type(self, text: str) -> None:
+        self.text = (self.text + text)[: self.limit]
+
+    def erase(self) -> None:
+        self.text = self.text[:-1]
+
+    def take(self) -> str:
+        """The typed text, stripped, and an empty box."""
+        text, self.text = self.text.strip(), ""
+        return text
+
+    def hit(self, pos: tuple[int, int]) -> bool:
+        return self.rect.collidepoint(pos)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        pygame.draw.rect(surface, theme.FIELD, self.rect, border_radius=4)
+        edge = theme.ACCENT if self.focused else theme.PANEL_EDGE
+        pygame.draw.rect(surface, edge, self.rect, width=1, border_radius=4)
+        fnt = theme.font(self.size)
+        inner = self.rect.inflate(-12, 0)
+        if self.text or self.focused:
+            shown = _tail(self.text + ("|" if self.focused else ""), fnt, inner.width)
+            image = fnt.render(shown, True, theme.TEXT)
+        else:
+            image = fnt.render(
+                theme.ellipsize(self.placeholder, fnt, inner.width), True, theme.MUTED
+            )
+        surface.blit(image, (inner.x, self.rect.centery - image.get_height() // 2))
+
+
+def _tail(text: str, fnt: pygame.font.Font, width: int) -> str:
+    """The end of a long text that fits (the part being typed stays visible)."""
+    while text and fnt.size(text)[0] > width:
+        text = text[1:]
+    return text
+
+
+class Focus:
+    """Which of a panel's text boxes has the keyboard, and Tab to move between them."""
+
+    def __init__(self, *boxes: TextBox) -> None:
+        self.boxes = list(boxes)
+
+    @property
+    def current(self) -> TextBox | None:
+        return next((b for b in self.boxes if b.focused), None)
+
+    def set(self, box: TextBox | None) -> None:
+        for b in self.boxes:
+            b.focused = b is box
+
+    def next(self) -> None:
+        if not self.boxes:
+            return
+        cur = self.current
+        i = self.boxes.index(cur) + 1 if cur in self.boxes else 0
+        self.set(self.boxes[i % len(self.boxes)])
+
+    def click(self, pos: tuple[int, int]) -> bool:
+        """Focus the box under the pointer; True if there was one."""
+        for box in self.boxes:
+            if box.hit(pos):
+                self.set(box)
+                return True
+        return False
+
+
+@dataclass
+class Span:
+    """A piece of a row: text in a colour, optionally a link the panel reacts to."""
+
+    text: str
+    color: theme.Color = theme.TEXT
+    size: int = 17
+    link: str = ""
+
+
+@dataclass
+class Row:
+    """One entry of a scrolling list: wrapped text, laid out once, rendered once."""
+
+    spans: list[Span]
+    tag: str = ""  # what the row stands for (a memory index, a plan item)
+    highlight: bool = False
+    height: int = 0
+    _image: pygame.Surface | None = None
+    _laid: int = 0  # the width it was laid out for
+    _links: list[tuple[pygame.Rect, str]] = field(default_factory=list)
+
+    def layout(self, width: int) -> None:
+        """Wrap the spans into lines of `width` pixels and render them once."""
+        if self._laid == width:
+            return
+        self._laid = width
+        pieces, links = _flow(self.spans, width)
+        self.height = max((r.bottom for r, _ in pieces), default=0) + 4
+        used = max((r.right for r, _ in pieces), default=1)
+        image = pygame.Surface((max(1, min(width, used)), self.height), pygame.SRCALPHA)
+        for rect, span in pieces:
+            image.blit(theme.font(span.size).render(span.text, True, span.color), rect)
+        self._image, self._links = image, links
+
+    def draw(self, surface: pygame.Surface, x: int, y: int) -> None:
+        if self._image is None:
+            return
+        if self.highlight:
+            box = (x - 4, y, self._image.get_width() + 8, self.height)
+            pygame.draw.rect(surface, theme.HIGHLIGHT, box, border_radius=4)
+        surface.blit(self._image, (x, y))
+
+    def link_at(self, dx: int, dy: int) -> str:
+        for rect, link in self._links:
+            if rect.collidepoint(dx, dy):
+                return link
+        return ""
+
+
+def _flow(spans: list[Span], width: int) -> tuple[list[tuple[pygame.Rect, Span]], list]:
+    """Lay spans out across lines, wrapping at words and at newlines; consecutive words of a
+    span on one line become one piece (one render). Links stay whole, with rects for clicks."""
+    pieces: list[tuple[pygame.Rect, Span]] = []
+    links: list[tuple[pygame.Rect, str]] = []
+    line_h = max((theme.font(s.size).get_linesize() for s in spans), default=0)
+    x = y = 0
+    for span in spans:
+        fnt = theme.font(span.size)
+        text = theme.printable(span.text, span.size)
+        for n, paragraph in enumerate(text.split("\n")):
+            if n:
+                x, y = 0, y + line_h
+            words = [paragraph] if span.link else paragraph.split(" ")
+            x, y = _flow_words(words, span, fnt, (x, y), width, line_h, pieces, links)
+    return pieces, links
+
+
+def _flow_words(words, span, fnt, at, width, line_h, pieces, links) -> tuple[int, int]:
+    """Place one paragraph of a span from `at`; returns where the next text starts."""
+    x, y = at
+    run, run_x = "", x
+    for word in words:
+        candidate = f"{run} {word}" if run else word
+        if x + fnt.size(candidate)[0] > width and (run or x):
+            if run:
+                pieces.append((pygame.Rect(run_x, y, fnt.size(run)[0], line_h), _like(span, run)))
+            x, y, run_x, candidate = 0, y + line_h, 0, word
+        run = candidate
+    w = fnt.size(run)[0]
+    rect = pygame.Rect(run_x, y, w, line_h)
+    pieces.append((rect, _like(span, run)))
+    if span.link:
+        links.append((rect, span.link))
+    return run_x + w + fnt.size(" ")[0], y
+
+
+def _like(span: Span, text: str) -> Span:
+    return Span(text, span.color, span.size, span.link)
+
+
+class ScrollList:
+    """A list of rows in a rect, scrolled by the wheel, drawn only where visible."""
+
+    def __init__(self) -> None:
+        self.rows: list[Row] = []
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.offset = 0
+        self._width = 0
+
+    def set_rows(self, rows: list[Row], keep_offset: bool = True) -> None:
+        for row in rows:
+            row.layout(max(40, self.rect.width - 14))
+        self.rows = rows
+        self._width = self.rect.width
+        self.offset = self.offset if keep_offset else 0
+        self._clamp()
+
+    def place(self, rect: pygame.Rect) -> bool:
+        """Move the list; True when its width changed and the rows must be laid out again."""
+        changed = rect.width != self._width
+        self.rect = pygame.Rect(rect)
+        self._clamp()
+        return changed
+
+    @property
+    def content_height(self) -> int:
+        return sum(r.height for r in self.rows)
+
+    def scroll(self, lines: int) -> None:
+        self.offset -= lines * 40
+        self._clamp()
+
+    def scroll_to_end(self) -> None:
+        self.offset = self.content_height
+        self._clamp()
+
+    def scroll_to(self, tag: str) -> None:
+        y = 0
+        for row in self.rows:
+            if row.tag == tag:
+                self.offset = max(0, y - 40)
+                break
+            y += row.height
+        self._clamp()
+
+    def _clamp(self) -> None:
+        self.offset = max(0, min(self.offset, self.content_height - self.rect.height))
+
+    def row_at(self, pos: tuple[int, int]) -> tuple[Row | None, str]:
+        """The row under a point and the link under it, if any."""
+        if not self.rect.collidepoint(pos):
+            return None, ""
+        y = self.rect.y - self.offset
+        for row in self.rows:
+            if y <= pos[1] < y + row.height:
+                return row, row.link_at(pos[0] - self.rect.x, pos[1] - y)
+            y += row.height
+        return None, ""
+
+    def draw(self, surface: pygame.Surface, empty: str = "") -> None:
+        clip = surface.get_clip()
+        surface.set_clip(self.rect)
+        y = self.rect.y - self.offset
+        for row in self.rows:
+            if y + row.height >= self.rect.y and y <= self.rect.bottom:
+                row.draw(surface, self.rect.x, y)
+            y += row.height
+        if not self.rows and empty:
+            theme.blit_text(surface, empty, self.rect.topleft, 17, theme.MUTED)
+        self._draw_bar(surface)
+        surface.set_clip(clip)
+
+    def _draw_bar(self, surface: pygame.Surface) -> None:
+        total = self.content_height
+        if total <= self.rect.height or total == 0:
+            return
+        h = max(20, self.rect.height * self.rect.height // total)
+        y = self.rect.y + (self.rect.height - h) * self.offset // max(1, total - self.rect.height)
+        pygame.draw.rect(surface, theme.PANEL_EDGE, (self.rect.right - 6, y, 5, h), border_radius=2)

@@ -1,0 +1,75 @@
+"""Text layout and emoji: what every panel relies on (no window needed)."""
+
+import pygame
+import pytest
+
+from game.ui import theme
+from game.ui.emoji import EmojiRenderer
+from game.ui.widgets import Focus, Row, ScrollList, Span, TextBox
+
+
+@pytest.fixture(autouse=True)
+def fonts():
+    pygame.font.init()
+    yield
+
+
+def test_wrap_keeps_every_word_within_the_width():
+    fnt = theme.font(17)
+    text = "Isabella Rodriguez is planning a Valentine's Day party at Hobbs Cafe " * 3
+    lines = theme.wrap(text, fnt, 200)
+    assert len(lines) > 3
+    assert all(fnt.size(line)[0] <= 200 for line in lines)
+    assert " ".join(lines).split() == text.split()
+
+
+def test_rows_wrap_and_keep_their_links_clickable():
+    row = Row([Span("because of", size=15), Span("#12", link="jump:12"), Span("word " * 40)])
+    row.layout(300)
+    assert row.height > 40
+    assert row._image.get_width() <= 300
+    rect, link = row._links[0]
+    assert link == "jump:12" and row.link_at(rect.centerx, rect.centery) == "jump:12"
+
+
+def test_scroll_list_scrolls_within_its_content():
+    pygame.display.init()
+    lst = ScrollList()
+    lst.place(pygame.Rect(0, 0, 300, 100))
+    lst.set_rows([Row([Span(f"memory {i}")], tag=str(i)) for i in range(50)])
+    lst.scroll(-100)
+    assert lst.offset == lst.content_height - 100
+    lst.scroll(100)
+    assert lst.offset == 0
+    lst.scroll_to("30")
+    row, _ = lst.row_at((10, 50))
+    assert row is not None and abs(int(row.tag) - 30) <= 2
+
+
+def test_text_box_and_focus():
+    a, b = TextBox("a"), TextBox("b")
+    focus = Focus(a, b)
+    focus.next()
+    assert focus.current is a
+    a.type("burning")
+    a.erase()
+    assert a.take() == "burnin" and a.text == ""
+    focus.next()
+    assert focus.current is b and not a.focused
+
+
+def test_emoji_render_in_colour_at_the_asked_size():
+    emoji = EmojiRenderer()
+    image = emoji.render("☕", 24)
+    assert image.get_height() == 24
+    if emoji.colour:
+        r, g, b, a = pygame.transform.average_color(image)
+        assert a > 0 and not (r == g == b)  # colour, not a black glyph
+    assert emoji.render("☕", 24) is image  # cached
+
+
+def test_emoji_fall_back_to_text_when_the_font_is_missing(tmp_path):
+    emoji = EmojiRenderer(tmp_path / "no-such-font.ttf")
+    assert not emoji.colour
+    assert emoji.render("😴", 20).get_width() > 0
+    assert emoji.render("🦜", 20).get_width() > 0  # unknown emoji: still something
