@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
@@ -72,6 +72,7 @@ class PlayerCommands:
         self.chats = {}
         self._player_jobs = {}
         self._chat_last = {}
+        self._chat_status: dict[str, str] = {}
 
     # -- the visitor --------------------------------------------------------------------
     def add_visitor(self: Simulation, name: str) -> Visitor:
@@ -145,6 +146,8 @@ class PlayerCommands:
         agent = self.agents[resident]
         if agent.asleep or agent.conversation is not None:
             return
+        if agent.action is None or agent.action.kind is not ActionKind.CHAT:
+            self._chat_status[resident] = agent.status  # what they were doing, to talk about
         agent.path = []
         end = self.now + CHAT_IDLE
         who = self.visitor.name if self.visitor else "the visitor"
@@ -224,6 +227,7 @@ class PlayerCommands:
             snap = agent.snapshot(self.now)
             job: Callable[..., Any]
             if kind == "visitor" and self.visitor is not None:
+                snap = replace(snap, status=self._chat_status.get(resident, snap.status))
                 history = tuple(self.chats.get(resident, []))
                 job, args = (
                     visitor_chat_job,

@@ -114,3 +114,39 @@ def test_interview_leaves_no_trace(scenario):
     assert len(agent.memory) == before[0]
     assert np.array_equal(agent.memory.view().accessed, before[1])
     sim.close()
+
+
+def test_inner_voice_steers_the_plan():
+    from datetime import datetime
+
+    sim = build_simulation("three", seed=0)
+    sim.run_until(datetime(2023, 2, 13, 13, 0))
+    sim.inner_voice("Isabella Rodriguez", "I should bake a cake for the party")
+    for _ in range(6):
+        sim.step()
+    isabella = sim.agents["Isabella Rodriguez"]
+    assert any("bake a cake" in line for line in isabella.plan.lines())
+    thought = [isabella.memory.record(i) for i in range(len(isabella.memory))]
+    assert any(r.source == "inner voice" and "bake a cake" in r.text for r in thought)
+    sim.close()
+
+
+def test_visitor_words_are_stored_as_a_claim_with_its_source():
+    sim = build_simulation("three", seed=0)
+    sim.run_until(sim.now + timedelta(hours=4))
+    klaus = sim.agents["Klaus Mueller"]
+    visitor = sim.add_visitor("Robin")
+    visitor.pos = klaus.pos
+    sim.visitor_say("Klaus Mueller", "Isabella cancelled the party.")
+    for _ in range(3):
+        sim.step()
+    records = [klaus.memory.record(i) for i in range(len(klaus.memory))]
+    claim = [r for r in records if "cancelled" in r.text]
+    assert len(claim) == 1
+    assert claim[0].kind is MemoryKind.CHAT and claim[0].source == "Robin"
+    assert (
+        claim[0].text == 'Robin (a visitor) said to Klaus Mueller: "Isabella cancelled the party."'
+    )
+    lines = sim.chat_lines("Klaus Mueller")
+    assert lines[-1].speaker == "Klaus Mueller" and lines[-1].text
+    sim.close()

@@ -50,7 +50,12 @@ ACTIVITIES: tuple[Activity, ...] = (
     ),
     Activity(
         "party_prep",
-        ("decorat", r"prepar\w* .{0,30}(?:party|celebration)", "setting up for"),
+        (
+            "decorat",
+            r"prepar\w* .{0,30}(?:party|celebration)",
+            r"bak\w* .{0,30}(?:party|celebration)",
+            "setting up for",
+        ),
         first=(("clearing space for the guests", 10, ""), ("hanging up decorations", 15, "")),
         middle=(
             ("putting flowers on the tables", 10, ""),

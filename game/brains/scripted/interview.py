@@ -299,24 +299,25 @@ def _emergency(ctx: AgentContext, question: str, seed: int) -> str:
 
 
 def _fallback(ctx: AgentContext, question: str) -> str:
+    """The single fact in memory that shares most words with the question; a fact, never a
+    conversation quoted whole."""
     wanted = content_words(question)
     best, score = None, 0
     for m in ctx.memories:
-        overlap = len(wanted & content_words(m.text))
-        if overlap > score and not is_private(m.text):
-            best, score = m, overlap
+        for fact, _source in facts_in(m, ctx.persona):
+            overlap = len(wanted & content_words(fact))
+            if overlap > score and not is_private(fact):
+                best, score = fact, overlap
     if best is None:
         return "I'm not sure. I don't know anything about that."
-    facts = facts_in(best, ctx.persona)
-    fact = facts[0][0] if facts else sentence(best.text)
-    if mentions(subject_of(fact), first_name(ctx.persona.name)):
-        fact = first_person(fact, ctx.persona)
-    return f"All I can tell you is this: {fact}."
+    if mentions(subject_of(best), first_name(ctx.persona.name)):
+        best = first_person(best, ctx.persona)
+    return f"All I can tell you is this: {best}."
 
 
 Handler = Callable[[AgentContext, str, int], str]
 _HANDLERS: tuple[tuple[str, Handler], ...] = (
-    (r"introduc|tell me about yourself|who are you|describe yourself", _intro),
+    (r"introduc|tell me about yourself|who are you|describe yourself|what do you do\b", _intro),
     (r"burning|on fire|\bfire\b|leaking|flood|broken|overflow", _emergency),
     (r"spend time with|one person|who would it be", _spend_time),
     (r"how do you feel|what do you think (?:of|about)", _feel),

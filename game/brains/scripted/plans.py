@@ -61,6 +61,9 @@ def plan_day(ctx: AgentContext, yesterday: str, wake: datetime, seed: int) -> li
     slots = _respect_hours(day, _routine_slots(day))
     for event in _events(ctx, day):
         slots = _add_event(day, slots, event)
+    for intention in _intentions(ctx, wake):
+        end = min(day.sleep, wake + timedelta(minutes=INTENTION_MINUTES))
+        slots = interrupt(day, slots, day.slot(wake, end, intention, "", fixed=True))
     if just_woke(persona, wake):
         slots = _add_morning(day, slots)
     slots = _split_compound(day, slots)
@@ -71,6 +74,26 @@ def plan_day(ctx: AgentContext, yesterday: str, wake: datetime, seed: int) -> li
     slots = vary_free_time(day, slots)
     slots = _normalise(day, slots)
     return [PlanItem(s.text, s.start, s.minutes, s.place) for s in slots]
+
+
+INTENTION_MINUTES = 60  # how long an instruction from the inner voice is acted on
+_INTENT_PREFIX = re.compile(
+    r"^(?:i|you)\s+(?:should|will|must|want to|need to|have to|am going to|are going to|'ll)\s+",
+    re.I,
+)
+
+
+def _intentions(ctx: AgentContext, now: datetime) -> list[str]:
+    """Fresh thoughts from the inner voice ('I should bake a cake') become the next thing
+    to do: the scripted brain's reading of the paper's inner-voice steering."""
+    out = []
+    for m in ctx.memories:
+        fresh = now - m.created <= timedelta(minutes=30)
+        if m.source == "inner voice" and fresh:
+            text = _INTENT_PREFIX.sub("", m.text.strip().rstrip(".!")).strip()
+            if text:
+                out.append(text[0].lower() + text[1:])
+    return out[:1]
 
 
 def just_woke(persona: Resident, when: datetime) -> bool:
