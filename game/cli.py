@@ -107,11 +107,9 @@ def _run(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from game.ui.app import App, Options
 
-    try:
-        width, height = (int(n) for n in args.size.lower().split("x", 1))
-    except ValueError:
-        raise SmallvilleError(f"--size must look like 1280x720, not {args.size!r}") from None
+    width, height = _window_size(args.size)
     options = Options(
+        save_name=args.save or "",
         scenario=args.scenario or "",
         load=args.load or "",
         name=args.name,
@@ -121,6 +119,28 @@ def _play(args: argparse.Namespace) -> int:
         size=(width, height),
         speed=args.speed,
         autosave_minutes=args.autosave,
+        quit_after=args.quit_after,
+        screenshot=args.screenshot or "",
+    )
+    return App(options).run()
+
+
+def _window_size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(n) for n in text.lower().split("x", 1))
+    except ValueError:
+        raise SmallvilleError(f"--size must look like 1280x720, not {text!r}") from None
+    return width, height
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from game.ui.app import App, Options
+
+    options = Options(
+        replay=args.load,
+        size=_window_size(args.size),
+        speed=args.speed,
+        autosave_minutes=0,
         quit_after=args.quit_after,
         screenshot=args.screenshot or "",
     )
@@ -165,7 +185,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--autosave", type=int, default=60, help="game minutes (0 = off)")
     play.add_argument("--quit-after", type=float, default=0.0, help="real seconds, then exit")
     play.add_argument("--screenshot", help="save the last frame to this PNG on exit")
+    play.add_argument("--save", help="the save name F5 writes to (default: quicksave)")
     play.set_defaults(handler=_play)
+    replay = sub.add_parser("replay", help="play a saved run back in the window, no model")
+    replay.add_argument("--load", required=True, help="save name or folder")
+    replay.add_argument("--speed", type=int, default=8, help="game minutes per real second")
+    replay.add_argument("--size", default="1280x720", help="window size, WIDTHxHEIGHT")
+    replay.add_argument("--quit-after", type=float, default=0.0, help="real seconds, then exit")
+    replay.add_argument("--screenshot", help="save the last frame to this PNG on exit")
+    replay.set_defaults(handler=_replay)
     return parser
 
 

@@ -138,3 +138,21 @@ def test_unknown_load_is_one_clear_line(tmp_path):
     result = main("interview", "--load", "nope", "--agent", "x", "hi", data=tmp_path, check=False)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith("error: ") and "nope" in result.stderr
+
+
+def test_replay_opens_the_window_and_exits(saved, tmp_path):
+    data, _ = saved
+    shot = tmp_path / "replay.png"
+    main(
+        "replay",
+        "--load",
+        "s3",
+        "--speed",
+        "32",
+        "--quit-after",
+        "2",
+        "--screenshot",
+        str(shot),
+        data=data,
+    )
+    assert shot.stat().st_size > 10_000

@@ -148,7 +148,7 @@ class PlayerCommands:
             return
         if agent.action is None or agent.action.kind is not ActionKind.CHAT:
             self._chat_status[resident] = agent.status  # what they were doing, to talk about
-        agent.path = []
+        self.stop(agent)
         end = self.now + CHAT_IDLE
         who = self.visitor.name if self.visitor else "the visitor"
         agent.action = Action(

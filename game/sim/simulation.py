@@ -227,7 +227,15 @@ class Simulation(PlayerCommands):
             return
         self.town.set_state(address, state)
         self.state_by[address] = by
-        self.log.add(self.now, EventKind.OBJECT_STATE, by, f"{address} is {state}", old=old)
+        self.log.add(
+            self.now,
+            EventKind.OBJECT_STATE,
+            by,
+            f"{address} is {state}",
+            old=old,
+            address=address,
+            state=state,
+        )
 
     def _enforce_hours(self) -> None:
         """Visitors still inside a place when it closes stop what they do there and leave."""
@@ -241,7 +249,7 @@ class Simulation(PlayerCommands):
                 continue
             if sector.name in (agent.persona.workplace, agent.persona.home):
                 continue
-            agent.path = []
+            self.stop(agent)
             self._finish(agent, action)
 
     # -- perception ---------------------------------------------------------------------
@@ -498,20 +506,26 @@ class Simulation(PlayerCommands):
                 return True
         return False
 
+    def stop(self, agent: Agent) -> None:
+        """Stop walking; logged, so a replay stops the agent at the same tile."""
+        if agent.path:
+            agent.path = []
+            self.log.add(self.now, EventKind.MOVE, agent.name, "", path=[])
+
     def _route(self, agent: Agent, action: Action) -> None:
         goal = self._goal_tile(agent, action.address)
         if goal is None or goal == agent.pos:
-            agent.path = []
+            self.stop(agent)
             self._arrive(agent)
             return
         path = self.finder.path(agent.pos, goal)
         if path is None:
             self.log.add(self.now, EventKind.ERROR, agent.name, f"no path to {action.address}")
-            agent.path = []
+            self.stop(agent)
             agent.action = replace(action, end=min(action.end, self.now + timedelta(minutes=1)))
             return
         agent.path = path[1:]
-        self.log.add(self.now, EventKind.MOVE, agent.name, action.address, path=agent.path)
+        self.log.add(self.now, EventKind.MOVE, agent.name, action.address, path=list(agent.path))
 
     def _goal_tile(self, agent: Agent, address: str) -> tuple[int, int] | None:
         area = self.town.areas.get(address)
@@ -537,7 +551,7 @@ class Simulation(PlayerCommands):
             return
         snaps = (agent.snapshot(self.now), other.snapshot(self.now))  # before they stop
         for person in (agent, other):
-            person.path = []
+            self.stop(person)
             end = self.now + timedelta(hours=1)
             partner = other.name if person is agent else agent.name
             person.action = Action(

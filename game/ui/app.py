@@ -43,6 +43,8 @@ class Options:
     quit_after: float = 0.0  # real seconds; 0 = play until the window closes
     screenshot: str = ""  # write the last frame here on exit
     llm: object = None  # LLMSettings for brain "llm" (None: the brain's defaults)
+    replay: str = ""  # a save whose recorded run to play back (no model calls)
+    save_name: str = ""  # where F5 saves ('' = quicksave)
 
 
 EventSource = Callable[[], Iterable[pygame.event.Event]]
@@ -81,7 +83,9 @@ class App:
     def start(self) -> None:
         """The first screen: straight into a game when the options name one."""
         o = self.options
-        if o.scenario or o.load:
+        if o.replay:
+            self.begin_replay(o.replay)
+        elif o.scenario or o.load:
             self.begin(o.name, scenario=o.scenario, save=o.load)
         else:
             from game.ui.start import StartScene
@@ -114,6 +118,15 @@ class App:
             llm=o.llm,
         )
         self.replace_town(sim, name)
+
+    def begin_replay(self, save: str) -> None:
+        """Play a saved run back from its event log: no model calls, nothing changes."""
+        from game.sim.replay import Replay
+        from game.sim.saves import load_game
+
+        self._draw_loading()
+        self.replace_town(Replay(load_game(save)), self.options.name)
+        self.notify("Replay: the recorded run plays back; speed keys work, commands do not.")
 
     def replace_town(self, sim, name: str) -> None:
         from game.ui.town import TownScene

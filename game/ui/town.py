@@ -208,11 +208,14 @@ class TownScene(Scene):
         self.open_chat(who)
 
     def _save(self, command: Command) -> None:
-        outcome = saving.save(self.sim, saving.QUICK)
+        if getattr(self.sim, "recorded", None) is not None:
+            self.notes.push("A replay cannot be saved: it is the recorded run.", theme.ACCENT)
+            return
+        outcome = saving.save(self.sim, self.app.options.save_name or saving.QUICK)
         self.notes.push(outcome.message, theme.GOOD if outcome.ok else theme.ACCENT)
 
     def _load(self, command: Command) -> None:
-        outcome = saving.load(saving.QUICK)
+        outcome = saving.load(self.app.options.save_name or saving.QUICK)
         if not outcome.ok:
             self.notes.push(outcome.message, theme.ACCENT)
             return
