@@ -7,6 +7,15 @@ where (file, resident, field), so the CLI can print it without a traceback.
 from __future__ import annotations
 
 
+MAX_PROBLEM = 300  # characters: a damaged file must not flood the screen with its contents
+
+
+def clip(text: str) -> str:
+    """One line, of reasonable length, whatever a damaged file put into it."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= MAX_PROBLEM else line[: MAX_PROBLEM - 3] + "..."
+
+
 class SmallvilleError(Exception):
     """Base of every error we raise on purpose; its str() is the line shown to a person."""
 
@@ -15,7 +24,7 @@ class MapError(SmallvilleError):
     """The map file is missing, unreadable or breaks the conventions of docs/MAP.md."""
 
     def __init__(self, path: str, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
+        super().__init__(f"{path}: {clip(problem)}")
         self.path = path
         self.problem = problem
 
@@ -28,10 +37,10 @@ class ScenarioError(SmallvilleError):
     ) -> None:
         where = [path]
         if resident is not None:
-            where.append(f"resident {resident!r}")
+            where.append(f"resident {clip(resident)!r}")
         if field is not None:
             where.append(f"field {field!r}")
-        super().__init__(": ".join([*where, problem]))
+        super().__init__(": ".join([*where, clip(problem)]))
         self.path = path
         self.resident = resident
         self.field = field

@@ -24,7 +24,7 @@ import numpy as np
 import platformdirs
 
 from game.core.codec import decode, encode
-from game.core.errors import SmallvilleError
+from game.core.errors import SmallvilleError, clip
 from game.core.settings import MindSettings
 from game.mind.memory import MemoryStream
 from game.sim.events import Event, EventKind
@@ -39,7 +39,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
 
 class SaveError(SmallvilleError):
     def __init__(self, path: Path | str, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
+        super().__init__(f"{path}: {clip(problem)}")
         self.path, self.problem = str(path), problem
 
 
@@ -167,14 +167,17 @@ def read_save(name: str, root: Path | str | None = None) -> tuple[dict, dict[str
         raise SaveError(path, f"damaged: not valid JSON ({exc})") from exc
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SaveError(path, "not a Smallville save")
-    doc = upgrade(doc, path)
+    try:
+        doc = upgrade(doc, path)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise SaveError(path, f"damaged: cannot upgrade ({type(exc).__name__}: {exc})") from exc
     arrays = _read_arrays(folder, doc, path)
     return doc, arrays
 
 
 def _read_arrays(folder: Path, doc: dict, path: Path) -> dict[str, np.ndarray]:
     name = doc.get("arrays")
-    if not isinstance(name, str) or "/" in name:
+    if not isinstance(name, str) or not re.fullmatch(r"memories-[\w.-]{1,80}\.npz", name):
         raise SaveError(path, "damaged: does not name its memory arrays")
     try:
         with np.load(folder / name, allow_pickle=False) as data:
@@ -238,21 +241,21 @@ def load_game(
         sim = build_simulation(
             doc["scenario"], seed=seed, brain=brain or doc["brain"], config=config, **options
         )
-        restore(sim, doc, arrays)
+        restore(sim, doc, arrays, path)
     except SaveError:
         raise
     except SmallvilleError as exc:
         raise SaveError(path, str(exc)) from exc
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise SaveError(path, f"damaged: {type(exc).__name__}: {exc}") from exc
     return sim
 
 
-def restore(sim, doc: dict, arrays: dict[str, np.ndarray]) -> None:
+def restore(sim, doc: dict, arrays: dict[str, np.ndarray], path: Path | str = "save") -> None:
     embedder = doc["embedder"]
     if embedder != {"name": sim.mind.embedder.name, "dim": sim.mind.embedder.dim}:
         raise SaveError(
-            doc.get("scenario", "save"),
+            path,
             f"made with embedder {embedder}; this game uses {sim.mind.embedder.name}: "
             "memories of two embedders cannot be mixed",
         )

@@ -15,6 +15,8 @@ import pygame
 import pytmx
 from pytmx.util_pygame import load_pygame
 
+from game.core.errors import MapError
+
 ZOOMS: tuple[float, ...] = (0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 DEFAULT_ZOOM = 1.5
 ABOVE = "above"
@@ -122,8 +124,11 @@ class MapRenderer:
 
     @classmethod
     def load(cls, path: str) -> MapRenderer:
-        tmx = load_pygame(path)
-        below, above = render_layers(tmx)
+        try:
+            tmx = load_pygame(path)
+            below, above = render_layers(tmx)
+        except Exception as exc:  # pytmx and pygame raise many kinds on damaged art
+            raise MapError(path, f"cannot draw the map ({type(exc).__name__}: {exc})") from exc
         if pygame.display.get_surface() is not None:
             below = below.convert()
             above = above.convert_alpha() if above is not None else None

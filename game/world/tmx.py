@@ -24,12 +24,16 @@ def load_town(path: str | Path) -> Town:
         tmx = pytmx.TiledMap(str(path))
     except Exception as exc:  # pytmx raises many kinds on a damaged file
         raise MapError(str(path), f"cannot read the map ({type(exc).__name__}: {exc})") from exc
-    if tmx.tilewidth != tmx.tileheight:
-        raise MapError(str(path), "tiles must be square")
-    walkable = _walkable(tmx)
-    raw = _area_objects(tmx, str(path))
-    areas = _build_tree(raw, str(path), tmx.width, tmx.height)
-    spawns = _spawns(tmx, str(path))
+    _check_size(tmx, str(path))
+    try:
+        walkable = _walkable(tmx)
+        raw = _area_objects(tmx, str(path))
+        areas = _build_tree(raw, str(path), tmx.width, tmx.height)
+        spawns = _spawns(tmx, str(path))
+    except MapError:
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        raise MapError(str(path), f"malformed map ({type(exc).__name__}: {exc})") from exc
     return Town(
         width=tmx.width,
         height=tmx.height,
@@ -39,6 +43,19 @@ def load_town(path: str | Path) -> Town:
         spawns=spawns,
         source=str(path),
     )
+
+
+MAX_TILES = 1000  # a side; far beyond a town, small enough never to exhaust memory
+
+
+def _check_size(tmx: pytmx.TiledMap, path: str) -> None:
+    sizes = (tmx.width, tmx.height, tmx.tilewidth, tmx.tileheight)
+    if not all(isinstance(v, int) for v in sizes):
+        raise MapError(path, "map and tile sizes must be whole numbers")
+    if not (0 < tmx.width <= MAX_TILES and 0 < tmx.height <= MAX_TILES):
+        raise MapError(path, f"map size {tmx.width} x {tmx.height} is outside 1..{MAX_TILES}")
+    if tmx.tilewidth != tmx.tileheight or not 8 <= tmx.tilewidth <= 256:
+        raise MapError(path, "tiles must be square, 8 to 256 pixels")
 
 
 def _walkable(tmx: pytmx.TiledMap) -> np.ndarray:
