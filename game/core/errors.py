@@ -6,7 +6,6 @@ where (file, resident, field), so the CLI can print it without a traceback.
 
 from __future__ import annotations
 
-
 MAX_PROBLEM = 300  # characters: a damaged file must not flood the screen with its contents
 
 

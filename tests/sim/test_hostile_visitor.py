@@ -2,7 +2,6 @@
 
 from datetime import timedelta
 
-
 from game.core.records import MemoryKind
 from game.sim.evaluation import ask
 from game.sim.factory import build_simulation

@@ -76,8 +76,13 @@ def sectors(tmx: pytmx.TiledMap) -> list[Rect]:
             assert value % tmx.tilewidth == 0, f"{obj.name} is not snapped to tiles"
         rects.append(
             Rect(
-                klass_of(obj), obj.name, int(obj.x) // 32, int(obj.y) // 32,
-                int(obj.width) // 32, int(obj.height) // 32, dict(obj.properties),
+                klass_of(obj),
+                obj.name,
+                int(obj.x) // 32,
+                int(obj.y) // 32,
+                int(obj.width) // 32,
+                int(obj.height) // 32,
+                dict(obj.properties),
             )
         )
     tops = [r for r in rects if r.klass == "sector"]
@@ -160,7 +165,10 @@ def spawns(tmx: pytmx.TiledMap) -> dict[str, tuple[int, int]]:
 def test_regenerating_reproduces_the_committed_files(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "make_map.py"), "--out", str(tmp_path)],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     made = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
@@ -214,7 +222,7 @@ def test_every_place_of_the_inventory_exists(sectors: list[Rect]) -> None:
 
 def test_sectors_do_not_overlap(sectors: list[Rect]) -> None:
     for i, a in enumerate(sectors):
-        for b in sectors[i + 1:]:
+        for b in sectors[i + 1 :]:
             apart = a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y or b.y + b.h <= a.y
             assert apart, f"{a.name} overlaps {b.name}"
 
