@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from game.core.records import MemoryKind
@@ -24,7 +25,44 @@ def agent_report(sim: Simulation, name: str) -> dict[str, Any]:
     }
 
 
-def build_report(sim: Simulation, start, wall_seconds: float, brain_name: str) -> dict[str, Any]:
+class DayTimer:
+    """Wall seconds spent on each game day of a run, to show step time stays bounded."""
+
+    def __init__(self, start) -> None:
+        self.start = start
+        self.began = time.perf_counter()
+        self.marks: list[float] = []
+
+    def __call__(self, sim: Simulation) -> None:
+        days = int((sim.now - self.start).total_seconds() // 86400)
+        while len(self.marks) < days:
+            self.marks.append(time.perf_counter())
+
+    def per_day(self) -> list[float]:
+        out, last = [], self.began
+        for mark in self.marks:
+            out.append(round(mark - last, 2))
+            last = mark
+        return out
+
+
+def peak_rss_mb() -> float | None:
+    """The process's peak resident memory (None where the platform cannot tell)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(kb / 1024, 1)
+
+
+def build_report(
+    sim: Simulation,
+    start,
+    wall_seconds: float,
+    brain_name: str,
+    wall_per_day: list[float] | None = None,
+) -> dict[str, Any]:
     conversations = [
         {
             "start": e.time.isoformat(),
@@ -45,6 +83,8 @@ def build_report(sim: Simulation, start, wall_seconds: float, brain_name: str) -
         "conversations": conversations,
         "model": sim.usage(),
         "knowledge": knowledge(sim),
+        "wall_seconds_per_day": wall_per_day or [],
+        "peak_rss_mb": peak_rss_mb(),
     }
 
 

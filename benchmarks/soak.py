@@ -1,0 +1,73 @@
+"""Soak: the 25-resident town for 7 game days on the scripted brain.
+
+Prints wall seconds per game day, the process's peak memory, memory-stream sizes and
+retrieval time on the largest stream at the end (last line JSON).
+Usage: python benchmarks/soak.py [--days 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from game.mind.retrieval import retrieve  # noqa: E402
+from game.sim.factory import build_simulation  # noqa: E402
+from game.sim.report import DayTimer, peak_rss_mb  # noqa: E402
+
+
+def retrieval_ms(sim) -> tuple[int, float]:
+    """Median ms of one retrieval over the largest memory stream."""
+    agent = max(sim.agents.values(), key=lambda a: len(a.memory))
+    view = agent.memory.view()
+    query = sim.mind.embedder.embed(["what is happening at the cafe today?"])[0]
+    times = []
+    for _ in range(50):
+        t0 = time.perf_counter()
+        retrieve(view, query, sim.now, sim.config.mind.retrieval)
+        times.append((time.perf_counter() - t0) * 1000)
+    return len(view), statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--days", type=int, default=7)
+    args = parser.parse_args()
+    sim = build_simulation("smallville", seed=7)
+    start = sim.now
+    timer = DayTimer(start)
+    began = time.perf_counter()
+    sim.run_until(start + timedelta(days=args.days), timer)
+    wall = time.perf_counter() - began
+    sim.close()
+    per_day = timer.per_day()
+    memories = sum(len(a.memory) for a in sim.agents.values())
+    largest, ms = retrieval_ms(sim)
+    print(f"{args.days} game days, 25 residents: {wall:.0f} s wall")
+    print("wall seconds per day: " + ", ".join(f"{d:.1f}" for d in per_day))
+    print(f"peak memory {peak_rss_mb()} MB, {memories} memories in all")
+    print(f"retrieval on the largest stream ({largest} memories): {ms:.2f} ms median")
+    print(
+        json.dumps(
+            {
+                "benchmark": "soak",
+                "game_days": args.days,
+                "wall_seconds": round(wall, 1),
+                "wall_seconds_per_day": per_day,
+                "peak_rss_mb": peak_rss_mb(),
+                "memories": memories,
+                "largest_stream": largest,
+                "retrieval_ms_largest": round(ms, 3),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
