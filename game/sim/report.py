@@ -116,3 +116,11 @@ def knowledge(sim: Simulation) -> dict[str, dict[str, Any]]:
         for i in sim.scenario.intents
         if not i.private
     }
+
+
+TIMING = ("wall_seconds", "wall_seconds_per_day", "peak_rss_mb")
+
+
+def without_timing(report: dict[str, Any]) -> dict[str, Any]:
+    """The report minus what depends on the machine, for comparing two runs."""
+    return {k: v for k, v in report.items() if k not in TIMING}

@@ -261,6 +261,7 @@ def restore(sim, doc: dict, arrays: dict[str, np.ndarray], path: Path | str = "s
         )
     sim.clock.now = datetime.fromisoformat(doc["clock"])
     sim.steps = int(doc["steps"])
+    sim.scheduler.step = sim.steps
     for address, state in doc["objects"].items():
         if address in sim.town.states:
             sim.town.states[address] = str(state)

@@ -57,6 +57,9 @@ class SimConfig:
     mode: ClockMode = ClockMode.LOCKSTEP
     workers: int = 8
     mind: MindSettings = field(default_factory=MindSettings)
+    # Lockstep applies a decision this many steps after it was asked for: 1 for the
+    # scripted brain; more for a model, so many calls overlap and the clock keeps going.
+    decision_delay_steps: int = 1
 
 
 # What counts towards the reflection trigger: events perceived (the paper), not the
@@ -87,6 +90,7 @@ class Simulation(PlayerCommands):
         self.clock = Clock(scenario.start, self.config.step_seconds)
         self.finder = PathFinder(town.walkable)
         self.scheduler = Scheduler(self.config.workers)
+        self.scheduler.delay = max(1, self.config.decision_delay_steps)
         self.log = EventLog()
         self.steps = 0
         self.state_by: dict[str, str] = {}  # object address -> who set its current state
@@ -124,10 +128,11 @@ class Simulation(PlayerCommands):
     # -- the step ------------------------------------------------------------------
     def step(self) -> None:
         lockstep = self.config.mode is ClockMode.LOCKSTEP
-        for finished in self.scheduler.collect(block=lockstep):
+        for finished in self.scheduler.collect(block=lockstep, step=self.steps):
             self._apply(finished)
         self.clock.tick()
         self.steps += 1
+        self.scheduler.step = self.steps
         for name in sorted(self.agents):
             self._advance(self.agents[name])
         self._enforce_hours()
@@ -141,8 +146,9 @@ class Simulation(PlayerCommands):
             self.step()
             if progress is not None:
                 progress(self)
-        for finished in self.scheduler.collect(block=True):
-            self._apply(finished)
+        if self.config.mode is ClockMode.LOCKSTEP:
+            for finished in self.scheduler.collect(block=True, step=self.steps):
+                self._apply(finished)
 
     def usage(self) -> dict:
         """Model usage so far (zeros for a brain that calls no model)."""

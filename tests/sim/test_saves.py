@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from game.sim.factory import build_simulation
-from game.sim.report import build_report
+from game.sim.report import build_report, without_timing
 from game.sim.saves import SaveError, autosave, list_saves, load_game, read_save, save_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,8 +21,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "save-v1"
 
 
 def report(sim, start) -> dict:
-    out = build_report(sim, start, 0.0, "scripted")
-    out.pop("wall_seconds")
+    out = without_timing(build_report(sim, start, 0.0, "scripted"))
     out["memories"] = {
         n: [a.memory.text(i) for i in range(len(a.memory))] for n, a in sim.agents.items()
     }

@@ -11,7 +11,7 @@ from game.core.records import MemoryKind
 from game.mind.cognition import Decision, JobKind, NewMemory
 from game.sim.events import EventKind
 from game.sim.factory import build_simulation
-from game.sim.report import build_report
+from game.sim.report import build_report, without_timing
 from game.sim.simulation import ClockMode, SimConfig, Simulation
 from game.world.scenario import load_world
 
@@ -21,8 +21,7 @@ def run_report(hours: float, seed: int) -> dict:
     start = sim.now
     sim.run_until(start + timedelta(hours=hours))
     sim.close()
-    report = build_report(sim, start, 0.0, "scripted")
-    report.pop("wall_seconds")
+    report = without_timing(build_report(sim, start, 0.0, "scripted"))
     return report
 
 

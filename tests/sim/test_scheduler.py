@@ -1,0 +1,53 @@
+"""The scheduler: one job per agent, results in submission order, decisions due on time."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+
+from game.sim.factory import build_simulation
+from game.sim.report import build_report, without_timing
+from game.sim.scheduler import Scheduler
+from game.sim.simulation import SimConfig
+
+
+def test_one_job_per_agent_and_submission_order():
+    scheduler = Scheduler(workers=4)
+    gate = threading.Event()
+    scheduler.submit(("a",), "slow", lambda: gate.wait(5) and "a")
+    scheduler.submit(("b",), "fast", lambda: "b")
+    with pytest.raises(RuntimeError):
+        scheduler.submit(("a",), "again", lambda: None)
+    gate.set()
+    assert [f.result for f in scheduler.collect(block=True)] == ["a", "b"]
+    assert not scheduler.busy("a")
+    scheduler.shutdown()
+
+
+def test_a_job_is_handed_back_only_when_due():
+    scheduler = Scheduler(workers=2)
+    scheduler.delay, scheduler.step = 6, 10
+    scheduler.submit(("a",), "job", lambda: 1)  # due at step 15
+    assert scheduler.collect(block=True, step=14) == []  # finished, but not due yet
+    assert scheduler.busy("a")
+    assert [f.result for f in scheduler.collect(block=True, step=15)] == [1]
+    scheduler.shutdown()
+
+
+def test_errors_come_back_as_values():
+    scheduler = Scheduler(workers=1)
+    scheduler.submit(("a",), "boom", lambda: 1 / 0)
+    (finished,) = scheduler.collect(block=True)
+    assert isinstance(finished.error, ZeroDivisionError) and not scheduler.busy("a")
+    scheduler.shutdown()
+
+
+def test_delayed_decisions_are_still_deterministic():
+    def run() -> dict:
+        sim = build_simulation("three", config=SimConfig(seed=4, decision_delay_steps=6))
+        start = sim.now
+        sim.run_until(start + timedelta(hours=5))
+        sim.close()
+        return without_timing(build_report(sim, start, 0.0, "scripted"))
+
+    assert run() == run()
