@@ -231,16 +231,21 @@ def load_game(
 
     `mind` carries ablations for interviews and runs; `options` go to build_simulation
     (the language-model settings)."""
-    from game.sim.factory import build_simulation
+    from game.sim.factory import build_simulation, decision_delay
 
     doc, arrays = read_save(name, root)
     path = save_path(name, root) / DOCUMENT
     try:
         seed = int(doc["seed"])
-        config = SimConfig(seed=seed, mode=mode, workers=workers, mind=mind or MindSettings())
-        sim = build_simulation(
-            doc["scenario"], seed=seed, brain=brain or doc["brain"], config=config, **options
+        chosen = brain or doc["brain"]
+        config = SimConfig(
+            seed=seed,
+            mode=mode,
+            workers=workers,
+            mind=mind or MindSettings(),
+            decision_delay_steps=decision_delay(chosen),
         )
+        sim = build_simulation(doc["scenario"], seed=seed, brain=chosen, config=config, **options)
         restore(sim, doc, arrays, path)
     except SaveError:
         raise
