@@ -1,0 +1,322 @@
+"""Effective settings: defaults < config file < environment < command-line flags.
+
+The config file is TOML in `platformdirs.user_config_dir("smallville")/config.toml`
+(`SMALLVILLE_CONFIG` names another file). The API key is deliberately *not* a setting:
+settings only name the environment variable that holds it (`api_key_env`), and the key is
+read from the environment at the moment a client is built. So no settings object, save,
+report or log line can ever carry it, and `python main.py config` shows it masked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from game.core.errors import SmallvilleError
+
+APP = "smallville"
+CONFIG_ENV = "SMALLVILLE_CONFIG"
+
+
+class OutputMode(Enum):
+    """How a request asks for JSON; `AUTO` starts at the top and steps down on rejection."""
+
+    AUTO = "auto"
+    JSON_SCHEMA = "json_schema"  # response_format json_schema (OpenAI, vLLM, LM Studio)
+    JSON_OBJECT = "json_object"  # response_format json_object + schema (llama.cpp server)
+    TEXT = "text"  # plain text, the JSON found in the reply
+
+
+# USD per million tokens (input, output) for a few hosted models, used when no price is
+# configured. Prices change: set `price_input_per_mtok` / `price_output_per_mtok` to be sure.
+KNOWN_PRICES: dict[str, tuple[float, float]] = {
+    "gpt-4o-mini": (0.15, 0.60),
+    "gpt-4o": (2.50, 10.00),
+    "gpt-4.1": (2.00, 8.00),
+    "gpt-4.1-mini": (0.40, 1.60),
+    "gpt-4.1-nano": (0.10, 0.40),
+    "text-embedding-3-small": (0.02, 0.0),
+    "text-embedding-3-large": (0.13, 0.0),
+}
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """Everything the language-model brain needs except the key itself."""
+
+    base_url: str = ""  # '' = the openai package's default (api.openai.com)
+    api_key_env: str = "OPENAI_API_KEY"  # the environment variable holding the key
+    model: str = "gpt-4o-mini"
+    cheap_model: str = ""  # for importance, emoji and area choice; '' = model
+    embed_model: str = "text-embedding-3-small"
+    embeddings: bool = True  # False: always the offline embedder
+    embed_batch: int = 128
+    temperature: float = 0.7
+    timeout: float = 60.0  # seconds per request
+    network_retries: int = 4  # for 429, 5xx and timeouts
+    validation_retries: int = 2  # re-asks with the validation error
+    output_mode: OutputMode = OutputMode.AUTO
+    price_input_per_mtok: float | None = None  # None: KNOWN_PRICES, else 0
+    price_output_per_mtok: float | None = None
+    cheap_price_input_per_mtok: float | None = None
+    cheap_price_output_per_mtok: float | None = None
+    budget_usd: float = 0.0  # 0 = no cap
+    max_calls: int = 0  # 0 = no cap
+    record: bool = False  # answer from and write to the record/replay cache
+    replay: bool = False  # answer only from the cache; never the network
+    strict: bool = False  # headless: stop when the endpoint is unusable
+    cache_file: str = ""  # '' = user cache dir / llm-cache.sqlite3
+    audit: bool = True
+    audit_file: str = ""  # '' = user data dir / saves / audit / <time>.jsonl
+
+    def key_present(self) -> bool:
+        return bool(os.environ.get(self.api_key_env, ""))
+
+    def api_key(self) -> str:
+        """Read at use, never stored: see the module docstring."""
+        return os.environ.get(self.api_key_env, "")
+
+    def prices(self, cheap: bool = False) -> tuple[float, float]:
+        """(input, output) USD per million tokens for the main or the cheap model."""
+        model = (self.cheap_model or self.model) if cheap else self.model
+        default = KNOWN_PRICES.get(model, (0.0, 0.0))
+        if cheap and self.cheap_model:
+            given = (self.cheap_price_input_per_mtok, self.cheap_price_output_per_mtok)
+        else:
+            given = (self.price_input_per_mtok, self.price_output_per_mtok)
+        return (
+            default[0] if given[0] is None else given[0],
+            default[1] if given[1] is None else given[1],
+        )
+
+
+@dataclass(frozen=True)
+class Config:
+    brain: str = "scripted"  # scripted | llm
+    workers: int = 8  # cognition threads
+    llm: LLMSettings = field(default_factory=LLMSettings)
+    sources: dict[str, str] = field(default_factory=dict)  # setting -> where it came from
+
+
+# Environment variables and the LLM setting each one sets.
+ENVIRONMENT = {
+    "OPENAI_BASE_URL": "base_url",
+    "SMALLVILLE_MODEL": "model",
+    "SMALLVILLE_CHEAP_MODEL": "cheap_model",
+    "SMALLVILLE_EMBED_MODEL": "embed_model",
+}
+
+
+def config_path() -> Path:
+    given = os.environ.get(CONFIG_ENV, "")
+    if given:
+        return Path(given).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP)) / "config.toml"
+
+
+def cache_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP))
+
+
+def data_dir() -> Path:
+    """SMALLVILLE_DATA overrides the user data folder, as it does for the saves."""
+    import platformdirs
+
+    return Path(os.environ.get("SMALLVILLE_DATA") or platformdirs.user_data_dir(APP))
+
+
+# -- loading -------------------------------------------------------------------------------
+
+
+def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> Config:
+    """Defaults, then the TOML file (if any), then the environment."""
+    path = path or config_path()
+    env = dict(os.environ) if env is None else env
+    config, sources = Config(), {}
+    if path.is_file():
+        config = _apply_file(config, _read_toml(path), str(path), sources)
+    llm = config.llm
+    for var, name in ENVIRONMENT.items():
+        if env.get(var):
+            llm = replace(llm, **{name: env[var]})
+            sources[f"llm.{name}"] = f"${var}"
+    return replace(config, llm=llm, sources=sources)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SmallvilleError(f"{path}: cannot read the config file: {exc}") from None
+
+
+def _apply_file(config: Config, doc: dict[str, Any], where: str, sources: dict) -> Config:
+    """Top-level `brain` and `workers`, the rest in an [llm] table."""
+    unknown = set(doc) - {"brain", "workers", "llm"}
+    if unknown:
+        raise SmallvilleError(f"{where}: unknown settings {sorted(unknown)}")
+    top = {k: doc[k] for k in ("brain", "workers") if k in doc}
+    for key in top:
+        sources[key] = where
+    llm_doc = doc.get("llm", {})
+    if not isinstance(llm_doc, dict):
+        raise SmallvilleError(f"{where}: [llm] must be a table")
+    llm = _set_fields(config.llm, llm_doc, where)
+    for key in llm_doc:
+        sources[f"llm.{key}"] = where
+    config = replace(config, **_checked(Config, top, where))
+    return replace(config, llm=llm)
+
+
+def _set_fields(settings: LLMSettings, values: dict[str, Any], where: str) -> LLMSettings:
+    if "api_key" in values:
+        raise SmallvilleError(
+            f"{where}: the API key does not belong in a file; put it in the environment "
+            "and name the variable with api_key_env"
+        )
+    return replace(settings, **_checked(LLMSettings, values, where))
+
+
+def _checked(cls, values: dict[str, Any], where: str) -> dict[str, Any]:
+    """Values converted to each field's type; a wrong name or type is one clear error."""
+    known = {f.name: f for f in fields(cls) if f.name not in ("llm", "sources")}
+    out = {}
+    for name, value in values.items():
+        if name not in known:
+            raise SmallvilleError(f"{where}: unknown setting {name!r}")
+        out[name] = _convert(name, value, getattr(cls(), name), where)
+    return out
+
+
+def _convert(name: str, value: Any, default: Any, where: str) -> Any:
+    try:
+        if isinstance(default, Enum):
+            return type(default)(value)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise TypeError("expected true or false")
+            return value
+        if isinstance(default, int):
+            return int(value)
+        if isinstance(default, float) or (default is None and "price" in name):
+            return float(value)
+        return str(value)
+    except (TypeError, ValueError) as exc:
+        raise SmallvilleError(f"{where}: setting {name!r}: {exc}") from None
+
+
+# -- flags -----------------------------------------------------------------------------------
+
+
+def add_llm_arguments(parser: argparse.ArgumentParser, with_brain: bool = False) -> None:
+    """The flags that steer the language-model brain; shared by `run`, `play` and `config`.
+
+    A parser that already has --brain and --workers (default None, so the config file
+    decides) passes with_brain=False."""
+    g = parser.add_argument_group("language model (override the config file and environment)")
+    if with_brain:
+        g.add_argument("--brain", choices=("scripted", "llm"), help="who answers")
+        g.add_argument("--workers", type=int, help="cognition threads (default 8)")
+    g.add_argument("--model", help="chat model name")
+    g.add_argument("--cheap-model", help="model for importance, emoji and area choice")
+    g.add_argument("--embed-model", help="embedding model name")
+    g.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
+    g.add_argument("--api-key-env", help="environment variable that holds the API key")
+    g.add_argument("--record", action="store_true", help="record answers for --replay")
+    g.add_argument("--replay", action="store_true", help="answer only from a recording")
+    g.add_argument("--budget-usd", type=float, help="stop spending past this estimate")
+    g.add_argument("--max-calls", type=int, help="stop calling the model past this many")
+    g.add_argument("--strict", action="store_true", help="stop if the endpoint is unusable")
+    g.add_argument("--cache-file", help="the record/replay SQLite file (default: user cache)")
+    g.add_argument("--audit-log", help="write the JSONL audit log here")
+    g.add_argument("--no-embeddings", action="store_true", help="use the offline embedder")
+
+
+FLAG_FIELDS = {
+    "model": "model",
+    "cheap_model": "cheap_model",
+    "embed_model": "embed_model",
+    "base_url": "base_url",
+    "api_key_env": "api_key_env",
+    "budget_usd": "budget_usd",
+    "max_calls": "max_calls",
+    "audit_log": "audit_file",
+    "cache_file": "cache_file",
+}
+
+
+def config_from_args(args: argparse.Namespace, base: Config | None = None) -> Config:
+    """The loaded config with whatever flags were given laid on top."""
+    config = base or load_config()
+    sources = dict(config.sources)
+    changes: dict[str, Any] = {}
+    for flag, name in FLAG_FIELDS.items():
+        value = getattr(args, flag, None)
+        if value is not None:
+            changes[name] = value
+            sources[f"llm.{name}"] = "flag"
+    for flag in ("record", "replay", "strict"):
+        if getattr(args, flag, False):
+            changes[flag] = True
+            sources[f"llm.{flag}"] = "flag"
+    if getattr(args, "no_embeddings", False):
+        changes["embeddings"] = False
+        sources["llm.embeddings"] = "flag"
+    if changes.get("record") and changes.get("replay"):
+        raise SmallvilleError("--record and --replay exclude each other")
+    top: dict[str, Any] = {}
+    for name in ("brain", "workers"):
+        if getattr(args, name, None) is not None:
+            top[name] = getattr(args, name)
+            sources[name] = "flag"
+    return replace(config, **top, llm=replace(config.llm, **changes), sources=sources)
+
+
+# -- showing -------------------------------------------------------------------------------
+
+
+def mask(secret: str) -> str:
+    """Enough to recognise a key, never enough to use it."""
+    if not secret:
+        return "(not set)"
+    return "****" + secret[-4:] if len(secret) >= 12 else "****"
+
+
+def describe(config: Config) -> str:
+    """The effective settings as TOML-like lines, the key masked, each with its source."""
+    lines = [f"# config file: {config_path()}"]
+    for name in ("brain", "workers"):
+        lines.append(_line(name, getattr(config, name), config.sources.get(name)))
+    lines.append("")
+    lines.append("[llm]")
+    llm = config.llm
+    for f in fields(LLMSettings):
+        value = getattr(llm, f.name)
+        lines.append(_line(f.name, value, config.sources.get(f"llm.{f.name}")))
+    key = mask(llm.api_key())
+    lines.append(f"# api key: {key} (from ${llm.api_key_env})")
+    for label, cheap in (("model", False), ("cheap model", True)):
+        rate_in, rate_out = llm.prices(cheap)
+        lines.append(f"# {label} price: ${rate_in:g} in, ${rate_out:g} out per million tokens")
+    return "\n".join(lines)
+
+
+def _line(name: str, value: Any, source: str | None) -> str:
+    if value is None:
+        return f"# {name} = (unset: a known price or 0)"
+    if isinstance(value, Enum):
+        value = value.value
+    text = str(value).lower() if isinstance(value, bool) else repr(value)
+    if isinstance(value, str):
+        text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"{name} = {text}" + (f"  # {source}" if source else "")
