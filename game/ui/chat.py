@@ -11,7 +11,7 @@ import pygame
 
 from game.core.errors import SmallvilleError
 from game.ui import theme
-from game.ui.input import Act, Command
+from game.ui.input import Command
 from game.ui.widgets import Button, Focus, Row, ScrollList, Span, TextBox
 
 SIZE = (540, 320)
@@ -90,12 +90,9 @@ class ChatPanel:
         return ""
 
     def handle_text(self, command: Command) -> None:
-        if command.act is Act.TYPE:
-            self.box.type(command.text)
-        elif command.act is Act.ERASE:
-            self.box.erase()
-        elif command.act is Act.SUBMIT:
-            self.say(self.box.take())
+        text = self.box.edit(command)
+        if text is not None:
+            self.say(text)
 
     def say(self, text: str) -> None:
         if not text or self.ended:

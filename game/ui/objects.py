@@ -13,7 +13,7 @@ from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
 from game.sim.events import EventKind
 from game.ui import theme
-from game.ui.input import Act, Command
+from game.ui.input import Command
 from game.ui.inspector import address_text
 from game.ui.widgets import Button, Focus, TextBox
 
@@ -76,12 +76,9 @@ class ObjectEditor:
         return ""
 
     def handle_text(self, command: Command) -> None:
-        if command.act is Act.TYPE:
-            self.box.type(command.text)
-        elif command.act is Act.ERASE:
-            self.box.erase()
-        elif command.act is Act.SUBMIT:
-            self.apply(self.box.take())
+        text = self.box.edit(command)
+        if text is not None:
+            self.apply(text)
 
     def apply(self, state: str) -> None:
         if not state:

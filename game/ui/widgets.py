@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from game.ui import theme
+from game.ui.input import Act, Command
 
 
 @dataclass
@@ -64,6 +65,16 @@ class TextBox:
         """The typed text, stripped, and an empty box."""
         text, self.text = self.text.strip(), ""
         return text
+
+    def edit(self, command: Command) -> str | None:
+        """Apply a typing command; on Enter, the submitted text (else None)."""
+        if command.act is Act.TYPE:
+            self.type(command.text)
+        elif command.act is Act.ERASE:
+            self.erase()
+        elif command.act is Act.SUBMIT:
+            return self.take()
+        return None
 
     def hit(self, pos: tuple[int, int]) -> bool:
         return self.rect.collidepoint(pos)
