@@ -49,19 +49,30 @@ def _start_run(args: argparse.Namespace, build):
     if args.load:
         from game.sim.saves import load_game
 
-        return load_game(args.load, mind=mind, workers=args.workers)
-    config = SimConfig(seed=args.seed, workers=args.workers, mind=mind)
+        return load_game(args.load, mind=mind, workers=args.workers, llm=args.llm)
+    from game.sim.factory import decision_delay
+
+    config = SimConfig(
+        seed=args.seed,
+        workers=args.workers,
+        mind=mind,
+        decision_delay_steps=decision_delay(args.brain),
+    )
     return build(args.scenario, seed=args.seed, brain=args.brain, config=config)
 
 
 def _run(args: argparse.Namespace) -> int:
     import time
     from datetime import timedelta
+    from functools import partial
 
+    from game.core.config import config_from_args
     from game.sim.factory import build_simulation
-    from game.sim.report import build_report
+    from game.sim.report import DayTimer, build_report
 
-    sim = _start_run(args, build_simulation)
+    settings = config_from_args(args)  # defaults < config file < environment < flags
+    args.brain, args.workers, args.llm = settings.brain, settings.workers, settings.llm
+    sim = _start_run(args, partial(build_simulation, llm=settings.llm))
     start = sim.now
     end = start + timedelta(hours=args.hours)
     total = max(1, int((end - start).total_seconds() // sim.config.step_seconds))
@@ -81,18 +92,28 @@ def _run(args: argparse.Namespace) -> int:
             flush=True,
         )
 
+    timer = DayTimer(start)
+
+    def watch(s) -> None:
+        _stop_if_fatal(s)
+        timer(s)
+        if not args.quiet:
+            progress(s)
+
     try:
-        sim.run_until(end, None if args.quiet else progress)
+        sim.run_until(end, watch)
+        _stop_if_fatal(sim)
         if args.save:
             from game.sim.saves import save_game
 
             print(f"\nsaved to {save_game(sim, args.save)}", file=sys.stderr)
     finally:
         sim.close()
+        _close_brain(sim)
     wall = time.perf_counter() - began
     if not args.quiet:
         print(file=sys.stderr)
-    report = build_report(sim, start, wall, sim.mind.brain.name)
+    report = build_report(sim, start, wall, sim.mind.brain.name, timer.per_day())
     text = json.dumps(report, indent=2, ensure_ascii=False)
     if args.report:
         from pathlib import Path
@@ -101,6 +122,27 @@ def _run(args: argparse.Namespace) -> int:
         print(f"report written to {args.report}", file=sys.stderr)
     else:
         print(text)
+    return 0
+
+
+def _stop_if_fatal(sim) -> None:
+    """The language-model brain sets `fatal` when a run must stop: an unusable endpoint
+    under --strict, or a --replay that meets a request it never recorded."""
+    reason = getattr(sim.mind.brain, "fatal", "")
+    if reason:
+        raise SmallvilleError(reason)
+
+
+def _close_brain(sim) -> None:
+    close = getattr(sim.mind.brain, "close", None)
+    if callable(close):
+        close()
+
+
+def _config(args: argparse.Namespace) -> int:
+    from game.core.config import config_from_args, describe
+
+    print(describe(config_from_args(args)))
     return 0
 
 
@@ -162,16 +204,21 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--scenario", default="smallville", help="bundled name or path to JSON")
     run.add_argument("--hours", type=float, default=24.0, help="game hours to run")
     run.add_argument("--seed", type=int, default=0)
-    run.add_argument("--brain", default="scripted", help="scripted (default)")
-    run.add_argument("--workers", type=int, default=8, help="cognition threads")
+    run.add_argument("--brain", choices=("scripted", "llm"), help="default: config, scripted")
+    run.add_argument("--workers", type=int, help="cognition threads (default: config, 8)")
     run.add_argument("--report", help="write the JSON report here (default: stdout)")
     run.add_argument("--quiet", action="store_true", help="no progress line")
     run.add_argument("--save", help="save the game under this name at the end")
     run.add_argument("--load", help="continue a saved game instead of a new one")
     from game.commands import add_ablate, register
+    from game.core.config import add_llm_arguments
 
     add_ablate(run)
+    add_llm_arguments(run)
     run.set_defaults(handler=_run)
+    config = sub.add_parser("config", help="print the effective settings (API key masked)")
+    add_llm_arguments(config, with_brain=True)
+    config.set_defaults(handler=_config)
     register(sub)
     play = sub.add_parser("play", help="open the game window (the default)")
     play.add_argument("--scenario", help="new game of this scenario (skips the start screen)")

@@ -1,0 +1,144 @@
+"""Embeddings from the endpoint's /v1/embeddings, or the offline embedder when it has none.
+
+The choice is made once, before the town is built, by one probe request: a save's memory
+stream holds vectors of one embedder only, so the embedder can never switch mid-game.
+If the endpoint later fails a request, the texts get zero vectors (no relevance, the
+other two retrieval scores still work) rather than vectors from another space.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from game.brains.embed import CachedEmbedder, HashEmbedder
+from game.brains.llm.client import ChatClient, EmbeddingsMissing, EndpointDown, RequestFailed
+from game.brains.protocol import Embedder
+from game.brains.replay import ReplayMiss
+
+PROBE = "Smallville"
+FAILURES = (RequestFailed, EndpointDown, ReplayMiss, EmbeddingsMissing)
+
+
+class _Ticket:
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self.rows: np.ndarray | None = None
+        self.done = threading.Event()
+
+
+class OpenAIEmbedder:
+    """Texts -> unit vectors through the client.
+
+    Concurrent callers are coalesced: while `inflight` requests are on the wire, texts
+    from other threads queue and leave together in the next request (up to `batch`
+    texts). Lockstep jobs of one step thus share embedding requests instead of sending
+    one each; the recording is per text, so batching never disturbs a replay.
+    """
+
+    def __init__(
+        self,
+        client: ChatClient,
+        model: str,
+        dim: int,
+        batch: int = 128,
+        notify: Callable[[str], None] = lambda message: None,
+        inflight: int = 2,
+    ) -> None:
+        self.client = client
+        self.name = f"openai:{model}"
+        self.dim = dim
+        self.batch = max(1, batch)
+        self._notify = notify
+        self._warned = threading.Event()
+        self._queue: list[_Ticket] = []
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(max(1, inflight))
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        ticket = _Ticket(list(texts))
+        if not ticket.texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            self._queue.append(ticket)
+        while not ticket.done.is_set():
+            if self._slots.acquire(blocking=False):
+                try:
+                    self._flush(self._drain())
+                finally:
+                    self._slots.release()
+            else:
+                ticket.done.wait(0.005)
+        assert ticket.rows is not None
+        return ticket.rows
+
+    def _drain(self) -> list[_Ticket]:
+        """Queued tickets whose texts fit in one request (at least one ticket)."""
+        with self._lock:
+            taken, size = [], 0
+            while self._queue and (not taken or size + len(self._queue[0].texts) <= self.batch):
+                ticket = self._queue.pop(0)
+                taken.append(ticket)
+                size += len(ticket.texts)
+            return taken
+
+    def _flush(self, tickets: list[_Ticket]) -> None:
+        """Answer every ticket taken, whatever happens: a waiting thread must never hang."""
+        rows: dict[str, np.ndarray] = {}
+        try:
+            texts = list(dict.fromkeys(t for ticket in tickets for t in ticket.texts))
+            for start in range(0, len(texts), self.batch):
+                chunk = texts[start : start + self.batch]
+                rows.update(zip(chunk, self._vectors(chunk), strict=True))
+        finally:
+            zero = np.zeros(self.dim, dtype=np.float32)
+            for ticket in tickets:
+                out = np.stack([rows.get(t, zero) for t in ticket.texts]).astype(np.float32)
+                norms = np.linalg.norm(out, axis=1, keepdims=True)
+                np.divide(out, norms, out=out, where=norms > 0)
+                ticket.rows = out
+                ticket.done.set()
+
+    def _vectors(self, texts: list[str]) -> np.ndarray:
+        try:
+            rows = np.asarray(self.client.embed(texts), dtype=np.float32)
+        except FAILURES as exc:
+            self._warn(f"embeddings failed ({exc}); those memories get no relevance score")
+            return np.zeros((len(texts), self.dim), dtype=np.float32)
+        if rows.shape != (len(texts), self.dim):
+            self._warn(f"the endpoint returned embeddings of shape {rows.shape}; ignored")
+            return np.zeros((len(texts), self.dim), dtype=np.float32)
+        return rows
+
+    def _warn(self, message: str) -> None:
+        if not self._warned.is_set():
+            self._warned.set()
+            self._notify(message)
+
+
+def open_embedder(
+    client: ChatClient,
+    enabled: bool,
+    model: str,
+    batch: int,
+    notify: Callable[[str], None],
+) -> Embedder:
+    """The endpoint's embedder if a probe succeeds, else the offline one (said once)."""
+    offline = CachedEmbedder(HashEmbedder())
+    if not enabled:
+        return offline
+    try:
+        dim = len(client.embed([PROBE])[0])
+    except EmbeddingsMissing as exc:
+        notify(
+            f"the endpoint has no /v1/embeddings for {model!r} ({exc}): memories use the "
+            f"offline embedder {offline.name}"
+        )
+        return offline
+    except (RequestFailed, EndpointDown, ReplayMiss) as exc:
+        if not client.down:
+            notify(f"embeddings unavailable ({exc}): memories use the offline embedder")
+        return offline
+    return CachedEmbedder(OpenAIEmbedder(client, model, dim, batch, notify))

@@ -1,0 +1,507 @@
+"""A local OpenAI-protocol server for tests and benchmarks: no model, no network.
+
+It speaks `/v1/chat/completions` and `/v1/embeddings` on 127.0.0.1 (a random port) and
+answers every question of the LLM brain with schema-valid JSON made deterministically
+from the request: the schema it was sent (its title names the question), and what the
+prompt offers (numbered memories, the day's hours, the options). It behaves like a small
+serving box: `latency` seconds per request and `slots` requests at a time.
+
+Faults for the tests: `faults` is a queue consumed one per chat request (`always` is a
+fault for every request): 'malformed', 'wrong_types', 'out_of_range', 'unknown_area',
+'rate_limit' (429 + Retry-After), 'server_error' (500), 'hang' (sleep past the client's
+timeout), 'unauthorized' (401, echoing the key as some servers do). `accepts` lists the
+response_format types it takes (drop 'json_schema' to act like llama.cpp's server, drop
+both to act like a server without structured output), `embeddings=False` makes
+/v1/embeddings a 404, and `forced[question]` fixes the answer to one question.
+
+Usage:  with ProtocolServer(latency=0.01) as server: ... server.url ...
+        python tests/brains/protocol_server.py --latency 1 --slots 16   (serves until ^C)
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import json
+import re
+import socket
+import struct
+import threading
+import time
+from collections import Counter, deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+EMOJI = ("📚", "☕", "🍳", "🎨", "💻", "🚶", "🧹", "🎵", "📝", "🛒", "🍽️", "💬", "🌳", "🧪")
+STATES = ("in use", "running", "occupied", "being used")
+STEP_WORDS = ("getting ready for", "starting on", "working steadily on", "wrapping up")
+KEYWORDS = ("party", "valentine", "election", "mayor", "crush", "love", "burning", "fire")
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def tokens(text: str) -> int:
+    """A rough token count: words and punctuation marks (close to BPE for English)."""
+    return len(_TOKEN.findall(text))
+
+
+def pick(seq, *key: Any):
+    digest = hashlib.sha256(json.dumps(key, default=str).encode()).digest()
+    return seq[int.from_bytes(digest[:8], "big") % len(seq)]
+
+
+def roll(*key: Any) -> float:
+    digest = hashlib.sha256(json.dumps(key, default=str).encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+class ProtocolServer:
+    def __init__(
+        self,
+        latency: float = 0.0,
+        slots: int = 16,
+        embeddings: bool = True,
+        dim: int = 64,
+        port: int = 0,
+    ) -> None:
+        self.latency = latency
+        self.slots = threading.BoundedSemaphore(max(1, slots))
+        self.embeddings = embeddings
+        self.dim = dim
+        self.accepts = {"json_schema", "json_object", "text"}
+        self.refuses: set[str] = set()  # 'max_tokens', 'temperature': as newer OpenAI models
+        self.faults: deque[str] = deque()
+        self.always = ""
+        self.retry_after = "0.05"
+        self.hang_seconds = 2.0
+        self.forced: dict[str, dict[str, Any]] = {}  # question name -> the answer to give
+        self.requests: list[dict[str, Any]] = []  # every request: path, body, auth header
+        self.by_question: Counter[str] = Counter()
+        self._lock = threading.Lock()
+        self._http = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
+        self._http.daemon_threads = True
+        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._http.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def start(self) -> ProtocolServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._http.shutdown()
+        self._http.server_close()
+
+    def __enter__(self) -> ProtocolServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def next_fault(self) -> str:
+        with self._lock:
+            return self.faults.popleft() if self.faults else self.always
+
+    def record(self, entry: dict[str, Any]) -> None:
+        with self._lock:
+            self.requests.append(entry)
+
+    def count(self, question: str) -> None:
+        with self._lock:
+            self.by_question[question] += 1
+
+    def chat_requests(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [r for r in self.requests if r["path"].endswith("/chat/completions")]
+
+
+def refused_url() -> str:
+    """A URL on which nothing listens: a port bound and released."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+# -- HTTP ----------------------------------------------------------------------------------
+
+
+def _handler(server: ProtocolServer):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args) -> None:  # quiet
+            pass
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", 0))
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+            except json.JSONDecodeError:
+                return self._send(400, {"error": {"message": "bad JSON"}})
+            auth = self.headers.get("Authorization", "")
+            server.record({"path": self.path, "body": body, "auth": auth})
+            with server.slots:
+                time.sleep(server.latency)
+                if self.path.endswith("/chat/completions"):
+                    status, doc, headers = chat(server, body, auth)
+                elif self.path.endswith("/embeddings"):
+                    status, doc, headers = embeddings(server, body)
+                else:
+                    status, doc, headers = 404, {"error": {"message": "not found"}}, {}
+            self._send(status, doc, headers)
+
+        def _send(self, status: int, doc: Any, headers: dict[str, str] | None = None) -> None:
+            data = json.dumps(doc).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (a timeout test)
+
+    return Handler
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None):
+    return status, {"error": {"message": message, "type": "test"}}, headers or {}
+
+
+def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
+    fault = server.next_fault()
+    if fault == "rate_limit":
+        return _error(429, "slow down", {"Retry-After": server.retry_after})
+    if fault == "server_error":
+        return _error(500, "the model crashed")
+    if fault == "unauthorized":
+        return _error(401, f"Incorrect API key provided: {auth.removeprefix('Bearer ')}")
+    if fault == "hang":
+        time.sleep(server.hang_seconds)
+    if "max_tokens" in server.refuses and "max_tokens" in body:
+        return _error(
+            400,
+            "Unsupported parameter: 'max_tokens' is not supported with this "
+            "model. Use 'max_completion_tokens' instead.",
+        )
+    if "temperature" in server.refuses and "temperature" in body:
+        return _error(
+            400,
+            "Unsupported value: 'temperature' does not support 0.7 with this "
+            "model. Only the default (1) value is supported.",
+        )
+    rf = body.get("response_format") or {"type": "text"}
+    if rf.get("type") not in server.accepts:
+        return _error(400, f"response_format type {rf.get('type')} is not supported")
+    messages = body.get("messages", [])
+    prompt = "\n".join(str(m.get("content", "")) for m in messages)
+    name, schema = _schema_of(rf, prompt)
+    server.count(name)
+    answer = server.forced.get(name) or answer_for(name, schema, _last_user(messages))
+    content = _mutate(answer, fault)
+    if rf.get("type") == "text" and fault != "malformed":
+        content = f"Here is my answer:\n```json\n{content}\n```\n"
+    usage = {
+        "prompt_tokens": tokens(prompt) + (tokens(json.dumps(schema)) if schema else 0),
+        "completion_tokens": tokens(content),
+    }
+    usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+    doc = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body.get("model", ""),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": usage,
+    }
+    return 200, doc, {}
+
+
+def _last_user(messages: list[dict[str, Any]]) -> str:
+    """The question itself: the first user message (retries append corrections)."""
+    for m in messages:
+        if m.get("role") == "user":
+            return str(m.get("content", ""))
+    return ""
+
+
+def _schema_of(rf: dict[str, Any], prompt: str) -> tuple[str, dict[str, Any]]:
+    if rf.get("type") == "json_schema":
+        spec = rf.get("json_schema", {})
+        return spec.get("name", ""), spec.get("schema", {})
+    if rf.get("type") == "json_object" and isinstance(rf.get("schema"), dict):
+        schema = rf["schema"]
+        return schema.get("title", ""), schema
+    marker = "follows this JSON schema: "
+    at = prompt.rfind(marker)
+    if at == -1:
+        return "", {}
+    schema, _ = json.JSONDecoder().raw_decode(prompt[at + len(marker) :])
+    return schema.get("title", ""), schema
+
+
+def _mutate(answer: dict[str, Any], fault: str) -> str:
+    if fault == "malformed":
+        return json.dumps(answer)[:-3]
+    if fault in ("wrong_types", "out_of_range", "unknown_area"):
+        answer = _walk(answer, fault)
+    return json.dumps(answer, ensure_ascii=False)
+
+
+def _walk(value: Any, fault: str) -> Any:
+    if isinstance(value, dict):
+        return {k: _walk(v, fault) for k, v in value.items()}
+    if isinstance(value, list):
+        return "none" if fault == "wrong_types" else [_walk(v, fault) for v in value]
+    if isinstance(value, bool):
+        return "yes" if fault == "wrong_types" else value
+    if isinstance(value, int):
+        return {"wrong_types": "seven", "out_of_range": 99}.get(fault, value)
+    if isinstance(value, str):
+        return {"wrong_types": 7, "unknown_area": "the Moon"}.get(fault, value)
+    return value
+
+
+# -- answers ---------------------------------------------------------------------------------
+
+
+def answer_for(name: str, schema: dict[str, Any], prompt: str) -> dict[str, Any]:
+    maker = MAKERS.get(name)
+    return maker(schema, prompt) if maker else generic(schema, prompt)
+
+
+def generic(schema: dict[str, Any], prompt: str, path: str = "") -> Any:
+    kind = schema.get("type")
+    if "enum" in schema:
+        return pick(schema["enum"], prompt, path)
+    if kind == "object":
+        props = schema.get("properties", {})
+        return {k: generic(v, prompt, f"{path}.{k}") for k, v in props.items()}
+    if kind == "array":
+        return [generic(schema.get("items", {}), prompt, f"{path}[{i}]") for i in range(2)]
+    if kind == "integer":
+        return 1 + int(roll(prompt, path) * 5)
+    if kind == "boolean":
+        return roll(prompt, path) < 0.3
+    if path.endswith("emoji"):
+        return pick(EMOJI, prompt, path)
+    return f"something about {pick(('the town', 'the day', 'work', 'friends'), prompt, path)}"
+
+
+def _numbered(prompt: str) -> list[str]:
+    return re.findall(r"^\d+\. (.*)$", prompt, flags=re.M)
+
+
+def _importance(schema, prompt):
+    out = []
+    for text in _numbered(prompt):
+        low = text.lower()
+        hot = any(k in low for k in KEYWORDS)
+        out.append(6 + int(roll(text) * 3) if hot else 1 + int(roll(text) * 4))
+    return {"ratings": out}
+
+
+def _hhmm(minute: int) -> str:
+    minute %= 24 * 60
+    return f"{minute // 60:02d}:{minute % 60:02d}"
+
+
+def _plan(schema, prompt):
+    m = re.search(r"wakes at (\d\d):(\d\d) and goes to bed at (\d\d):(\d\d)", prompt)
+    wake, sleep = (int(m[1]) * 60 + int(m[2]), int(m[3]) * 60 + int(m[4])) if m else (420, 1380)
+    if sleep <= wake:
+        sleep += 24 * 60
+    places = schema["properties"]["items"]["items"]["properties"]["place"]["enum"]
+    home = places[0]
+    work = places[1] if len(places) > 2 else home
+    out_place = pick(places[:-1], prompt, "out")
+    blocks = [
+        ("waking up and getting ready", home),
+        ("having breakfast", home),
+        ("working on the main task of the day", work),
+        ("having lunch", out_place),
+        ("continuing the day's work", work),
+        ("spending time out", out_place),
+        ("having dinner and relaxing", home),
+    ]
+    step = (sleep - wake) / len(blocks)
+    items = [
+        {"start": _hhmm(int(wake + i * step)), "activity": text, "place": place}
+        for i, (text, place) in enumerate(blocks)
+    ]
+    return {"items": items}
+
+
+def _step_bits(schema_step, prompt, key) -> dict[str, Any]:
+    spots = [s for s in schema_step["properties"]["spot"]["enum"] if s]
+    spot = pick(spots, key) if spots else ""
+    return {
+        "spot": spot,
+        "state": pick(STATES, key) if spot else "",
+        "emoji": pick(EMOJI, key),
+        "importance": 1 + int(roll(key, "imp") * 3),
+    }
+
+
+def _plan_text(prompt: str) -> tuple[str, int]:
+    m = re.search(r"plans: (.+?)(?: at .+?)?\.\n", prompt)
+    minutes = re.search(r"add up to (\d+)", prompt)
+    return (m[1] if m else "the task"), (int(minutes[1]) if minutes else 60)
+
+
+def _steps_for(schema_step, prompt, description: str, minutes: int) -> list[dict[str, Any]]:
+    n = max(1, min(4, round(minutes / 12)))
+    base, extra = divmod(minutes, n)
+    out = []
+    for i in range(n):
+        words = STEP_WORDS[min(i, len(STEP_WORDS) - 1)] if n > 1 else "busy with"
+        step = {"action": f"{words} {description}", "minutes": base + (1 if i < extra else 0)}
+        out.append({**step, **_step_bits(schema_step, prompt, description)})
+    return out
+
+
+def _steps(schema, prompt):
+    description, minutes = _plan_text(prompt)
+    step = schema["properties"]["steps"]["items"]
+    return {"steps": _steps_for(step, prompt, description, minutes)}
+
+
+def _hours(schema, prompt):
+    description, minutes = _plan_text(prompt)
+    step = schema["properties"]["hours"]["items"]["properties"]["steps"]["items"]
+    n = max(1, round(minutes / 60))
+    base, extra = divmod(minutes, n)
+    hours = []
+    for i in range(n):
+        m = base + (1 if i < extra else 0)
+        text = f"{description} (part {i + 1})" if n > 1 else description
+        hours.append({"activity": text, "minutes": m, "steps": _steps_for(step, prompt, text, m)})
+    return {"hours": hours}
+
+
+def _react(schema, prompt):
+    options = schema["properties"]["decision"]["enum"]
+    r = roll(prompt)
+    decision = "continue"
+    if "talk" in options and r < 0.12:
+        decision = "talk"
+    elif r > 0.97:
+        decision = "react"
+    if decision == "react":
+        return {"decision": decision, "action": "checking on what is going on", "minutes": 10}
+    return {"decision": decision, "action": "", "minutes": 0}
+
+
+def _converse(schema, prompt):
+    a, b = schema["properties"]["lines"]["items"]["properties"]["speaker"]["enum"]
+    lines = [
+        (a, f"Hi {b.split()[0]}, how is your day going?"),
+        (b, "Busy, but good. What have you been up to?"),
+        (a, "Working mostly. Have you heard any news around town?"),
+        (b, "Not much. See you around!"),
+    ]
+    return {
+        "lines": [{"speaker": s, "say": t, "news": ""} for s, t in lines],
+        "importance_a": 2,
+        "importance_b": 2,
+    }
+
+
+def _utter(schema, prompt):
+    said = prompt.split("The conversation so far:", 1)[-1]
+    turns = len(re.findall(r"^[A-Z][\w ]+: ", said, flags=re.M))
+    return {"say": "That sounds good to me.", "end": turns >= 3, "news": ""}
+
+
+def _insights(schema, prompt):
+    n = len(_numbered(prompt))
+    cite = [1] if n < 2 else [1, 2]
+    return {"insights": [{"insight": "They value their daily routine", "because": cite}]}
+
+
+def _questions(schema, prompt):
+    return {
+        "questions": [
+            "What matters most to them these days?",
+            "Whom do they spend time with?",
+            "What are they looking forward to?",
+        ]
+    }
+
+
+MAKERS = {
+    "importance": _importance,
+    "plan_day": _plan,
+    "decompose_steps": _steps,
+    "decompose_hours": _hours,
+    "react": _react,
+    "converse": _converse,
+    "utter": _utter,
+    "insights": _insights,
+    "reflect_questions": _questions,
+    "object_state": lambda s, p: {"state": pick(STATES, p), "emoji": pick(EMOJI, p)},
+    "emoji": lambda s, p: {"emoji": pick(EMOJI, p)},
+    "summarize": lambda s, p: {"summary": "They keep to their routine and care for friends."},
+    "answer": lambda s, p: {"answer": "I have been busy with my work lately."},
+}
+
+
+# -- embeddings ------------------------------------------------------------------------------
+
+
+def embeddings(server: ProtocolServer, body: dict[str, Any]):
+    if not server.embeddings:
+        return _error(404, "this server has no embeddings")
+    texts = body.get("input", [])
+    texts = [texts] if isinstance(texts, str) else texts
+    data = []
+    for i, text in enumerate(texts):
+        vector = _vector(str(text), server.dim)
+        if body.get("encoding_format") == "base64":
+            vector = base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode()
+        data.append({"object": "embedding", "index": i, "embedding": vector})
+    used = sum(tokens(str(t)) for t in texts)
+    usage = {"prompt_tokens": used, "total_tokens": used}
+    return 200, {"object": "list", "data": data, "model": body.get("model"), "usage": usage}, {}
+
+
+def _vector(text: str, dim: int) -> list[float]:
+    """Bag of hashed words: related texts get related vectors, as with a real model."""
+    out = [0.0] * dim
+    for word in re.findall(r"[a-z]+", text.lower()):
+        h = int.from_bytes(hashlib.md5(word.encode()).digest()[:4], "big")
+        out[h % dim] += 1.0 if h & 1 << 31 else -1.0
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, default=1.0)
+    parser.add_argument("--slots", type=int, default=16)
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--no-embeddings", action="store_true")
+    args = parser.parse_args()
+    server = ProtocolServer(args.latency, args.slots, not args.no_embeddings, port=args.port)
+    print(f"serving the OpenAI protocol at {server.url} (^C to stop)", flush=True)
+    server.start()
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""Settings: defaults < config file < environment < flags, and the key never a setting."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from game.core.config import (
+    Config,
+    OutputMode,
+    add_llm_arguments,
+    config_from_args,
+    describe,
+    load_config,
+    mask,
+)
+from game.core.errors import SmallvilleError
+
+FILE = """
+brain = "llm"
+workers = 4
+[llm]
+model = "from-file"
+cheap_model = "small-from-file"
+base_url = "http://file:1/v1"
+output_mode = "json_object"
+price_input_per_mtok = 0.5
+budget_usd = 2.5
+"""
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_llm_arguments(parser, with_brain=True)
+    return parser.parse_args(list(argv))
+
+
+def test_defaults_without_file_or_environment(tmp_path) -> None:
+    config = load_config(tmp_path / "none.toml", env={})
+    assert config == Config() and config.workers == 8 and config.brain == "scripted"
+    assert config.llm.model == "gpt-4o-mini" and config.llm.output_mode is OutputMode.AUTO
+
+
+def test_file_then_environment_then_flags(tmp_path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(FILE)
+    env = {"SMALLVILLE_MODEL": "from-env", "OPENAI_BASE_URL": "http://env:2/v1"}
+    config = load_config(path, env=env)
+    assert (config.brain, config.workers) == ("llm", 4)
+    assert config.llm.cheap_model == "small-from-file" and config.llm.budget_usd == 2.5
+    assert config.llm.model == "from-env" and config.llm.base_url == "http://env:2/v1"
+    assert config.llm.output_mode is OutputMode.JSON_OBJECT
+    assert config.sources["llm.model"] == "$SMALLVILLE_MODEL"
+    assert config.sources["llm.cheap_model"] == str(path)
+    final = config_from_args(parse("--model", "from-flag", "--workers", "2", "--strict"), config)
+    assert final.llm.model == "from-flag" and final.workers == 2 and final.llm.strict
+    assert final.llm.base_url == "http://env:2/v1" and final.sources["llm.model"] == "flag"
+    assert final.llm.prices() == (0.5, 0.0)
+
+
+def test_known_prices_unless_configured() -> None:
+    config = load_config(env={"SMALLVILLE_CONFIG": "/nonexistent"})
+    assert config.llm.prices() == (0.15, 0.60)  # gpt-4o-mini, the default model
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('[llm]\napi_key = "sk-nope"\n', "does not belong in a file"),
+        ("[llm]\nmodle = 1\n", "unknown setting"),
+        ('colour = "red"\n', "unknown settings"),
+        ('[llm]\nbudget_usd = "lots"\n', "budget_usd"),
+        ('[llm]\noutput_mode = "xml"\n', "output_mode"),
+        ("[llm\n", "cannot read"),
+    ],
+)
+def test_a_bad_file_is_one_clear_error(tmp_path, text, problem) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(SmallvilleError, match=problem):
+        load_config(path, env={})
+
+
+def test_record_and_replay_exclude_each_other() -> None:
+    with pytest.raises(SmallvilleError, match="exclude"):
+        config_from_args(parse("--record", "--replay"), Config())
+
+
+def test_the_key_is_read_from_the_named_variable_and_shown_masked(monkeypatch) -> None:
+    monkeypatch.setenv("MY_KEY", "sk-abcdefghijklmnop1234")
+    config = config_from_args(parse("--api-key-env", "MY_KEY"), Config())
+    assert config.llm.api_key() == "sk-abcdefghijklmnop1234"
+    assert "sk-abcdefghijklmnop1234" not in repr(config)
+    shown = describe(config)
+    assert "****1234" in shown and "sk-abcdefghijklmnop1234" not in shown
+    assert mask("") == "(not set)" and mask("short") == "****"

@@ -1,0 +1,145 @@
+"""`python main.py run --brain llm` end to end against a real local server: the report's
+usage, record then replay, a refused endpoint (carry on, or stop under --strict), and the
+API key in none of the files a run writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from llm_helpers import SECRET, run_main, serve
+from protocol_server import refused_url
+
+CHAT_FIELDS = ("calls", "prompt_tokens", "completion_tokens", "retries", "failures", "fallbacks")
+
+
+@pytest.fixture
+def server():
+    yield from serve()
+
+
+def run_llm(tmp: Path, url: str, *extra: str, hours: str = "2", report: str = "r.json"):
+    args = ["run", "--brain", "llm", "--base-url", url, "--model", "M", "--scenario", "three"]
+    return run_main([*args, "--hours", hours, "--report", report, "--quiet", *extra], tmp)
+
+
+def report(tmp: Path, name: str = "r.json") -> dict:
+    return json.loads((tmp / name).read_text(encoding="utf-8"))
+
+
+def test_a_headless_llm_run_reports_calls_tokens_and_fallbacks(server, tmp_path) -> None:
+    server.forced["importance"] = {"ratings": [42]}  # out of range: always falls back
+    done = run_llm(tmp_path, server.url)
+    assert done.returncode == 0, done.stderr
+    r = report(tmp_path)
+    assert r["brain"] == "llm"
+    model = r["model"]
+    assert model["calls"] > 0 and model["prompt_tokens"] > 0 and model["completion_tokens"] > 0
+    rated = model["by_question"]["importance"]
+    assert rated["fallbacks"] >= 3 and rated["retries"] == 2 * rated["fallbacks"]
+    assert model["fallbacks"] == rated["fallbacks"]
+    assert model["model"] == "M" and model["embedder"].startswith("openai:")
+    assert "importance" in model["by_question"] and "Klaus Mueller" in model["by_agent"]
+
+
+def chat_usage(model: dict) -> dict:
+    return {
+        q: {k: t[k] for k in CHAT_FIELDS}
+        for q, t in model["by_question"].items()
+        if q != "embeddings"
+    }
+
+
+def comparable(r: dict) -> dict:
+    """A report without what legitimately differs between recording and replaying."""
+    return {k: v for k, v in r.items() if k not in ("wall_seconds", "peak_rss_mb", "model")}
+
+
+def test_record_then_replay_gives_the_same_run(server, tmp_path) -> None:
+    server.faults.extend(["malformed", "wrong_types"])  # retries are recorded too
+    cache = str(tmp_path / "run.sqlite3")
+    first = run_llm(tmp_path, server.url, "--record", "--cache-file", cache, hours="4")
+    assert first.returncode == 0, first.stderr
+    recorded = report(tmp_path)
+    dead = refused_url()  # the replay must not need the network at all
+    again = run_llm(tmp_path, dead, "--replay", "--cache-file", cache, hours="4", report="b.json")
+    assert again.returncode == 0, again.stderr
+    replayed = report(tmp_path, "b.json")
+    assert comparable(replayed) == comparable(recorded)
+    assert chat_usage(replayed["model"]) == chat_usage(recorded["model"])
+    assert replayed["model"]["replayed"] == replayed["model"]["calls"] > 0
+    assert recorded["model"]["replayed"] == 0 and not replayed["model"]["endpoint_down"]
+
+
+def test_replay_fails_clearly_on_a_miss(server, tmp_path) -> None:
+    cache = str(tmp_path / "run.sqlite3")
+    assert run_llm(tmp_path, server.url, "--record", "--cache-file", cache).returncode == 0
+    other = run_llm(
+        tmp_path,
+        refused_url(),
+        "--replay",
+        "--cache-file",
+        cache,
+        "--seed",
+        "9",
+        "--scenario",
+        "smallville",
+    )
+    assert other.returncode == 2
+    assert "--replay" in other.stderr and "Traceback" not in other.stderr
+    missing = run_llm(tmp_path, server.url, "--replay", "--cache-file", str(tmp_path / "no.db"))
+    assert missing.returncode == 2 and "no recording" in missing.stderr
+
+
+def test_a_refused_endpoint_carries_on_scripted_or_stops_under_strict(tmp_path) -> None:
+    url = refused_url()
+    done = run_llm(tmp_path, url)
+    assert done.returncode == 0, done.stderr
+    model = report(tmp_path)["model"]
+    assert model["endpoint_down"] and model["fallbacks"] > 0 and model["calls"] == 0
+    assert done.stderr.count("cannot reach") == 1
+    strict = run_llm(tmp_path, url, "--strict", report="s.json")
+    assert strict.returncode == 2
+    assert "cannot reach the model endpoint" in strict.stderr and "Traceback" not in strict.stderr
+    assert not (tmp_path / "s.json").exists()
+
+
+def every_file(root: Path) -> list[Path]:
+    return [p for p in root.rglob("*") if p.is_file()]
+
+
+def test_the_key_is_in_no_file_a_run_writes(server, tmp_path) -> None:
+    cache, audit = str(tmp_path / "c.sqlite3"), str(tmp_path / "audit.jsonl")
+    done = run_llm(
+        tmp_path,
+        server.url,
+        "--record",
+        "--cache-file",
+        cache,
+        "--audit-log",
+        audit,
+        "--save",
+        "keytest",
+    )
+    assert done.returncode == 0, done.stderr
+    assert any(r["auth"] == f"Bearer {SECRET}" for r in server.requests)  # it was used
+    server.always = "unauthorized"  # now the server echoes the key in its error
+    echoed = run_llm(tmp_path, server.url, report="e.json")
+    assert echoed.returncode == 0
+    assert "401" in echoed.stderr and report(tmp_path, "e.json")["model"]["notices"]
+    written = every_file(tmp_path)
+    assert any(p.name == "audit.jsonl" for p in written)
+    assert any(p.suffix == ".npz" for p in written)  # the save
+    assert any("audit" in p.parts for p in written)  # the default audit log beside the saves
+    for path in written:
+        assert SECRET.encode() not in path.read_bytes(), path
+    for stream in (done.stdout, done.stderr, echoed.stdout, echoed.stderr):
+        assert SECRET not in stream
+
+
+def test_config_prints_the_effective_settings_with_the_key_masked(tmp_path) -> None:
+    shown = run_main(["config", "--base-url", "http://localhost:11434/v1"], tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert SECRET not in shown.stdout and SECRET[-4:] in shown.stdout
+    assert 'base_url = "http://localhost:11434/v1"  # flag' in shown.stdout
