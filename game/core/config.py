@@ -58,7 +58,9 @@ class LLMSettings:
     embed_batch: int = 128
     temperature: float = 0.7
     timeout: float = 60.0  # seconds per request
-    network_retries: int = 4  # for 429, 5xx and timeouts
+    network_retries: int = 2  # for 429, 5xx and timeouts
+    failures_before_rest: int = 3  # requests failing in a row before the endpoint rests
+    rest_seconds: float = 30.0  # how long scripted answers stand in for a failing endpoint
     validation_retries: int = 2  # re-asks with the validation error
     output_mode: OutputMode = OutputMode.AUTO
     price_input_per_mtok: float | None = None  # None: KNOWN_PRICES, else 0

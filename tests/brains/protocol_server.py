@@ -7,7 +7,9 @@ prompt offers (numbered memories, the day's hours, the options). It behaves like
 serving box: `latency` seconds per request and `slots` requests at a time.
 
 Faults for the tests: `faults` is a queue consumed one per chat request (`always` is a
-fault for every request): 'malformed', 'wrong_types', 'out_of_range', 'unknown_area',
+fault for every request): 'malformed', 'truncated', 'garbage', 'enormous', 'empty_choices',
+'dropped' (the connection is closed with no answer), 'wrong_types', 'out_of_range',
+'unknown_area',
 'rate_limit' (429 + Retry-After), 'server_error' (500), 'hang' (sleep past the client's
 timeout), 'unauthorized' (401, echoing the key as some servers do). `accepts` lists the
 response_format types it takes (drop 'json_schema' to act like llama.cpp's server, drop
@@ -132,6 +134,7 @@ def refused_url() -> str:
 def _handler(server: ProtocolServer):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go in two writes: no 40 ms stalls
 
         def log_message(self, *args) -> None:  # quiet
             pass
@@ -148,6 +151,9 @@ def _handler(server: ProtocolServer):
                 time.sleep(server.latency)
                 if self.path.endswith("/chat/completions"):
                     status, doc, headers = chat(server, body, auth)
+                    if status is None:  # 'dropped': hang up without a word
+                        self.close_connection = True
+                        return None
                 elif self.path.endswith("/embeddings"):
                     status, doc, headers = embeddings(server, body)
                 else:
@@ -184,6 +190,8 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
         return _error(401, f"Incorrect API key provided: {auth.removeprefix('Bearer ')}")
     if fault == "hang":
         time.sleep(server.hang_seconds)
+    if fault == "dropped":
+        return None, None, None
     if "max_tokens" in server.refuses and "max_tokens" in body:
         return _error(
             400,
@@ -226,6 +234,8 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
         ],
         "usage": usage,
     }
+    if fault == "empty_choices":
+        doc["choices"] = []
     return 200, doc, {}
 
 
@@ -255,9 +265,27 @@ def _schema_of(rf: dict[str, Any], prompt: str) -> tuple[str, dict[str, Any]]:
 def _mutate(answer: dict[str, Any], fault: str) -> str:
     if fault == "malformed":
         return json.dumps(answer)[:-3]
+    if fault == "truncated":
+        text = json.dumps(answer)
+        return text[: len(text) // 2]
+    if fault == "garbage":
+        return "I am sorry, as a language model I cannot ~~ %%% \u2603 <html>"
+    if fault == "enormous":
+        return json.dumps(_enlarge(answer), ensure_ascii=False)
     if fault in ("wrong_types", "out_of_range", "unknown_area"):
         answer = _walk(answer, fault)
     return json.dumps(answer, ensure_ascii=False)
+
+
+def _enlarge(value: Any) -> Any:
+    """Every string a hundred thousand characters long: a model that will not stop."""
+    if isinstance(value, dict):
+        return {k: _enlarge(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_enlarge(v) for v in value]
+    if isinstance(value, str):
+        return (value + " ") * (100_000 // (len(value) + 1) + 1)
+    return value
 
 
 def _walk(value: Any, fault: str) -> Any:

@@ -157,6 +157,8 @@ class ChatClient:
         self.down = ""  # why the endpoint is unusable ('' while it works)
         self.fatal = ""  # set instead of carrying on when strict (or a replay misses)
         self._lock = threading.Lock()
+        self._failing = 0  # requests failed in a row
+        self._rest_until = 0.0  # monotonic time until which the endpoint rests
         self._client = openai.OpenAI(
             api_key=lambda: settings.api_key() or "no-key",
             base_url=settings.base_url or None,
@@ -166,7 +168,7 @@ class ChatClient:
 
     # -- the one call path -------------------------------------------------------------
     def ask(self, question: Question, args: Args, agent: str = "") -> Any:
-        if self.down or self.guard.exhausted:
+        if self.down or self.guard.exhausted or self._resting():
             return self.fallback(question, args, agent)
         messages = render(question, args)
         schema = question.schema(args)
@@ -179,7 +181,10 @@ class ChatClient:
             except (RequestFailed, EndpointDown, ReplayMiss) as exc:
                 self._audit(question, agent, messages, error=str(exc))
                 self.meter.count("failures", question.name, agent)
+                if isinstance(exc, RequestFailed):
+                    self._failed_in_a_row(str(exc))
                 break
+            self._failing = 0
             try:
                 value = question.parse(extract_json(reply.content), args)
             except PARSE_ERRORS as exc:
@@ -193,6 +198,23 @@ class ChatClient:
             self._audit(question, agent, messages, reply)
             return value
         return self.fallback(question, args, agent)
+
+    def _resting(self) -> bool:
+        return time.monotonic() < self._rest_until
+
+    def _failed_in_a_row(self, problem: str) -> None:
+        """A circuit breaker: an endpoint that keeps failing (hanging, 5xx storms) rests a
+        while, and scripted answers stand in, instead of every question waiting it out."""
+        with self._lock:
+            self._failing += 1
+            if self._failing < self.settings.failures_before_rest:
+                return
+            self._failing = 0
+            self._rest_until = time.monotonic() + self.settings.rest_seconds
+        self.notify(
+            f"the model endpoint keeps failing ({problem}); scripted answers for "
+            f"{self.settings.rest_seconds:g} s"
+        )
 
     def fallback(self, question: Question, args: Args, agent: str = "") -> Any:
         self.meter.count("fallbacks", question.name, agent)
@@ -419,7 +441,9 @@ class ChatClient:
                 problem, wait = f"no answer within {self.settings.timeout:g} s", None
                 last: Exception = exc
             except openai.APIConnectionError as exc:
-                raise EndpointDown(self._unreachable(exc)) from None
+                if not _hung_up(exc):
+                    raise EndpointDown(self._unreachable(exc)) from None
+                problem, wait, last = "the endpoint hung up without answering", None, exc
             except openai.RateLimitError as exc:
                 if "insufficient_quota" in str(exc):
                     raise EndpointDown(self._say("the account has no quota left (429)")) from None
@@ -607,6 +631,14 @@ def retry_after(exc: openai.APIStatusError) -> float | None:
     except (TypeError, ValueError):
         return None
     return min(MAX_WAIT, max(0.0, when.timestamp() - time.time()))
+
+
+def _hung_up(exc: Exception) -> bool:
+    """A connection that opened and then closed with no answer is worth another try;
+    a refused or unresolvable one is not (the endpoint is not there)."""
+    cause = exc.__cause__ or exc.__context__
+    # by name: the openai package's HTTP library differs between its versions
+    return type(cause).__name__ in ("RemoteProtocolError", "ReadError", "ConnectionResetError")
 
 
 def backoff(attempt: int, base: float = 0.5, cap: float = 30.0) -> float:

@@ -14,6 +14,7 @@ required, no additional properties, enums, no numeric bounds): the bounds live i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -520,9 +521,11 @@ REACT = Question(
 
 
 def history_lines(history: Sequence[Utterance]) -> str:
+    """Each line as quoted speech (JSON-escaped), so words a visitor typed can never pass
+    for the prompt's own instructions: the system prompt says quotes are speech only."""
     if not history:
         return "(nothing yet)"
-    return "\n".join(f"{u.speaker}: {u.text}" for u in history)
+    return "\n".join(f"{u.speaker} said: {json.dumps(u.text, ensure_ascii=False)}" for u in history)
 
 
 def _utter_view(a: Args) -> dict[str, str]:
