@@ -147,10 +147,14 @@ def _config(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from game.core.config import config_from_args
     from game.ui.app import App, Options
 
+    settings = config_from_args(args)  # defaults < config file < environment < flags
+    args.brain, args.workers = settings.brain, settings.workers
     width, height = _window_size(args.size)
     options = Options(
+        llm=settings.llm,
         save_name=args.save or "",
         scenario=args.scenario or "",
         load=args.load or "",
@@ -224,15 +228,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--scenario", help="new game of this scenario (skips the start screen)")
     play.add_argument("--load", help="load this saved game (skips the start screen)")
     play.add_argument("--name", default="Robin", help="the visitor's name")
-    play.add_argument("--brain", default="scripted", help="scripted (default)")
+    play.add_argument("--brain", default=None, help="scripted or llm (default: the config)")
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--workers", type=int, default=8, help="cognition threads")
+    play.add_argument("--workers", type=int, default=None, help="cognition threads")
     play.add_argument("--size", default="1280x720", help="window size, WIDTHxHEIGHT")
     play.add_argument("--speed", type=int, default=1, help="game minutes per real second")
     play.add_argument("--autosave", type=int, default=60, help="game minutes (0 = off)")
     play.add_argument("--quit-after", type=float, default=0.0, help="real seconds, then exit")
     play.add_argument("--screenshot", help="save the last frame to this PNG on exit")
     play.add_argument("--save", help="the save name F5 writes to (default: quicksave)")
+    add_llm_arguments(play)
     play.set_defaults(handler=_play)
     replay = sub.add_parser("replay", help="play a saved run back in the window, no model")
     replay.add_argument("--load", required=True, help="save name or folder")

@@ -37,6 +37,7 @@ class Notifications:
     toasts: list[Toast] = field(default_factory=list)
     clock: float = 0.0
     _seen: int = 0  # how many log events have been read
+    _notices_seen: int = 0  # how many of the brain's notices have been shown
 
     def push(self, text: str, color: theme.Color = theme.TEXT) -> None:
         for toast in self.toasts:
@@ -59,10 +60,15 @@ class Notifications:
             elif event.data.get("fallback"):
                 self.push(f"fallback: {event.text}", theme.ACCENT)
         self._seen = len(events)
+        notices = getattr(sim.mind.brain, "notices", None) or []  # the model brain's news
+        for text in notices[self._notices_seen :]:
+            self.push(text, theme.ACCENT)
+        self._notices_seen = len(notices)
 
     def restart(self, sim) -> None:
         """Start reading a (new) simulation's log from its end."""
         self._seen = len(sim.log.events)
+        self._notices_seen = 0
 
     def update(self, dt: float) -> None:
         self.clock += dt
