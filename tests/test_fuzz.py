@@ -165,3 +165,46 @@ def test_fuzz_save_bytes(good_save, tmp_path):
             target.write_bytes(raw)
             assert_clean_failure(lambda: load_game(str(folder)).close(), target)
         target.write_bytes(data)
+
+
+CONFIG = b"""brain = "llm"
+workers = 4
+
+[llm]
+base_url = "http://127.0.0.1:8080/v1"
+model = "small-model"
+timeout = 20.0
+budget_usd = 1.5
+"""
+
+
+def test_fuzz_config_file(tmp_path):
+    from game.core.config import load_config
+
+    path = tmp_path / "config.toml"
+    path.write_bytes(CONFIG)
+    assert load_config(path, env={}).llm.model == "small-model"
+    for raw in byte_mutations(CONFIG, 7, 80):
+        path.write_bytes(raw)
+        assert_clean_failure(lambda: load_config(path, env={}), path)
+    for value in ('"many"', "-3", "1e400", "[1, 2]", "{ a = 1 }", '"' + "x" * 5000 + '"'):
+        for key in ("workers", "timeout", "budget_usd", "model"):
+            text = CONFIG.decode().replace(f"\n{key} =", f"\n{key} = {value}\n# {key} =", 1)
+            path.write_text(text)
+            assert_clean_failure(lambda: load_config(path, env={}), path)
+
+
+def test_damaged_replay_cache_is_a_clear_error(tmp_path):
+    from game.brains.replay import ReplayCache
+
+    path = tmp_path / "llm-cache.sqlite3"
+    ReplayCache(path).close()
+    data = path.read_bytes()
+    for raw in [b"not a database at all" * 50, *byte_mutations(data, 8, 10)]:
+        path.write_bytes(raw)
+        before = hashlib.sha256(raw).hexdigest()
+        try:
+            ReplayCache(path, replay=True).close()
+        except SmallvilleError as exc:
+            assert "\n" not in str(exc)
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == before

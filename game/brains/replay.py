@@ -50,9 +50,14 @@ class ReplayCache:
         if replay and not path.is_file():
             raise SmallvilleError(f"--replay: no recording at {path}; record one with --record")
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(SCHEMA)
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise SmallvilleError(
+                f"{path}: not a usable record/replay cache ({exc}); move it aside to start anew"
+            ) from None
         self._lock = threading.Lock()
         self._closed = False
         self._flights: dict[str, threading.Event] = {}
@@ -61,8 +66,13 @@ class ReplayCache:
         with self._lock:
             if self._closed:
                 return None  # a job still running after the run ended
-            row = self._db.execute("SELECT answer FROM answers WHERE key = ?", (key,)).fetchone()
-        return None if row is None else json.loads(row[0])
+            try:
+                row = self._db.execute(
+                    "SELECT answer FROM answers WHERE key = ?", (key,)
+                ).fetchone()
+                return None if row is None else json.loads(row[0])
+            except (sqlite3.DatabaseError, ValueError):
+                return None  # a damaged row is a miss, never a crash
 
     def put(self, key: str, kind: str, model: str, answer: dict[str, Any]) -> None:
         """Store an answer. An unreachable endpoint is not an answer and is never stored."""

@@ -10,6 +10,7 @@ report or log line can ever carry it, and `python main.py config` shows it maske
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
@@ -17,7 +18,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from game.core.errors import SmallvilleError
+from game.core.errors import SmallvilleError, clip
 
 APP = "smallville"
 CONFIG_ENV = "SMALLVILLE_CONFIG"
@@ -158,8 +159,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise SmallvilleError(f"{path}: cannot read the config file: {exc}") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise SmallvilleError(f"{path}: cannot read the config file: {clip(str(exc))}") from None
 
 
 def _apply_file(config: Config, doc: dict[str, Any], where: str, sources: dict) -> Config:
@@ -209,12 +210,22 @@ def _convert(name: str, value: Any, default: Any, where: str) -> Any:
                 raise TypeError("expected true or false")
             return value
         if isinstance(default, int):
-            return int(value)
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError(f"expected a whole number, got {value!r}")
+            number = int(value)
+            if number < 0:
+                raise ValueError(f"expected a whole number of at least 0, got {value!r}")
+            return number
         if isinstance(default, float) or (default is None and "price" in name):
-            return float(value)
-        return str(value)
-    except (TypeError, ValueError) as exc:
-        raise SmallvilleError(f"{where}: setting {name!r}: {exc}") from None
+            number = float(value)
+            if not math.isfinite(number) or number < 0:
+                raise ValueError(f"expected a finite number of at least 0, got {value!r}")
+            return number
+        if not isinstance(value, str):
+            raise TypeError(f"expected text, got {type(value).__name__}")
+        return value
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise SmallvilleError(f"{where}: setting {name!r}: {clip(str(exc))}") from None
 
 
 # -- flags -----------------------------------------------------------------------------------
