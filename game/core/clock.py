@@ -40,8 +40,16 @@ def minute_of_day(when: datetime) -> int:
 
 
 def fmt_hhmm(minutes: int) -> str:
+    """510 -> '08:30' (minutes after midnight, wrapping past a day)."""
     minutes %= 24 * 60
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def next_time(after: datetime, minute: int) -> datetime:
+    """The first datetime at or after `after` whose time of day is `minute`."""
+    day = after.replace(hour=0, minute=0, second=0, microsecond=0)
+    when = day + timedelta(minutes=minute)
+    return when if when >= after else when + timedelta(days=1)
 
 
 def fmt_time(when: datetime) -> str:

@@ -16,10 +16,18 @@ from functools import cache
 from typing import Any
 
 
-def encode(value: Any) -> Any:
-    """Dataclasses, enums, datetimes, tuples and dicts -> JSON-able values."""
+def encode(value: Any, compact: bool = False) -> Any:
+    """Dataclasses, enums, datetimes, tuples and dicts -> JSON-able values.
+
+    `compact` leaves out dataclass fields that hold their default (decode puts the
+    default back), which keeps a save of thousands of memories small.
+    """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: encode(getattr(value, f.name), compact)
+            for f in dataclasses.fields(value)
+            if not (compact and _is_default(f, getattr(value, f.name)))
+        }
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, datetime):
@@ -27,10 +35,18 @@ def encode(value: Any) -> Any:
     if isinstance(value, (set, frozenset)):
         return sorted(encode(v) for v in value)
     if isinstance(value, (list, tuple, deque)):
-        return [encode(v) for v in value]
+        return [encode(v, compact) for v in value]
     if isinstance(value, dict):
-        return {str(k): encode(v) for k, v in value.items()}
+        return {str(k): encode(v, compact) for k, v in value.items()}
     return value
+
+
+def _is_default(f: dataclasses.Field, value: Any) -> bool:
+    if f.default is not dataclasses.MISSING:
+        return value == f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return value == f.default_factory()
+    return False
 
 
 @cache

@@ -17,6 +17,112 @@ class MemoryKind(Enum):
     CHAT = "chat"
 
 
+class ActionKind(Enum):
+    PLAN = "plan"  # an action from the decomposed day plan
+    REACT = "react"  # a reaction that replaced the plan for a while
+    SLEEP = "sleep"
+    CHAT = "chat"  # in a conversation
+    WAIT = "wait"  # waiting for a place to free up, or for a decision
+
+
+class Source(Enum):
+    """How the holder came to know a memory: the first thing a rumour check asks."""
+
+    SEEN = "seen"  # perceived with its own eyes
+    HEARD = "heard"  # another resident said it (`Fact.heard_from`)
+    VISITOR = "visitor"  # the player's visitor said it: a claim, never a fact
+    SELF = "self"  # its own doing or thinking: actions, plans, reflections
+    INNER_VOICE = "inner voice"  # the player speaking as the resident's own thought
+    SEED = "seed"  # the scenario's seed paragraph
+
+
+class FactKind(Enum):
+    """The shape of a memory, which says how its text is rendered from its fields."""
+
+    DOING = "doing"  # subject is object ('Maria Lopez is studying at the desk')
+    OBJECT_STATE = "object state"  # the object at `address` is in `state`
+    CONVERSATION = "conversation"  # `participants` said `lines`
+    CLAIM = "claim"  # `heard_from` said `object` (about `subject`)
+    PLAN = "plan"  # `subject`'s plan for the day: `plan`
+    STATEMENT = "statement"  # a sentence about `subject`: a seed fact, a thought, an insight
+
+
+@dataclass(frozen=True)
+class Event:
+    """A dated happening at a place: a party, a rally. `what` and `host` may be ''."""
+
+    place: str
+    start: datetime
+    end: datetime
+    what: str = ""
+    host: str = ""
+
+    @property
+    def minutes(self) -> int:
+        return int((self.end - self.start).total_seconds() // 60)
+
+
+@dataclass(frozen=True)
+class PlanItem:
+    """'for 180 minutes from 9am at Oak Hill College: library, read and take notes'.
+
+    A planner may say more about an item when it makes it: the state its object takes,
+    the bubble's emoji and how poignant doing it is. Empty or 0 means "ask when needed".
+    """
+
+    description: str
+    start: datetime
+    minutes: int
+    place: str = ""  # a sector, sector:arena or full address the plan has in mind; may be ""
+    state: str = ""
+    emoji: str = ""
+    importance: int = 0
+    intent: str = ""  # the scenario intent the item serves ('party'), if any
+
+    @property
+    def end(self) -> datetime:
+        return self.start + timedelta(minutes=self.minutes)
+
+    def covers(self, when: datetime) -> bool:
+        return self.start <= when < self.end
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a remembered conversation."""
+
+    speaker: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    """What a memory is about, as fields (the original code's subject-predicate-object
+    triple and more), so no layer has to read its text back. The text is rendered from
+    these fields once, when the memory is written (game/mind/facts.py).
+    """
+
+    kind: FactKind
+    source: Source
+    subject: str = ""  # who or what it is about: a resident's name or an object's address
+    predicate: str = ""  # 'is', 'plans', 'said'
+    object: str = ""  # the rest: 'studying at the desk', the claim, the insight
+    heard_from: str = ""  # for HEARD and VISITOR: who said it
+    participants: tuple[str, ...] = ()  # for a conversation: both sides, first speaker first
+    lines: tuple[Line, ...] = ()  # for a conversation: what was said
+    plan: tuple[PlanItem, ...] = ()  # for a plan: the broad items
+    plan_item: str = ""  # the plan item an action belongs to
+    address: str = ""  # the object (or place) observed
+    state: str = ""  # the state the object was in
+    intent: str = ""  # the scenario intent it refers to ('party'), by id
+    event: Event | None = None  # the dated event it names, if any
+    private: bool = False  # not to be passed on (a crush, a secret)
+
+    @property
+    def about_person(self) -> bool:
+        return self.kind is not FactKind.OBJECT_STATE and bool(self.subject)
+
+
 @dataclass(frozen=True)
 class MemoryRecord:
     """One memory as the brain sees it. `index` is its position in the agent's stream."""
@@ -26,25 +132,18 @@ class MemoryRecord:
     text: str
     created: datetime
     importance: int
-    source: str = ""  # who said it, for chat memories; "" for the agent's own
+    fact: Fact
     evidence: tuple[int, ...] = ()
 
-
-@dataclass(frozen=True)
-class PlanItem:
-    """'for 180 minutes from 9am at Oak Hill College: library, read and take notes'."""
-
-    description: str
-    start: datetime
-    minutes: int
-    place: str = ""  # a sector, sector:arena or full address the plan has in mind; may be ""
+    @property
+    def heard_from(self) -> str:
+        """Who told it (another resident or the visitor); '' for the holder's own."""
+        return self.fact.heard_from
 
     @property
-    def end(self) -> datetime:
-        return self.start + timedelta(minutes=self.minutes)
-
-    def covers(self, when: datetime) -> bool:
-        return self.start <= when < self.end
+    def partner(self) -> str:
+        """For a conversation memory: the other side; else who said it, if anyone."""
+        return self.fact.heard_from
 
 
 class ReactionKind(Enum):
@@ -66,12 +165,22 @@ CONTINUE = Reaction(ReactionKind.CONTINUE)
 
 @dataclass(frozen=True)
 class Observation:
-    """Something perceived: an agent doing something, or an object in some state."""
+    """Something perceived: an agent doing something, or an object in some state.
+
+    `activity` is the observed agent's kind of action (asleep, talking, waiting are the
+    simulation's own, routine to see); `routine` says an object's state is one a resident's
+    ordinary action gave it, not a player's edit; `importance` is the actor's own rating
+    of what it does, when its planner gave one (0 = unknown).
+    """
 
     subject: str  # a name, or an object's address
-    text: str  # 'Maria Lopez is studying at the desk'
+    text: str  # 'Maria Lopez is studying at the desk', rendered from `fact`
     is_agent: bool
     status: str  # the agent's action, or the object's state
+    fact: Fact
+    activity: ActionKind | None = None
+    routine: bool = False
+    importance: int = 0
 
 
 @dataclass(frozen=True)
@@ -80,6 +189,7 @@ class Utterance:
     text: str
     end: bool = False  # the speaker ends the conversation with this line
     shares: str = ""  # a piece of news passed on in this line, stated as a plain fact
+    shared: Fact | None = None  # the same news as fields, when the speaker knows them
 
 
 @dataclass(frozen=True)

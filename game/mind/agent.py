@@ -10,24 +10,15 @@ import typing
 from collections import deque
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
-from enum import Enum
 from typing import Any
 
 from game.core.codec import decode, encode
-from game.core.records import Observation, PlanItem, Utterance
+from game.core.records import ActionKind, Observation, Utterance
 from game.mind.memory import MemoryStream, MemoryView
 from game.mind.plan import DayPlan
 from game.world.scenario import Resident
 
 Tile = tuple[int, int]
-
-
-class ActionKind(Enum):
-    PLAN = "plan"  # an action from the decomposed day plan
-    REACT = "react"  # a reaction that replaced the plan for a while
-    SLEEP = "sleep"
-    CHAT = "chat"  # in a conversation
-    WAIT = "wait"  # waiting for a place to free up, or for a decision
 
 
 @dataclass(frozen=True)
@@ -42,6 +33,7 @@ class Action:
     emoji: str = ""
     object_state: str = ""  # the state its object takes while the action runs ('' = unchanged)
     fixes_to: str = ""  # for a reaction to an object: the state the object is left in
+    importance: int = 0  # how poignant its planner rated doing it (0 = not rated)
 
     def over(self, now: datetime) -> bool:
         return now >= self.end
@@ -174,9 +166,3 @@ class Agent:
 
 _NOT_STATE = ("persona", "memory")
 
-
-def plan_item_text(name: str, item: PlanItem) -> str:
-    """The paper's plan memory form: 'for 180 minutes from 9:00 am ... at ..., ...'."""
-    when = item.start.strftime("%I:%M %p").lstrip("0").lower()
-    where = f" at {item.place}" if item.place else ""
-    return f"{name} plans, for {item.minutes} minutes from {when}{where}, {item.description}"

@@ -1,8 +1,9 @@
-"""The paper's cognition, as jobs: pure functions from a snapshot to a Decision.
+"""The paper's cognition, as jobs: pure functions from a snapshot to a typed effect.
 
 Each job runs on a worker thread. It reads an AgentSnapshot and a Surroundings (both
-immutable), asks the brain, and returns a Decision; it never mutates an agent, a memory
-stream or the town. The simulation applies Decisions on its own thread.
+immutable), asks the brain typed questions (game/brains/questions.py), and returns an
+effect of its own type (game/mind/effects.py); it never mutates an agent, a memory stream
+or the town. The simulation applies effects on its own thread.
 """
 
 from __future__ import annotations
@@ -10,67 +11,63 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from enum import Enum
 
 import numpy as np
 
-from game.brains.protocol import AgentContext, Brain, Embedder
-from game.core.clock import fmt_datetime, minute_of_day
+from game.brains.events import parse_event
+from game.brains.protocol import Brain, Embedder
+from game.brains.questions import (
+    ActionDetails,
+    AgentContext,
+    Answer,
+    ChooseSector,
+    ChooseSpot,
+    Converse,
+    DecomposeHours,
+    DecomposeSteps,
+    Draft,
+    Emoji,
+    Insights,
+    Place,
+    PlanDay,
+    RateImportance,
+    React,
+    ReflectQuestions,
+    Spot,
+    Summarize,
+    Utter,
+)
+from game.core.clock import fmt_datetime, minute_of_day, next_time
 from game.core.records import (
+    ActionKind,
+    Fact,
     MemoryKind,
     MemoryRecord,
     Observation,
     PlanItem,
     ReactionKind,
+    Source,
     Utterance,
 )
 from game.core.settings import Ablation, MindSettings, RetrievalSettings
-from game.mind.agent import Action, ActionKind, AgentSnapshot, Conversation
+from game.mind import facts
+from game.mind.agent import Action, AgentSnapshot, Conversation
+from game.mind.effects import (
+    Conversed,
+    Effect,
+    InnerVoiced,
+    NewMemory,
+    NextAction,
+    Perceived,
+    Reflected,
+    Seeded,
+    VisitorReplied,
+    Woke,
+)
 from game.mind.plan import DayPlan, fit_day, fit_to_span
 from game.mind.retrieval import retrieve
+from game.world.scenario import Intent
 from game.world.town import SEP, AreaKind, Town, split
-
-
-class JobKind(Enum):
-    SEED = "seed"
-    WAKE = "wake"
-    PERCEIVE = "perceive"
-    NEXT_ACTION = "next_action"
-    REFLECT = "reflect"
-    CONVERSE = "converse"
-    VISITOR = "visitor"
-    INNER_VOICE = "inner_voice"
-
-
-@dataclass(frozen=True)
-class NewMemory:
-    kind: MemoryKind
-    text: str
-    importance: int
-    embedding: np.ndarray
-    source: str = ""
-    evidence: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What a job decided for one agent; applied by the simulation at a step boundary."""
-
-    agent: str
-    job: JobKind
-    memories: tuple[NewMemory, ...] = ()
-    touched: tuple[int, ...] = ()
-    plan: DayPlan | None = None
-    action: Action | None = None
-    talk_to: str = ""
-    summary: str | None = None
-    summary_day: str = ""
-    woke: bool = False
-    seeded: bool = False
-    reflected: bool = False
-    conversation: Conversation | None = None
-    reply: Utterance | None = None  # a line said to the visitor
-    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -90,6 +87,7 @@ class Mind:
     brain: Brain
     embedder: Embedder
     settings: MindSettings
+    intents: tuple[Intent, ...] = ()  # the scenario's, so memories can name them by id
 
 
 # -- shared helpers ----------------------------------------------------------------
@@ -99,23 +97,33 @@ def _embed(mind: Mind, texts: Sequence[str]) -> np.ndarray:
     return mind.embedder.embed(list(texts)) if texts else np.zeros((0, mind.embedder.dim))
 
 
+@dataclass(frozen=True)
+class Note:
+    """A memory to write, before it is rated and embedded: its fields and what the data
+    already says about its importance."""
+
+    kind: MemoryKind
+    fact: Fact
+    known: int = 0
+    routine: bool = False
+    evidence: tuple[int, ...] = ()
+
+
 def new_memories(
-    mind: Mind,
-    snap: AgentSnapshot,
-    kind: MemoryKind,
-    texts: Sequence[str],
-    source: str = "",
-    evidence: Sequence[tuple[int, ...]] = (),
+    mind: Mind, snap: AgentSnapshot, notes: Sequence[Note], town: Town | None = None
 ) -> tuple[NewMemory, ...]:
-    """Rate and embed a batch of memory texts in one call each."""
-    if not texts:
+    """Render, rate and embed a batch of memories: one question and one embedding call."""
+    if not notes:
         return ()
-    scores = mind.brain.rate_importance(snap.persona, list(texts))
+    texts = [facts.render(n.fact, town) for n in notes]
+    drafts = tuple(
+        Draft(n.kind, t, n.fact, n.known, n.routine) for n, t in zip(notes, texts, strict=True)
+    )
+    scores = mind.brain.ask(RateImportance(snap.persona, drafts))
     vectors = _embed(mind, texts)
-    ev = list(evidence) or [()] * len(texts)
     return tuple(
-        NewMemory(kind, t, max(1, min(10, int(s))), v, source, e)
-        for t, s, v, e in zip(texts, scores, vectors, ev, strict=True)
+        NewMemory(n.kind, t, n.fact, max(1, min(10, int(s))), v, n.evidence)
+        for n, t, s, v in zip(notes, texts, scores, vectors, strict=True)
     )
 
 
@@ -173,20 +181,14 @@ def base_summary(snap: AgentSnapshot) -> str:
     )
 
 
-def next_time(after: datetime, minute: int) -> datetime:
-    """The first datetime at or after `after` whose time of day is `minute`."""
-    day = after.replace(hour=0, minute=0, second=0, microsecond=0)
-    when = day + timedelta(minutes=minute)
-    return when if when >= after else when + timedelta(days=1)
-
-
 # -- SEED: the seed paragraph becomes the first memories ------------------------------
 
 
-def seed_job(mind: Mind, snap: AgentSnapshot) -> Decision:
-    texts = snap.persona.seed_memories() if mind.settings.ablation.memory else []
-    memories = new_memories(mind, snap, MemoryKind.OBSERVATION, texts)
-    return Decision(snap.name, JobKind.SEED, memories=memories, seeded=True)
+def seed_job(mind: Mind, snap: AgentSnapshot) -> Seeded:
+    p = snap.persona
+    sentences = p.seed_memories() if mind.settings.ablation.memory else []
+    notes = [Note(MemoryKind.OBSERVATION, facts.seed(p, s, mind.intents)) for s in sentences]
+    return Seeded(snap.name, new_memories(mind, snap, notes))
 
 
 # -- WAKE: the summary description and the day plan -----------------------------------
@@ -207,11 +209,11 @@ def summary_description(mind: Mind, snap: AgentSnapshot) -> tuple[str, tuple[int
         records, idx = recall(mind, snap, [text], k=8)
         touched.extend(idx)
         if records:
-            parts.append(mind.brain.summarize(p, text, records))
+            parts.append(mind.brain.ask(Summarize(p, text, tuple(records))))
     return "\n".join(parts), tuple(dict.fromkeys(touched))
 
 
-def wake_job(mind: Mind, snap: AgentSnapshot, town: Town) -> Decision:
+def wake_job(mind: Mind, snap: AgentSnapshot, town: Town) -> Woke:
     p, now = snap.persona, snap.now
     today = now.date().isoformat()
     summary, touched = snap.summary, ()
@@ -220,20 +222,34 @@ def wake_job(mind: Mind, snap: AgentSnapshot, town: Town) -> Decision:
     snap = replace(snap, summary=summary)
     yesterday = ""
     if len(snap.memory) > len(p.seed_memories()):
-        prev = (now - timedelta(days=1)).strftime("%A %B %d")
-        records, _ = recall(mind, snap, [f"what {p.name} did on {prev}"], k=15)
-        yesterday = mind.brain.summarize(p, f"what {p.name} did on {prev}", records)
+        topic = f"what {p.name} did on {(now - timedelta(days=1)).strftime('%A %B %d')}"
+        records, _ = recall(mind, snap, [topic], k=15)
+        yesterday = mind.brain.ask(Summarize(p, topic, tuple(records)))
     plan, memories, idx = plan_rest_of_day(mind, snap, town, yesterday)
-    return Decision(
+    return Woke(
         snap.name,
-        JobKind.WAKE,
-        memories=memories,
-        touched=tuple(dict.fromkeys(touched + idx)),
+        memories,
+        tuple(dict.fromkeys(touched + idx)),
         plan=plan,
         summary=summary,
         summary_day=today,
-        woke=True,
     )
+
+
+def plan_places(snap: AgentSnapshot, town: Town) -> tuple[Place, ...]:
+    """The places a day plan may name (home, work, what the agent knows) with their hours;
+    one's own home and workplace have none (staff come and go as they need)."""
+    p = snap.persona
+    known = (a for a in sorted(snap.known) if a and SEP not in a)
+    names = dict.fromkeys([p.home, *([p.workplace] if p.workplace else []), *known])
+    out = []
+    for name in names:
+        area = town.areas.get(name)
+        if area is None or area.kind is not AreaKind.SECTOR:
+            continue
+        own = name in (p.home, p.workplace)
+        out.append(Place(name, None if own else area.opens, None if own else area.closes))
+    return tuple(out)
 
 
 def plan_rest_of_day(
@@ -249,14 +265,16 @@ def plan_rest_of_day(
     records, idx = recall(mind, snap, [f"{p.name}'s plans and events for {fmt_datetime(now)}"])
     records = [*extra, *records]
     sleep_at = next_time(now + timedelta(minutes=30), p.sleep)
-    planning = mind.settings.ablation.planning
-    items = mind.brain.plan_day(context(snap, town, records), yesterday, now) if planning else []
+    items: Sequence[PlanItem] = ()
+    if mind.settings.ablation.planning:
+        ctx = context(snap, town, records)
+        places = plan_places(snap, town)
+        items = mind.brain.ask(PlanDay(ctx, yesterday, now, sleep_at, places))
     items = [i for i in items if i.start < sleep_at]
     today = now.date().isoformat()
     plan = DayPlan(today, tuple(fit_day(items, now, sleep_at))) if items else DayPlan(today)
-    texts = [f"{p.name}'s plan for {now.strftime('%A %B %d')}: " + "; ".join(plan.lines())]
-    memories = new_memories(mind, snap, MemoryKind.PLAN, texts) if items else ()
-    return plan, memories, idx
+    notes = [Note(MemoryKind.PLAN, facts.plan(p.name, plan.broad))] if items else []
+    return plan, new_memories(mind, snap, notes), idx
 
 
 # -- NEXT_ACTION: decompose just in time, then choose where -----------------------------
@@ -291,47 +309,48 @@ def sector_options(snap: AgentSnapshot, world: Surroundings) -> list[str]:
     return out
 
 
-def _child_options(snap: AgentSnapshot, world: Surroundings, parent: str) -> list[str]:
+def _children(snap: AgentSnapshot, world: Surroundings, parent: str) -> list[str]:
+    """The addresses under `parent` the agent knows (all, if it knows none) with room."""
     kids = [k.address for k in world.town.children(parent)]
     known = [k for k in kids if k in snap.known] or kids
-    return [world.town.areas[k].name for k in known if _has_room(world, snap, k)]
+    return [k for k in known if _has_room(world, snap, k)]
 
 
-def _ask(
-    mind: Mind,
-    ctx: AgentContext,
-    description: str,
-    level: AreaKind,
-    options: list[str],
-    current: str,
-    hint: str,
-) -> str:
-    """One level of the tree walk; an answer outside the options falls back to the first."""
-    if len(options) == 1:
-        return options[0]
-    choice = mind.brain.choose_area(ctx, description, level, options, current, hint)
-    return choice if choice in options else options[0]
+def spots_in(snap: AgentSnapshot, world: Surroundings, sector: str) -> tuple[Spot, ...]:
+    """Where in a sector the agent may act: each roomy object of each roomy arena, or the
+    arena itself where none of its objects has room."""
+    town, out = world.town, []
+    for arena in _children(snap, world, sector):
+        arena_name = town.areas[arena].name
+        objects = _children(snap, world, arena)
+        for obj in objects:
+            out.append(Spot(arena_name, town.areas[obj].name, obj))
+        if not objects:
+            out.append(Spot(arena_name, "", arena))
+    return tuple(out)
 
 
 def ground(
     mind: Mind, snap: AgentSnapshot, world: Surroundings, description: str, hint: str
 ) -> str:
-    """Walk the agent's own tree from the root: sector, then arena, then object."""
+    """Walk the agent's own tree: the sector, then the spot in it (room and object)."""
     ctx = context(snap, world.town)
     here = split(snap.location)
     sectors = sector_options(snap, world) or [snap.persona.home]
-    sector = _ask(mind, ctx, description, AreaKind.SECTOR, sectors, _part(here, 0), hint)
-    arenas = _child_options(snap, world, sector)
-    if not arenas:
+    sector = sectors[0]
+    if len(sectors) > 1:
+        question = ChooseSector(ctx, description, tuple(sectors), _part(here, 0), hint)
+        answer = mind.brain.ask(question)
+        sector = answer if answer in sectors else sectors[0]
+    spots = spots_in(snap, world, sector)
+    if not spots:
         return sector
-    current_arena = _part(here, 1) if _part(here, 0) == sector else ""
-    arena = _ask(mind, ctx, description, AreaKind.ARENA, arenas, current_arena, hint)
-    arena_address = f"{sector}{SEP}{arena}"
-    objects = _child_options(snap, world, arena_address)
-    if not objects:
-        return arena_address
-    obj = _ask(mind, ctx, description, AreaKind.OBJECT, objects, "", hint)
-    return f"{arena_address}{SEP}{obj}"
+    spot = spots[0]
+    if len(spots) > 1:
+        current = _part(here, 1) if _part(here, 0) == sector else ""
+        answer = mind.brain.ask(ChooseSpot(ctx, description, sector, spots, current, hint))
+        spot = answer if answer in spots else spots[0]
+    return spot.address
 
 
 def _part(parts: list[str], i: int) -> str:
@@ -347,6 +366,20 @@ def _closing(snap: AgentSnapshot, world: Surroundings, address: str, end: dateti
     return min(end, close)
 
 
+def _details(mind: Mind, snap: AgentSnapshot, world: Surroundings, item: PlanItem, address: str):
+    """The object's state and the bubble: from the plan item when its planner said them,
+    else asked (one question for both when there is an object)."""
+    area = world.town.areas.get(address)
+    if area is None or area.kind is not AreaKind.OBJECT:
+        emoji = item.emoji or mind.brain.ask(Emoji(snap.persona, item.description))
+        return "", emoji
+    if item.state and item.emoji and item.place == address:
+        return item.state, item.emoji
+    old = world.states.get(address, area.default_state)
+    found = mind.brain.ask(ActionDetails(snap.persona, item.description, area.name, old))
+    return found.state, found.emoji
+
+
 def make_action(
     mind: Mind,
     snap: AgentSnapshot,
@@ -356,47 +389,87 @@ def make_action(
     address: str = "",
 ) -> Action:
     address = address or ground(mind, snap, world, item.description, item.place)
-    area = world.town.areas.get(address)
-    state = ""
-    if area is not None and area.kind is AreaKind.OBJECT:
-        old = world.states.get(address, area.default_state)
-        state = mind.brain.object_state(snap.persona, item.description, area.name, old)
+    state, emoji = _details(mind, snap, world, item, address)
     end = _closing(snap, world, address, max(item.end, snap.now + timedelta(minutes=1)))
-    emoji = mind.brain.emoji(item.description)
-    return Action(item.description, address, snap.now, end, kind, emoji, state.strip()[:60])
+    return Action(
+        item.description,
+        address,
+        snap.now,
+        end,
+        kind,
+        emoji,
+        state.strip()[:60],
+        importance=item.importance,
+    )
 
 
 def sleep_action(mind: Mind, snap: AgentSnapshot) -> Action:
     wake = next_time(snap.now + timedelta(minutes=1), snap.persona.wake)
-    state = mind.brain.object_state(snap.persona, "sleeping", "bed", "idle")
-    return Action("sleeping", snap.persona.bed, snap.now, wake, ActionKind.SLEEP, "😴", state)
+    details = mind.brain.ask(ActionDetails(snap.persona, "sleeping", "bed", "idle"))
+    return Action(
+        "sleeping", snap.persona.bed, snap.now, wake, ActionKind.SLEEP, "😴", details.state
+    )
 
 
-def _decomposed(mind: Mind, snap: AgentSnapshot, town: Town) -> tuple[DayPlan, PlanItem | None]:
-    """The plan with the item covering now decomposed down to an action, just in time."""
+def _decomposed(
+    mind: Mind, snap: AgentSnapshot, world: Surroundings
+) -> tuple[DayPlan, PlanItem | None, PlanItem | None]:
+    """The plan with the item covering now decomposed down to an action, just in time;
+    also the broad item that action belongs to."""
     plan = snap.plan
     b, h, a = plan.locate(snap.now)
     if b is None:
-        return plan, None
+        return plan, None, None
+    broad = plan.broad[b]
     if h is None:
-        broad = plan.broad[b]
-        hours = [broad]
-        if broad.minutes > 60:
-            records, _ = recall(mind, snap, [broad.description], k=5)
-            hours = fit_to_span(
-                broad, mind.brain.decompose(context(snap, town, records), broad, 60)
-            )
-        plan = plan.with_hours(b, hours)
+        plan = _hours(mind, snap, world, plan, b)
         b, h, a = plan.locate(snap.now)
     if a is None:
         hour = plan.hours[b][h]
         acts = [hour]
         if hour.minutes > 15:
             records, _ = recall(mind, snap, [hour.description], k=5)
-            acts = fit_to_span(hour, mind.brain.decompose(context(snap, town, records), hour, 15))
+            ctx = context(snap, world.town, records)
+            spots = _item_spots(snap, world, hour)
+            acts = fit_to_span(hour, mind.brain.ask(DecomposeSteps(ctx, hour, spots)))
         plan = plan.with_actions(b, h, acts)
         b, h, a = plan.locate(snap.now)
-    return plan, plan.actions[(b, h)][a]
+    return plan, plan.actions[(b, h)][a], broad
+
+
+def _hours(
+    mind: Mind, snap: AgentSnapshot, world: Surroundings, plan: DayPlan, b: int
+) -> DayPlan:
+    """A broad item split into hours; the actions of the hours whose answer gave them are
+    laid in at once (a model plans an item's hours and actions in one request)."""
+    broad = plan.broad[b]
+    if broad.minutes <= 60:
+        return plan.with_hours(b, [broad])
+    records, _ = recall(mind, snap, [broad.description], k=5)
+    ctx = context(snap, world.town, records)
+    chunks = mind.brain.ask(DecomposeHours(ctx, broad, _item_spots(snap, world, broad)))
+    hours = fit_to_span(broad, [c.item for c in chunks])
+    plan = plan.with_hours(b, hours)
+    if len(hours) == len(chunks):
+        for h, (hour, chunk) in enumerate(zip(hours, chunks, strict=True)):
+            if chunk.steps and hour.minutes > 15:
+                plan = plan.with_actions(b, h, fit_to_span(hour, chunk.steps))
+    return plan
+
+
+def _item_spots(snap: AgentSnapshot, world: Surroundings, item: PlanItem) -> tuple[Spot, ...]:
+    """The spots of the sector an item happens in (else where the agent is, else home)."""
+    sector = split(item.place or snap.location)[0] if (item.place or snap.location) else ""
+    if sector not in world.town.areas:
+        sector = snap.persona.home
+    return tuple(s for s in spots_in(snap, world, sector) if not _others_room(s, snap))
+
+
+def _others_room(spot: Spot, snap: AgentSnapshot) -> bool:
+    """Another resident's private room ('Klaus Mueller's room' for Maria)."""
+    p = snap.persona
+    arena = spot.arena
+    return "'s " in arena and not (arena.startswith(p.name) or arena.startswith(p.first_name))
 
 
 def _unplanned(snap: AgentSnapshot) -> DayPlan:
@@ -405,19 +478,26 @@ def _unplanned(snap: AgentSnapshot) -> DayPlan:
     return DayPlan(snap.now.date().isoformat(), (item,))
 
 
-def next_action_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> Decision:
+def next_action_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> NextAction:
     if not snap.plan.broad and not mind.settings.ablation.planning:
         snap = replace(snap, plan=_unplanned(snap))
-    plan, item = _decomposed(mind, snap, world.town)
+    plan, item, broad = _decomposed(mind, snap, world)
     action = sleep_action(mind, snap) if item is None else make_action(mind, snap, world, item)
-    texts = [f"{snap.name} is {action.description}"]
-    memories = new_memories(mind, snap, MemoryKind.OBSERVATION, texts)
-    return Decision(snap.name, JobKind.NEXT_ACTION, memories=memories, plan=plan, action=action)
+    parent = broad.description if broad is not None else ""
+    intent = item.intent if item is not None else ""
+    fact = facts.doing(snap.name, action.description, Source.SELF, parent, intent)
+    note = Note(MemoryKind.OBSERVATION, fact, known=action.importance)
+    return NextAction(snap.name, new_memories(mind, snap, [note]), plan=plan, action=action)
 
 
 # -- PERCEIVE: store what was seen, and decide whether to react -------------------------
 
 MAX_REACT_QUESTIONS = 3
+
+
+def _seen(obs: Observation) -> Note:
+    routine = obs.routine or obs.activity in (ActionKind.SLEEP, ActionKind.CHAT, ActionKind.WAIT)
+    return Note(MemoryKind.OBSERVATION, obs.fact, obs.importance, routine)
 
 
 def perceive_job(
@@ -426,8 +506,8 @@ def perceive_job(
     world: Surroundings,
     observations: Sequence[Observation],
     talkable: frozenset[str],
-) -> Decision:
-    memories = new_memories(mind, snap, MemoryKind.OBSERVATION, [o.text for o in observations])
+) -> Perceived:
+    memories = new_memories(mind, snap, [_seen(o) for o in observations], world.town)
     candidates = [o for o in observations if not o.is_agent]
     candidates += [o for o in observations if o.is_agent and o.subject in talkable]
     touched: list[int] = []
@@ -435,16 +515,16 @@ def perceive_job(
         queries = [f"What is {snap.name}'s relationship with {obs.subject}?", obs.text]
         records, idx = recall(mind, snap, queries, k=5)
         touched.extend(idx)
-        reaction = mind.brain.react(context(snap, world.town, records), obs)
-        decision = _reaction_decision(mind, snap, world, obs, reaction, talkable)
-        if decision is not None:
-            return replace(decision, memories=memories, touched=tuple(touched))
-    return Decision(snap.name, JobKind.PERCEIVE, memories=memories, touched=tuple(touched))
+        reaction = mind.brain.ask(React(context(snap, world.town, records), obs))
+        found = _reaction(mind, snap, world, obs, reaction, talkable)
+        if found is not None:
+            return replace(found, memories=memories, touched=tuple(touched))
+    return Perceived(snap.name, memories, tuple(touched))
 
 
-def _reaction_decision(mind, snap, world, obs, reaction, talkable) -> Decision | None:
+def _reaction(mind, snap, world, obs, reaction, talkable) -> Perceived | None:
     if reaction.kind is ReactionKind.TALK and reaction.target in talkable:
-        return Decision(snap.name, JobKind.PERCEIVE, talk_to=reaction.target)
+        return Perceived(snap.name, talk_to=reaction.target)
     if reaction.kind is not ReactionKind.REACT or not reaction.action.strip():
         return None
     target = reaction.target if reaction.target in world.town.areas else ""
@@ -457,37 +537,32 @@ def _reaction_decision(mind, snap, world, obs, reaction, talkable) -> Decision |
     action = replace(action, fixes_to=fixed if not obs.is_agent else "")
     plan = snap.plan.replan_from(snap.now, item)
     note = f"{snap.name} reacts to {obs.text}: {reaction.action}"
-    return Decision(snap.name, JobKind.PERCEIVE, action=action, plan=plan, note=note)
+    return Perceived(snap.name, action=action, plan=plan, note=note)
 
 
 # -- REFLECT: questions, retrieval, insights with evidence ------------------------------
 
 
-def reflect_job(mind: Mind, snap: AgentSnapshot) -> Decision:
+def reflect_job(mind: Mind, snap: AgentSnapshot) -> Reflected:
     s, n = mind.settings, len(snap.memory)
-    recent = snap.memory.records(range(max(0, n - s.reflection_window), n))
-    questions = mind.brain.reflect_questions(snap.persona, recent)[: s.questions_per_reflection]
-    texts: list[str] = []
-    evidence: list[tuple[int, ...]] = []
+    recent = tuple(snap.memory.records(range(max(0, n - s.reflection_window), n)))
+    questions = mind.brain.ask(ReflectQuestions(snap.persona, recent))
+    notes: list[Note] = []
+    seen: set[str] = set()
     touched: list[int] = []
-    for question in questions:
+    for question in questions[: s.questions_per_reflection]:
         records, idx = recall(mind, snap, [question], k=12)
         touched.extend(idx)
-        for insight in mind.brain.insights(snap.persona, question, records)[
-            : s.insights_per_question
-        ]:
+        found = mind.brain.ask(Insights(snap.persona, question, tuple(records)))
+        for insight in found[: s.insights_per_question]:
             cited = tuple(dict.fromkeys(idx[j] for j in insight.evidence if 0 <= j < len(idx)))
-            if cited and insight.text.strip() and insight.text not in texts:
-                texts.append(insight.text.strip())
-                evidence.append(cited)
-    memories = new_memories(mind, snap, MemoryKind.REFLECTION, texts, evidence=evidence)
-    return Decision(
-        snap.name,
-        JobKind.REFLECT,
-        memories=memories,
-        touched=tuple(dict.fromkeys(touched)),
-        reflected=True,
-    )
+            text = insight.text.strip()
+            if cited and text and text not in seen:
+                seen.add(text)
+                fact = facts.statement(snap.name, text, Source.SELF)
+                notes.append(Note(MemoryKind.REFLECTION, fact, evidence=cited))
+    memories = new_memories(mind, snap, notes)
+    return Reflected(snap.name, memories, tuple(dict.fromkeys(touched)))
 
 
 # -- CONVERSE: both sides, turn by turn --------------------------------------------------
@@ -505,56 +580,61 @@ def _speaker_context(
     return context(speaker, town, merged), idx + idx2
 
 
-def _whole_conversation(mind, whole, first, second, town, touched) -> list[Utterance]:
-    """A brain with `converse` writes both sides at once (the paper suggests it), each side
-    from the context the turn-by-turn loop would give its first line."""
+def _whole_conversation(mind, first, second, town, touched) -> tuple[list[Utterance], tuple]:
+    """A brain that answers Converse writes both sides at once (the paper suggests it),
+    each side from the context the turn-by-turn loop would give its first line; the same
+    answer rates the conversation for each side."""
     ctx_a, idx_a = _speaker_context(mind, first, second.name, (), town)
     ctx_b, idx_b = _speaker_context(mind, second, first.name, (), town)
     touched[first.name].extend(idx_a)
     touched[second.name].extend(idx_b)
     names = (first.name, second.name)
-    lines = [u for u in whole(ctx_a, ctx_b, mind.settings.max_turns) if u.speaker in names]
+    talk = mind.brain.ask(Converse(ctx_a, ctx_b, mind.settings.max_turns))
+    lines = [u for u in talk.lines if u.speaker in names]
     lines = [replace(u, text=u.text.strip()[:300]) for u in lines if u.text.strip()]
-    return lines[: mind.settings.max_turns]
+    return lines[: mind.settings.max_turns], talk.importance
 
 
-def converse_job(
-    mind: Mind, first: AgentSnapshot, second: AgentSnapshot, world: Surroundings
-) -> list[Decision]:
+def _turn_by_turn(mind, first, second, town, touched) -> list[Utterance]:
     history: list[Utterance] = []
-    touched: dict[str, list[int]] = {first.name: [], second.name: []}
     speaker, listener = first, second
-    whole = getattr(mind.brain, "converse", None)  # optional: both sides in one call
-    if callable(whole):
-        history = _whole_conversation(mind, whole, first, second, world.town, touched)
-    for _ in range(0 if callable(whole) else mind.settings.max_turns):
-        ctx, idx = _speaker_context(mind, speaker, listener.name, history, world.town)
+    for _ in range(mind.settings.max_turns):
+        ctx, idx = _speaker_context(mind, speaker, listener.name, history, town)
         touched[speaker.name].extend(idx)
-        line = mind.brain.utter(ctx, listener.name, tuple(history))
+        line = mind.brain.ask(Utter(ctx, listener.name, tuple(history)))
         history.append(replace(line, speaker=speaker.name, text=line.text.strip()[:300]))
         if line.end or not line.text.strip():
             break
         speaker, listener = listener, speaker
-    talk = Conversation((first.name, second.name), tuple(history), first.now)
-    transcript = f"Conversation between {first.name} and {second.name}: " + " | ".join(
-        f"{u.speaker}: {u.text}" for u in history
-    )
+    return history
+
+
+def converse_job(
+    mind: Mind, first: AgentSnapshot, second: AgentSnapshot, world: Surroundings
+) -> list[Conversed]:
+    touched: dict[str, list[int]] = {first.name: [], second.name: []}
+    ratings: tuple[int, int] = (0, 0)
+    if mind.brain.knows(Converse):
+        history, ratings = _whole_conversation(mind, first, second, world.town, touched)
+    else:
+        history = _turn_by_turn(mind, first, second, world.town, touched)
+    pair = (first.name, second.name)
+    talk = Conversation(pair, tuple(history), first.now)
     out = []
-    for me, other in ((first, second), (second, first)):
-        heard = [
-            f"{u.speaker} said: {u.shares}" for u in history if u.speaker == other.name and u.shares
-        ]
-        memories = new_memories(mind, me, MemoryKind.CHAT, [transcript, *heard], source=other.name)
-        out.append(
-            Decision(
-                me.name,
-                JobKind.CONVERSE,
-                memories=memories,
-                touched=tuple(dict.fromkeys(touched[me.name])),
-                conversation=talk,
-            )
-        )
+    for i, (me, other) in enumerate(((first, second), (second, first))):
+        notes = [Note(MemoryKind.CHAT, facts.conversation(me.name, pair, history), ratings[i])]
+        notes += [_heard(mind, u) for u in history if u.speaker == other.name and u.shares]
+        memories = new_memories(mind, me, notes)
+        touched_me = tuple(dict.fromkeys(touched[me.name]))
+        out.append(Conversed(me.name, memories, touched_me, conversation=talk))
     return out
+
+
+def _heard(mind: Mind, line: Utterance) -> Note:
+    """News heard in a line: its fields when the speaker knew them, else its words tied to
+    the scenario intent whose keywords they use."""
+    intent = None if line.shared else facts.intent_named(line.shares, mind.intents)
+    return Note(MemoryKind.CHAT, facts.claim(line.speaker, line.shares, line.shared, intent))
 
 
 # -- interviews (the player's and the evaluation's way in) --------------------------------
@@ -564,7 +644,7 @@ def interview(mind: Mind, snap: AgentSnapshot, town: Town, question: str) -> str
     """An answer through retrieval and the brain; changes no memory (the caller may not
     even touch the retrieved ones, so an interview leaves no trace)."""
     records, _ = recall(mind, snap, [question], k=15)
-    return mind.brain.answer(context(snap, town, records), question)
+    return mind.brain.ask(Answer(context(snap, town, records), question))
 
 
 # -- the player's ways in: the visitor's chat and the inner voice -----------------------
@@ -572,25 +652,28 @@ def interview(mind: Mind, snap: AgentSnapshot, town: Town, question: str) -> str
 
 def visitor_chat_job(
     mind: Mind, snap: AgentSnapshot, town: Town, visitor: str, history: Sequence[Utterance]
-) -> Decision:
+) -> VisitorReplied:
     """The resident hears the visitor and answers. What the visitor said is stored as a
-    claim with the visitor as its source, never as a fact the resident saw."""
+    claim with the visitor as its source, never as a fact the resident saw; a time and
+    place in the visitor's words are read once, here, as the event the claim names."""
     memories: tuple[NewMemory, ...] = ()
     if history and history[-1].speaker == visitor:
-        said = f'{visitor} (a visitor) said to {snap.name}: "{history[-1].text}"'
-        memories = new_memories(mind, snap, MemoryKind.CHAT, [said], source=visitor)
+        said = history[-1].text
+        places = [a.name for a in town.sectors()]
+        event = parse_event(said, places, today=snap.now.date())
+        fact = facts.visitor_claim(visitor, snap.name, said, event)
+        memories = new_memories(mind, snap, [Note(MemoryKind.CHAT, fact)])
     ctx, idx = _speaker_context(mind, snap, visitor, history, town)
-    line = mind.brain.utter(ctx, visitor, tuple(history))
+    line = mind.brain.ask(Utter(ctx, visitor, tuple(history)))
     reply = replace(line, speaker=snap.name, text=line.text.strip()[:300] or "...")
-    return Decision(snap.name, JobKind.VISITOR, memories=memories, touched=idx, reply=reply)
+    return VisitorReplied(snap.name, memories, idx, reply=reply)
 
 
-def inner_voice_job(mind: Mind, snap: AgentSnapshot, town: Town, text: str) -> Decision:
+def inner_voice_job(mind: Mind, snap: AgentSnapshot, town: Town, text: str) -> InnerVoiced:
     """The paper's inner voice: the player's words become the resident's own thought, and
     the rest of the day is planned again with that thought in mind."""
-    thought = new_memories(mind, snap, MemoryKind.REFLECTION, [text], source="inner voice")
-    record = MemoryRecord(
-        len(snap.memory), MemoryKind.REFLECTION, text, snap.now, 10, "inner voice"
-    )
+    fact = facts.statement(snap.name, text, Source.INNER_VOICE)
+    thought = new_memories(mind, snap, [Note(MemoryKind.REFLECTION, fact)])
+    record = MemoryRecord(len(snap.memory), MemoryKind.REFLECTION, text, snap.now, 10, fact)
     plan, memories, _ = plan_rest_of_day(mind, snap, town, extra=(record,))
-    return Decision(snap.name, JobKind.INNER_VOICE, memories=thought + memories, plan=plan)
+    return InnerVoiced(snap.name, thought + memories, plan=plan)

@@ -12,7 +12,6 @@ resizing in place, so a `MemoryView` holding the old arrays and its `n` stays va
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, overload
@@ -20,11 +19,12 @@ from typing import Any, overload
 import numpy as np
 
 from game.core.clock import from_hours, hours_since_epoch
-from game.core.records import MemoryKind, MemoryRecord
+from game.core.codec import decode, encode
+from game.core.records import Fact, MemoryKind, MemoryRecord
+from game.mind.facts import is_idle
 
 KINDS: tuple[MemoryKind, ...] = tuple(MemoryKind)  # int8 code -> kind (codes never saved)
 _CODE = {kind: code for code, kind in enumerate(KINDS)}
-_IDLE = re.compile(r"\bidle\b", re.IGNORECASE)
 _INITIAL_CAPACITY = 64
 IMPORTANCE_MIN, IMPORTANCE_MAX = 1, 10
 
@@ -32,11 +32,6 @@ IMPORTANCE_MIN, IMPORTANCE_MAX = 1, 10
 def kind_codes(kinds: Iterable[MemoryKind]) -> np.ndarray:
     """The int8 codes of `kinds`, for vectorised filtering of a `kinds` column."""
     return np.array(sorted(_CODE[MemoryKind(k)] for k in set(kinds)), dtype=np.int8)
-
-
-def mentions_idle(text: str) -> bool:
-    """Whether `text` has the word 'idle' (the original code leaves such memories out)."""
-    return _IDLE.search(text) is not None
 
 
 class _Prefix(Sequence[Any]):
@@ -101,7 +96,7 @@ class MemoryView:
         embeddings: np.ndarray,
         idle: np.ndarray,
         texts: _Prefix,
-        sources: _Prefix,
+        facts: _Prefix,
         evidence: _Prefix,
     ) -> None:
         self.n = len(texts)
@@ -110,9 +105,9 @@ class MemoryView:
         self.accessed = _readonly(accessed)
         self.importance = _readonly(importance)
         self.embeddings = _readonly(embeddings)
-        self.idle = _readonly(idle)  # cached "mentions idle" mask, for skip_idle retrieval
+        self.idle = _readonly(idle)  # cached "is idle" mask, for skip_idle retrieval
         self.texts: Sequence[str] = texts
-        self.sources: Sequence[str] = sources
+        self.facts: Sequence[Fact] = facts
         self.evidence: Sequence[tuple[int, ...]] = evidence
 
     @property
@@ -133,7 +128,7 @@ class MemoryView:
             text=self.texts[j],
             created=from_hours(float(self.created[j])),
             importance=int(self.importance[j]),
-            source=self.sources[j],
+            fact=self.facts[j],
             evidence=self.evidence[j],
         )
 
@@ -157,7 +152,7 @@ class MemoryStream:
         self._n = 0
         self._alloc(max(1, capacity))
         self._texts: list[str] = []
-        self._sources: list[str] = []
+        self._facts: list[Fact] = []
         self._evidence: list[tuple[int, ...]] = []
 
     # -- storage -----------------------------------------------------------------------------
@@ -201,10 +196,10 @@ class MemoryStream:
         created: datetime,
         importance: int,
         embedding: np.ndarray,
-        source: str = "",
+        fact: Fact,
         evidence: Sequence[int] = (),
     ) -> int:
-        """Append a memory and return its index.
+        """Append a memory (its text rendered from `fact`) and return its index.
 
         Importance is clamped to 1..10 (a model may answer 0 or 11). The embedding is
         L2-normalised so relevance is a plain dot product. Evidence must point at memories
@@ -222,9 +217,9 @@ class MemoryStream:
         self._accessed[i] = hours
         self._importance[i] = min(IMPORTANCE_MAX, max(IMPORTANCE_MIN, int(importance)))
         self._embeddings[i] = vector
-        self._idle[i] = mentions_idle(text)
+        self._idle[i] = is_idle(fact)
         self._texts.append(str(text))
-        self._sources.append(str(source))
+        self._facts.append(fact)
         self._evidence.append(ev)
         self._n = i + 1  # last: a row becomes visible only once fully written
         return i
@@ -270,7 +265,7 @@ class MemoryStream:
             embeddings=self._embeddings[:n],
             idle=self._idle[:n],
             texts=_Prefix(self._texts, n),
-            sources=_Prefix(self._sources, n),
+            facts=_Prefix(self._facts, n),
             evidence=_Prefix(self._evidence, n),
         )
 
@@ -306,7 +301,7 @@ class MemoryStream:
             "dim": self.dim,
             "kinds": [KINDS[int(c)].value for c in self._kinds[:n]],
             "texts": list(self._texts),
-            "sources": list(self._sources),
+            "facts": [encode(f, compact=True) for f in self._facts],
             "evidence": [list(ev) for ev in self._evidence],
         }
         arrays = {
@@ -327,22 +322,30 @@ class MemoryStream:
         stream._accessed[:n] = arrays["accessed"]
         stream._importance[:n] = arrays["importance"]
         stream._embeddings[:n] = arrays["embeddings"]
-        stream._idle[:n] = [mentions_idle(t) for t in doc["texts"]]
+        facts = [_fact(i, f) for i, f in enumerate(doc["facts"])]
+        stream._idle[:n] = [is_idle(f) for f in facts]
         stream._texts = [str(t) for t in doc["texts"]]
-        stream._sources = [str(s) for s in doc["sources"]]
+        stream._facts = facts
         stream._evidence = [tuple(int(e) for e in ev) for ev in doc["evidence"]]
         stream._n = n
         return stream
 
 
+def _fact(i: int, data: Any) -> Fact:
+    try:
+        return decode(Fact, data)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ValueError(f"memory {i} has a damaged fact: {exc}") from None
+
+
 def _validate_state(doc: dict[str, Any], arrays: dict[str, np.ndarray]) -> tuple[int, int]:
     """Check a saved stream is whole and consistent; returns (dim, n)."""
-    missing = [k for k in ("dim", "kinds", "texts", "sources", "evidence") if k not in doc]
+    missing = [k for k in ("dim", "kinds", "texts", "facts", "evidence") if k not in doc]
     missing += [k for k in ("created", "accessed", "importance", "embeddings") if k not in arrays]
     if missing:
         raise ValueError(f"memory stream state is missing {missing}")
     dim, n = int(doc["dim"]), len(doc["texts"])
-    for key in ("kinds", "sources", "evidence"):
+    for key in ("kinds", "facts", "evidence"):
         if len(doc[key]) != n:
             raise ValueError(f"memory stream state has {len(doc[key])} {key} for {n} texts")
     for key in ("created", "accessed", "importance"):

@@ -125,8 +125,8 @@ def _grounding(sim, name: str, intent) -> str:
         record = agent.memory.record(i)
         if not intent.mentioned_in(record.text):
             continue
-        if record.kind is MemoryKind.CHAT and record.source:
-            return f"conversation with {record.source}"
+        if record.kind is MemoryKind.CHAT and record.heard_from:
+            return f"conversation with {record.heard_from}"
         if record.kind is MemoryKind.OBSERVATION:
             return "observation"
     return ""
@@ -197,8 +197,8 @@ def acquaintances_now(sim) -> set[tuple[str, str]]:
     for name, agent in sim.agents.items():
         for i in range(len(agent.memory)):
             record = agent.memory.record(i)
-            if record.kind is MemoryKind.CHAT and record.source in sim.agents:
-                known.add((name, record.source))
+            if record.kind is MemoryKind.CHAT and record.heard_from in sim.agents:
+                known.add((name, record.heard_from))
     return known
 
 

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from game.core.errors import SmallvilleError
-from game.core.records import Observation, Utterance
+from game.core.records import Observation, Source, Utterance
+from game.mind import facts
 from game.mind.agent import Action, ActionKind
 from game.mind.cognition import inner_voice_job, interview, visitor_chat_job
 from game.mind.perception import Sighting
@@ -102,8 +103,8 @@ class PlayerCommands:
         if d > self.config.mind.vision_radius:
             return None
         status = f"talking with {v.talking_to}" if v.talking_to else "looking around"
-        text = f"a visitor named {v.name} is {status}"
-        return Sighting(Observation(v.name, text, True, status), d)
+        fact = facts.doing(v.name, status, Source.VISITOR)
+        return Sighting(Observation(v.name, facts.render(fact), True, status, fact), d)
 
     def visitor_near(self: Simulation, resident: str) -> bool:
         v, agent = self.visitor, self.agents.get(resident)

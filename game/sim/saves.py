@@ -27,12 +27,13 @@ from game.core.codec import decode, encode
 from game.core.errors import SmallvilleError, clip
 from game.core.settings import MindSettings
 from game.mind.memory import MemoryStream
+from game.sim.upgrade import upgrade_memory
 from game.sim.events import Event, EventKind
 from game.sim.player import Visitor
 from game.sim.simulation import ClockMode, SimConfig
 
 FORMAT = "smallville-save"
-VERSION = 2
+VERSION = 3
 DOCUMENT = "save.json"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
 
@@ -215,7 +216,18 @@ def _v1_to_v2(doc: dict) -> dict:
     return out
 
 
-UPGRADES: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
+def _v2_to_v3(doc: dict) -> dict:
+    """Version 2 kept a memory's text and who said it; version 3 keeps its fields."""
+    out = dict(doc)
+    for agent in out.get("agents", []):
+        memory = agent.get("memory")
+        if isinstance(memory, dict) and "facts" not in memory:
+            agent["memory"] = upgrade_memory(agent.get("name", ""), memory)
+    out["version"] = 3
+    return out
+
+
+UPGRADES: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def load_game(

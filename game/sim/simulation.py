@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import Enum
@@ -17,29 +18,38 @@ from enum import Enum
 import numpy as np
 
 from game.brains.protocol import Brain, Embedder
-from game.core.clock import Clock, minute_of_day
-from game.core.records import MemoryKind, Observation
+from game.core.clock import Clock, minute_of_day, next_time
+from game.core.records import MemoryKind, Observation, Source
 from game.core.settings import MindSettings
 from game.mind.agent import Action, ActionKind, Agent, Conversation
+from game.mind import facts
 from game.mind.cognition import (
-    Decision,
-    JobKind,
     Mind,
     Surroundings,
     converse_job,
     next_action_job,
-    next_time,
     perceive_job,
     reflect_job,
     seed_job,
     wake_job,
+)
+from game.mind.effects import (
+    Conversed,
+    Effect,
+    InnerVoiced,
+    JobKind,
+    NextAction,
+    Perceived,
+    Reflected,
+    Seeded,
+    VisitorReplied,
+    Woke,
 )
 from game.mind.memory import MemoryStream
 from game.mind.perception import Sighting, attend
 from game.sim.events import EventKind, EventLog
 from game.sim.player import PlayerCommands
 from game.sim.scheduler import Finished, Scheduler
-from game.world.describe import describe_object
 from game.world.pathfinding import PathFinder
 from game.world.scenario import Scenario
 from game.world.town import SEP, AreaKind, Town, split
@@ -86,7 +96,8 @@ class Simulation(PlayerCommands):
     ) -> None:
         self.scenario, self.town = scenario, town
         self.config = config or SimConfig()
-        self.mind = Mind(brain, embedder, self.config.mind)
+        self.mind = Mind(brain, embedder, self.config.mind, scenario.intents)
+        self._appliers = self._effect_appliers()
         self.clock = Clock(scenario.start, self.config.step_seconds)
         self.finder = PathFinder(town.walkable)
         self.scheduler = Scheduler(self.config.workers)
@@ -284,8 +295,14 @@ class Simulation(PlayerCommands):
 
     def _sight_agent(self, me: Agent, other: Agent) -> Sighting:
         d = max(abs(me.pos[0] - other.pos[0]), abs(me.pos[1] - other.pos[1]))
-        text = f"{other.name} is {other.status}"
-        return Sighting(Observation(other.name, text, True, other.status), d)
+        fact = facts.doing(other.name, other.status, Source.SEEN)
+        action = other.action
+        kind = action.kind if action is not None else None
+        if other.conversation is not None:
+            kind = ActionKind.CHAT
+        rated = action.importance if action is not None else 0
+        obs = Observation(other.name, facts.render(fact), True, other.status, fact, kind, False, rated)
+        return Sighting(obs, d)
 
     def _sight_objects(self, agent: Agent, radius: int) -> list[Sighting]:
         """Objects at rest are furniture, not events; an agent notices one whose state is
@@ -299,8 +316,11 @@ class Simulation(PlayerCommands):
             )
             state = self.town.state(address)
             if d <= radius and state != self.town.areas[address].default_state:
-                text = describe_object(self.town, address)
-                out.append(Sighting(Observation(address, text, False, state), d))
+                fact = facts.object_state(address, state)
+                text = facts.render(fact, self.town)
+                routine = self.state_by.get(address, "") in self.agents  # a resident's doing
+                obs = Observation(address, text, False, state, fact, routine=routine)
+                out.append(Sighting(obs, d))
         return out
 
     # -- scheduling ------------------------------------------------------------------------
@@ -389,16 +409,17 @@ class Simulation(PlayerCommands):
         elif need is JobKind.NEXT_ACTION:
             self.scheduler.submit((agent.name,), need.value, next_action_job, mind, snap, world)
 
-    # -- applying decisions ---------------------------------------------------------------
+    # -- applying effects --------------------------------------------------------------
     def _apply(self, finished: Finished) -> None:
         if finished.error is not None:
             self._job_failed(finished)
             return
         results = finished.result
-        for decision in results if isinstance(results, list) else [results]:
-            agent = self.agents.get(decision.agent)
+        for effect in results if isinstance(results, list) else [results]:
+            agent = self.agents.get(effect.agent)
             if agent is not None:
-                self._apply_decision(agent, decision)
+                self._store(agent, effect)
+                self._appliers[effect.job](agent, effect)
 
     def _job_failed(self, finished: Finished) -> None:
         """A failed job costs the agent a minute of waiting, never the run."""
@@ -418,53 +439,71 @@ class Simulation(PlayerCommands):
             if finished.label == JobKind.SEED.value:
                 agent.seeded = True
 
-    def _apply_decision(self, agent: Agent, d: Decision) -> None:
-        self._store(agent, d)
-        if d.seeded:
-            agent.seeded = True
-        if d.summary is not None:
-            agent.summary, agent.summary_day = d.summary, d.summary_day
-        if d.woke:
-            self._wake(agent, d)
-        elif d.plan is not None:
-            agent.plan = d.plan
-        if d.reflected:
-            agent.reflections += 1
-            self.log.add(
-                self.now,
-                EventKind.REFLECTION,
-                agent.name,
-                "reflects",
-                insights=[m.text for m in d.memories],
-            )
-        if d.reply is not None:
-            self._apply_reply(agent.name, d.reply)
-        planned = agent.action is not None and agent.action.kind is ActionKind.PLAN
-        if d.job is JobKind.INNER_VOICE and planned:
-            self._finish(agent, agent.action)
-        if d.conversation is not None:
-            self._start_conversation(agent, d.conversation)
-        elif d.action is not None:
-            self._start_action(agent, d.action, d.note)
-        elif d.talk_to:
-            self._request_talk(agent, d.talk_to)
+    def _effect_appliers(self) -> dict[JobKind, Callable[[Agent, Any], None]]:
+        """What each kind of job's effect does to its agent, beyond storing memories."""
+        return {
+            JobKind.SEED: self._seeded,
+            JobKind.WAKE: self._wake,
+            JobKind.NEXT_ACTION: self._next_action,
+            JobKind.PERCEIVE: self._perceived,
+            JobKind.REFLECT: self._reflected,
+            JobKind.CONVERSE: self._conversed,
+            JobKind.VISITOR: self._visitor_replied,
+            JobKind.INNER_VOICE: self._inner_voiced,
+        }
 
-    def _store(self, agent: Agent, d: Decision) -> None:
+    def _seeded(self, agent: Agent, e: Seeded) -> None:
+        agent.seeded = True
+
+    def _next_action(self, agent: Agent, e: NextAction) -> None:
+        agent.plan = e.plan
+        if e.action is not None:
+            self._start_action(agent, e.action)
+
+    def _perceived(self, agent: Agent, e: Perceived) -> None:
+        if e.plan is not None:
+            agent.plan = e.plan
+        if e.action is not None:
+            self._start_action(agent, e.action, e.note)
+        elif e.talk_to:
+            self._request_talk(agent, e.talk_to)
+
+    def _reflected(self, agent: Agent, e: Reflected) -> None:
+        agent.reflections += 1
+        insights = [m.text for m in e.memories]
+        self.log.add(self.now, EventKind.REFLECTION, agent.name, "reflects", insights=insights)
+
+    def _conversed(self, agent: Agent, e: Conversed) -> None:
+        if e.conversation is not None:
+            self._start_conversation(agent, e.conversation)
+
+    def _visitor_replied(self, agent: Agent, e: VisitorReplied) -> None:
+        if e.reply is not None:
+            self._apply_reply(agent.name, e.reply)
+
+    def _inner_voiced(self, agent: Agent, e: InnerVoiced) -> None:
+        if e.plan is not None:
+            agent.plan = e.plan
+        if agent.action is not None and agent.action.kind is ActionKind.PLAN:
+            self._finish(agent, agent.action)
+
+    def _store(self, agent: Agent, e: Effect) -> None:
         stream = agent.memory
         if not self.config.mind.ablation.memory:
             return
-        if d.touched:
-            stream.touch(d.touched, self.now)
-        for m in d.memories:
+        if e.touched:
+            stream.touch(e.touched, self.now)
+        for m in e.memories:
             evidence = tuple(i for i in m.evidence if i < len(stream))
-            stream.add(m.kind, m.text, self.now, m.importance, m.embedding, m.source, evidence)
+            stream.add(m.kind, m.text, self.now, m.importance, m.embedding, m.fact, evidence)
             if m.kind in PERCEIVED:
                 agent.reflect_pool += m.importance
 
-    def _wake(self, agent: Agent, d: Decision) -> None:
+    def _wake(self, agent: Agent, e: Woke) -> None:
+        agent.summary, agent.summary_day = e.summary, e.summary_day
         agent.asleep = False
         agent.woke_on = self.now.date().isoformat()
-        agent.plan = d.plan if d.plan is not None else agent.plan
+        agent.plan = e.plan
         if agent.action is not None and agent.action.kind is ActionKind.SLEEP:
             self._finish(agent, agent.action)
         agent.action = None

@@ -52,12 +52,18 @@ def describe_tree(town: Town, known: Collection[str] | None = None) -> str:
     return "\n".join(describe_area(town, WORLD, known))
 
 
-def describe_object(town: Town, address: str) -> str:
-    """'the stove in the kitchen of Lin family's house is burning'."""
+def describe_object(town: Town, address: str, state: str | None = None) -> str:
+    """'the stove in the kitchen of Lin family's house is burning' (its state now, or
+    the `state` given)."""
+    return f"{object_phrase(town, address)} is {town.state(address) if state is None else state}"
+
+
+def object_phrase(town: Town, address: str) -> str:
+    """'the stove in the kitchen of Lin family's house': an object as people name it."""
     obj = town.areas[address]
     arena = town.areas[obj.parent]
     sector = town.areas[arena.parent]
-    return f"the {obj.name} in the {arena.name} of {sector.name} is {town.state(address)}"
+    return f"the {obj.name} in the {arena.name} of {sector.name}"
 
 
 def tree_dict(town: Town) -> list[dict]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from game.core.clock import parse_hhmm
 from game.core.errors import ScenarioError
+from game.core.records import Event
 from game.core.paths import MAPS, SCENARIOS
 from game.world.town import AreaKind, Town, split
 
@@ -69,13 +70,6 @@ class Resident:
 
     def relation_to(self, other: str) -> str | None:
         return dict(self.relationships).get(other)
-
-
-@dataclass(frozen=True)
-class Event:
-    place: str
-    start: datetime
-    end: datetime
 
 
 @dataclass(frozen=True)
@@ -281,7 +275,8 @@ def _intent(label: str, raw: Any, names: set[str]) -> Intent:
     event = None
     if "event" in raw:
         e = _Reader(label, r.get("event", dict))
-        event = Event(e.text("place"), e.when("start"), e.when("end"))
+        what = e.get("what", str, "")
+        event = Event(e.text("place"), e.when("start"), e.when("end"), what, holder)
     keywords = tuple(k.lower() for k in r.texts("keywords"))
     if not keywords:
         r.fail(f"intent {intent_id!r} needs at least one keyword", "keywords")

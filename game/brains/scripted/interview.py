@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from game.brains.events import find_date, find_window, parse_event
-from game.brains.protocol import AgentContext
+from game.brains.questions import AgentContext
 from game.core.records import MemoryKind, MemoryRecord
 from game.world.scenario import Resident
 

@@ -6,12 +6,12 @@ Each table is ordered data read top to bottom, so tuning is editing a line.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from game.core.records import Fact, FactKind
 from game.world.scenario import Resident
 
-from .util import content_words, has_any, starts_with_name
+from .util import content_words, has_any
 
 # (score, keys): a memory scores the highest rule it matches. Keys match word starts.
 IMPORTANCE_RULES: tuple[tuple[int, tuple[str, ...]], ...] = (
@@ -41,7 +41,6 @@ IMPORTANCE_RULES: tuple[tuple[int, tuple[str, ...]], ...] = (
 )  # fmt: skip
 IMPORTANCE_DEFAULT = 2
 EVERYDAY_MIN, EVERYDAY_MAX = 2, 4  # everyday doings scored in this range count a point less
-_SOMEONE_DOING = re.compile(r"^([A-Z][a-z'-]+ [A-Z][a-z'-]+) is \w+ing\b")
 IMPORTANCE_SELF_DEFAULT = 3  # a seed fact about oneself ('Isabella is the owner of ...')
 IMPORTANCE_CHAT_DEFAULT = 4  # any conversation matters a little
 # Interests that make related news matter more to someone: interest word -> news words.
@@ -187,34 +186,34 @@ TROUBLES: tuple[Trouble, ...] = (
 )
 
 
-def importance(persona: Resident, text: str) -> int:
-    """Poignancy 1..10 of one memory text for this persona."""
+def importance(persona: Resident, text: str, fact: Fact) -> int:
+    """Poignancy 1..10 of one memory for this persona: its words by the keyword table,
+    its shape (someone's everyday doing, a conversation) by its fields."""
     score = max((s for s, keys in IMPORTANCE_RULES if has_any(text, keys)), default=0)
     if score == 0:
-        score = _default_importance(persona, text)
-    score = _everyday(persona, text, score)
+        score = _default_importance(persona, fact)
+    score = _everyday(persona, fact, score)
     if score >= 2 and _touches_interest(persona, text):
         score += 1
     return max(1, min(10, score))
 
 
-def _everyday(persona: Resident, text: str, score: int) -> int:
+def _everyday(persona: Resident, fact: Fact, score: int) -> int:
     """A moment of someone's ordinary day ('Maria Lopez is studying at the desk', 'the stove
     ... is cooking') is worth a point less; one's own never drops below 2."""
     if not EVERYDAY_MIN <= score <= EVERYDAY_MAX:
         return score
-    m = _SOMEONE_DOING.match(text)
-    if m is not None and m.group(1) == persona.name:
+    if fact.kind is FactKind.DOING and fact.subject == persona.name:
         return max(2, score - 1)
-    if m is not None or (text.startswith("the ") and " is " in text):
+    if fact.kind in (FactKind.DOING, FactKind.OBJECT_STATE):
         return score - 1
     return score
 
 
-def _default_importance(persona: Resident, text: str) -> int:
-    if "said:" in text or text.startswith("Conversation with"):
+def _default_importance(persona: Resident, fact: Fact) -> int:
+    if fact.kind in (FactKind.CLAIM, FactKind.CONVERSATION):
         return IMPORTANCE_CHAT_DEFAULT
-    if starts_with_name(text, persona.name):
+    if fact.subject == persona.name:
         return IMPORTANCE_SELF_DEFAULT
     return IMPORTANCE_DEFAULT
 

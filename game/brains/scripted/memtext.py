@@ -44,8 +44,8 @@ def chat_partner(memory: MemoryRecord) -> str:
     """Whom a chat memory is a conversation with ('' for other kinds of memory)."""
     if memory.kind is not MemoryKind.CHAT:
         return ""
-    if memory.source:
-        return memory.source
+    if memory.heard_from:
+        return memory.heard_from
     text = memory.text.strip()
     for pattern, group in ((_WITH, "who"), (_SAID, "who")):
         m = pattern.match(text)

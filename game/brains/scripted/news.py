@@ -86,7 +86,7 @@ def facts_in(memory: MemoryRecord, holder: Resident) -> list[tuple[str, str]]:
         return _transcript_facts(lines, memory, holder)
     if memory.kind is MemoryKind.CHAT:
         return []
-    return [(third_person(memory.text, holder), memory.source)]
+    return [(third_person(memory.text, holder), memory.heard_from)]
 
 
 def _transcript_facts(

@@ -13,9 +13,9 @@ from dataclasses import replace
 from datetime import datetime, time, timedelta
 
 from game.brains.events import ParsedEvent, event_name, find_place, parse_event
-from game.brains.protocol import AgentContext
+from game.brains.questions import AgentContext
 from game.core.clock import minute_of_day
-from game.core.records import MemoryKind, MemoryRecord, PlanItem
+from game.core.records import MemoryKind, MemoryRecord, PlanItem, Source
 from game.world.scenario import Resident
 from game.world.town import sector_of
 
@@ -89,7 +89,7 @@ def _intentions(ctx: AgentContext, now: datetime) -> list[str]:
     out = []
     for m in ctx.memories:
         fresh = now - m.created <= timedelta(minutes=30)
-        if m.source == "inner voice" and fresh:
+        if m.fact.source is Source.INNER_VOICE and fresh:
             text = _INTENT_PREFIX.sub("", m.text.strip().rstrip(".!")).strip()
             if text:
                 out.append(text[0].lower() + text[1:])

@@ -13,8 +13,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.brains.events import parse_event
-from game.brains.protocol import AgentContext
-from game.core.records import CONTINUE, MemoryKind, Observation, Reaction, ReactionKind, Utterance
+from game.brains.questions import AgentContext
+from game.core.records import (
+    CONTINUE,
+    MemoryKind,
+    Observation,
+    Reaction,
+    ReactionKind,
+    Source,
+    Utterance,
+)
 from game.world.scenario import Resident
 
 from . import interview
@@ -139,7 +147,7 @@ def _base_chance(ctx: AgentContext, observation: Observation) -> float:
     persona, other = ctx.persona, observation.subject
     if persona.relation_to(other) is not None:
         return TALK_KNOWN
-    if "visitor" in observation.text.lower():
+    if observation.fact.source is Source.VISITOR:
         return TALK_VISITOR
     if any(chat_partner(m) == other for m in ctx.memories):
         return TALK_MET
@@ -217,11 +225,13 @@ def utter(ctx: AgentContext, partner: str, history: Sequence[Utterance], seed: i
 
 
 def is_visitor(ctx: AgentContext, partner: str) -> bool:
-    """The player's visitor: so named, or seen or heard as 'a visitor named ...'."""
+    """The player's visitor: so named, or seen or heard as one (by the memory's source)."""
     if "visitor" in partner.lower():
         return True
-    marks = (f"visitor named {partner}", f"{partner} (a visitor)")
-    return any(mark in m.text for m in ctx.memories for mark in marks)
+    return any(
+        m.fact.source is Source.VISITOR and partner in (m.fact.subject, m.fact.heard_from)
+        for m in ctx.memories
+    )
 
 
 def _to_visitor(turn: Turn) -> Utterance:
@@ -369,7 +379,7 @@ def _react_to_news(ctx: AgentContext, partner: str, fact: str, seed: int, key: t
     me = ctx.persona
     known = known_fact(fact, ctx.memories)
     if known is not None:
-        source = known.source if known.source and known.source != partner else ""
+        source = known.heard_from if known.heard_from and known.heard_from != partner else ""
         if source:
             return f"I already heard that from {first_name(source)}."
         return "Yes, I'd heard about that."

@@ -1,0 +1,458 @@
+"""Every question the architecture asks a brain, declared once as typed data.
+
+A question is a frozen dataclass of its arguments, subclassing `Question[Answer]` with the
+type of its answer. Both brains read the same fields: the scripted brain through its rule
+for the class (game/brains/scripted/rules.py), the model brain through its prompt spec
+(game/brains/llm/specs.py) and template (game/brains/prompts/). A question checks its
+fields against their annotations when it is built, so a wrong argument fails at the call
+that builds it, never halfway through a run inside a worker thread.
+
+To add a question: see game/brains/README.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from typing import Any, ClassVar, Generic, TypeVar
+
+from game.core.records import (
+    Fact,
+    Insight,
+    MemoryKind,
+    MemoryRecord,
+    Observation,
+    PlanItem,
+    Reaction,
+    Utterance,
+)
+from game.world.scenario import Resident
+
+A = TypeVar("A")
+
+
+# -- what questions are made of -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AgentContext:
+    """What a brain knows of the agent it answers for, at one moment.
+
+    `memories` are the retrieved memories relevant to the question, best first; the
+    architecture chose them, the brain only reads them.
+    """
+
+    persona: Resident
+    now: datetime
+    summary: str  # the cached agent summary description
+    location: str  # address: 'Hobbs Cafe:cafe' or '' on the street
+    status: str  # current action, e.g. 'making espresso for a customer'
+    memories: tuple[MemoryRecord, ...] = ()
+    known_places: tuple[str, ...] = ()  # sectors the agent knows (its own subgraph)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A memory about to be written, as the importance question sees it.
+
+    `known` is a rating the data already holds (the actor's own planner rated the action
+    it is seen doing), 0 if none; `routine` marks what the simulation itself produces
+    (someone asleep or waiting, an object in the state a resident's action gave it).
+    """
+
+    kind: MemoryKind
+    text: str
+    fact: Fact
+    known: int = 0
+    routine: bool = False
+
+
+@dataclass(frozen=True)
+class Place:
+    """A place the day planner may name, with its opening hours (minutes) if it has any."""
+
+    name: str
+    opens: int | None = None
+    closes: int | None = None
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Somewhere to do an action inside one sector: an arena, or an object in it."""
+
+    arena: str
+    object: str = ""  # '' for the arena as a whole
+    address: str = ""
+    role: str = ""  # the map's role for the object (or the arena): 'stove', 'kitchen'
+
+    @property
+    def label(self) -> str:
+        return f"{self.arena}: {self.object}" if self.object else self.arena
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """An hour-long part of a broad plan item; `steps` are its 5-15 minute actions when the
+    answer gave them at once (a model does: one request instead of one per hour)."""
+
+    item: PlanItem
+    steps: tuple[PlanItem, ...] = ()
+
+
+@dataclass(frozen=True)
+class Details:
+    """What an action does to its object, and the bubble shown over the actor."""
+
+    state: str
+    emoji: str
+
+
+@dataclass(frozen=True)
+class Talk:
+    """A whole conversation and how poignant it was for each side (0 = not rated)."""
+
+    lines: tuple[Utterance, ...]
+    importance: tuple[int, int] = (0, 0)
+
+
+# -- the base class -------------------------------------------------------------------------
+
+
+class Question(Generic[A]):
+    """Base of every question; `A` is its answer's type.
+
+    `agent` names whom the answer is for (usage is counted by it); `memo_key` is what an
+    identical question shares with an earlier one so that a cache may answer it (None: not
+    cacheable). Keys always include the asking resident, so a cache never races between
+    residents and a run is the same at any worker count.
+    """
+
+    answer_type: ClassVar[Any] = object
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            if typing.get_origin(base) is Question:
+                cls.answer_type = typing.get_args(base)[0]
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+    @property
+    def agent(self) -> str:
+        return ""
+
+    def memo_key(self) -> Hashable | None:
+        return None
+
+
+class QuestionError(TypeError):
+    """A question built with an argument of the wrong type."""
+
+
+def check_fields(q: Any) -> None:
+    hints = _hints(type(q))
+    for f in dataclasses.fields(q):
+        value = getattr(q, f.name)
+        if not conforms(value, hints[f.name]):
+            raise QuestionError(
+                f"{type(q).__name__}.{f.name} must be {_show(hints[f.name])}, "
+                f"not {type(value).__name__} {value!r:.80}"
+            )
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def conforms(value: Any, hint: Any) -> bool:
+    """Whether `value` is of the declared type (deeply for tuples and mappings)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any:
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return any(conforms(value, a) for a in args)
+    if hint is type(None):
+        return value is None
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(conforms(v, args[0]) for v in value)
+        return len(args) == len(value) and all(map(conforms, value, args))
+    if origin in (Mapping, dict) or hint is Mapping:
+        return isinstance(value, Mapping) and all(
+            conforms(k, args[0]) and conforms(v, args[1]) for k, v in value.items()
+        )
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, origin or hint)
+
+
+def _show(hint: Any) -> str:
+    return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
+
+
+def _who(ctx: AgentContext) -> str:
+    return ctx.persona.name
+
+
+# -- the questions --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RateImportance(Question[tuple[int, ...]]):
+    """Poignancy 1..10 of each new memory (1 brushing teeth, 10 a breakup)."""
+
+    persona: Resident
+    drafts: tuple[Draft, ...]
+
+    @property
+    def agent(self) -> str:
+        return self.persona.name
+
+
+@dataclass(frozen=True)
+class PlanDay(Question[tuple[PlanItem, ...]]):
+    """The day in broad strokes (5-8 items) from waking to sleeping."""
+
+    ctx: AgentContext
+    yesterday: str
+    wake: datetime
+    sleep: datetime
+    places: tuple[Place, ...] = ()  # what the planner may name, with opening hours
+
+    @property
+    def agent(self) -> str:
+        return _who(self.ctx)
+
+
+@dataclass(frozen=True)
+class DecomposeHours(Question[tuple[Chunk, ...]]):
+    """A broad item split into hour-long chunks (each perhaps with its actions)."""
+
+    ctx: AgentContext
+    item: PlanItem
+    spots: tuple[Spot, ...] = ()  # where in the item's sector the actions may happen
+
+    @property
+    def agent(self) -> str:
+        return _who(self.ctx)
+
+    def memo_key(self) -> Hashable:
+        return (self.agent, self.item.description, self.item.minutes, self.item.place)
+
+
+@dataclass(frozen=True)
+class DecomposeSteps(Question[tuple[PlanItem, ...]]):
+    """An hour split into 5-15 minute actions."""
+
+    ctx: AgentContext
+    item: PlanItem
+    spots: tuple[Spot, ...] = ()
+
+    @property
+    def agent(self) -> str:
+        return _who(self.ctx)
+
+    def memo_key(self) -> Hashable:
+        return (self.agent, self.item.description, self.item.minutes, self.item.place)
+
+
+@dataclass(frozen=True)
+class ChooseSector(Question[str]):
+    """One of `options` (sectors the architecture found open and not full) for `action`.
+
+    `current` is the sector the agent is in ('' if none); `hint` is the place the plan
+    had in mind, if any.
+    """
+
+    ctx: AgentContext
+    action: str
+    options: tuple[str, ...]
+    current: str = ""
+    hint: str = ""
+    roles: Mapping[str, str] = field(default_factory=dict)  # option -> its map role
+
+    @property
+    def agent(self) -> str:
+        return _who(self.ctx)
+
+    def memo_key(self) -> Hashable:
+        return (self.agent, self.action, self.options, self.current, self.hint)
+
+
+@dataclass(frozen=True)
+class ChooseSpot(Question[Spot]):
+    """Where in `sector` to do `action`: one of `spots` (arenas, and objects in them).
+
+    One question for the room and the object together: a model answers both at once.
+    `current` is the arena the agent is in, if it is in this sector.
+    """
+
+    ctx: AgentContext
+    action: str
+    sector: str
+    spots: tuple[Spot, ...]
+    current: str = ""
+    hint: str = ""
+
+    @property
+    def agent(self) -> str:
+        return _who(self.ctx)
+
+    def memo_key(self) -> Hashable:
+        return (self.agent, self.action, self.sector, self.spots, self.current, self.hint)
+
+
+@dataclass(frozen=True)
+class ActionDetails(Question[Details]):
+    """The state `obj` takes while the agent does `action` with it, and the emoji."""
+
+    persona: Resident
+    action: str
+    obj: str
+    old_state: str
+
+    @property
+    def agent(self) -> str:
+        return self.persona.name
+
+    def memo_key(self) -> Hashable:
+        return (self.agent, self.action, self.obj, self.old_state)
+
+
+@dataclass(frozen=True)
+class Emoji(Question[str]):
+    """One to three emoji for the bubble over an agent doing `action` (no object)."""
+
+    persona: Resident
+    action: str
+
+    @property
+    def agent(self) -> str:
+        return self.persona.name
+
+    def memo_key(self) -> Hashable:
+        return (self.agent, self.action)
+
+
+@dataclass(frozen=True)
+class React(Question[Reaction]):
+    """Continue the plan, do something else, or talk to the observed agent."""
+
+    ctx: AgentContext
+    observation: Observation
+
+    @property
+    def agent(self) -> str:
+        return _who(self.ctx)
+
+
+@dataclass(frozen=True)
+class Utter(Question[Utterance]):
+    """The speaker's next line to `partner`, given what it recalls and what was said."""
+
+    ctx: AgentContext
+    partner: str
+    history: tuple[Utterance, ...] = ()
+
+    @property
+    def agent(self) -> str:
+        return _who(self.ctx)
+
+
+@dataclass(frozen=True)
+class Converse(Question[Talk]):
+    """Both sides of a conversation in one answer (the paper suggests it): the lines in
+    order, ctx_a's resident first, the last one ending it. Optional for a brain."""
+
+    ctx_a: AgentContext
+    ctx_b: AgentContext
+    max_turns: int
+
+    @property
+    def agent(self) -> str:
+        return _who(self.ctx_a)
+
+
+@dataclass(frozen=True)
+class ReflectQuestions(Question[tuple[str, ...]]):
+    """The 3 most salient high-level questions about the recent memories."""
+
+    persona: Resident
+    recent: tuple[MemoryRecord, ...]
+
+    @property
+    def agent(self) -> str:
+        return self.persona.name
+
+
+@dataclass(frozen=True)
+class Insights(Question[tuple[Insight, ...]]):
+    """Up to 5 insights answering `question`, each citing the memories it rests on."""
+
+    persona: Resident
+    question: str
+    memories: tuple[MemoryRecord, ...]
+
+    @property
+    def agent(self) -> str:
+        return self.persona.name
+
+
+@dataclass(frozen=True)
+class Summarize(Question[str]):
+    """A short paragraph on `topic` ('Klaus Mueller's core characteristics')."""
+
+    persona: Resident
+    topic: str
+    memories: tuple[MemoryRecord, ...]
+
+    @property
+    def agent(self) -> str:
+        return self.persona.name
+
+
+@dataclass(frozen=True)
+class Answer(Question[str]):
+    """An interview answer in the first person, from ctx.memories."""
+
+    ctx: AgentContext
+    question: str
+
+    @property
+    def agent(self) -> str:
+        return _who(self.ctx)
+
+
+ALL: tuple[type[Question[Any]], ...] = (
+    RateImportance,
+    PlanDay,
+    DecomposeHours,
+    DecomposeSteps,
+    ChooseSector,
+    ChooseSpot,
+    ActionDetails,
+    Emoji,
+    React,
+    Utter,
+    Converse,
+    ReflectQuestions,
+    Insights,
+    Summarize,
+    Answer,
+)
+
+
+def is_answer(question: Question[Any], value: Any) -> bool:
+    """Whether `value` is of the question's declared answer type."""
+    return conforms(value, question.answer_type)

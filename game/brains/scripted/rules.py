@@ -1,0 +1,129 @@
+"""One rule per question: how the scripted brain answers each question class.
+
+A rule reads the question's typed fields and the brain's seed and returns the typed
+answer; the modules beside this one hold the tables the rules consult.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game.brains.questions import (
+    ActionDetails,
+    Answer,
+    ChooseSector,
+    ChooseSpot,
+    Chunk,
+    DecomposeHours,
+    DecomposeSteps,
+    Details,
+    Emoji,
+    Insights,
+    PlanDay,
+    Question,
+    RateImportance,
+    React,
+    ReflectQuestions,
+    Spot,
+    Summarize,
+    Utter,
+)
+from game.world.town import AreaKind
+
+from . import decompose, interview, lexicon, places, plans, reflect, talk
+
+Rule = Callable[[Any, int], Any]
+RULES: dict[type[Question[Any]], Rule] = {}
+
+
+def rule(kind: type[Question[Any]]) -> Callable[[Rule], Rule]:
+    """Register the scripted answer to one question class."""
+
+    def register(fn: Rule) -> Rule:
+        RULES[kind] = fn
+        return fn
+
+    return register
+
+
+@rule(RateImportance)
+def _importance(q: RateImportance, seed: int) -> tuple[int, ...]:
+    return tuple(lexicon.importance(q.persona, d.text, d.fact) for d in q.drafts)
+
+
+@rule(PlanDay)
+def _plan_day(q: PlanDay, seed: int) -> tuple:
+    return tuple(plans.plan_day(q.ctx, q.yesterday, q.wake, seed))
+
+
+@rule(DecomposeHours)
+def _hours(q: DecomposeHours, seed: int) -> tuple[Chunk, ...]:
+    return tuple(Chunk(i) for i in decompose.decompose(q.ctx.persona, q.item, 60, seed))
+
+
+@rule(DecomposeSteps)
+def _steps(q: DecomposeSteps, seed: int) -> tuple:
+    return tuple(decompose.decompose(q.ctx.persona, q.item, 15, seed))
+
+
+@rule(ChooseSector)
+def _sector(q: ChooseSector, seed: int) -> str:
+    p = q.ctx.persona
+    return places.choose(p, q.action, AreaKind.SECTOR, q.options, q.current, q.hint)
+
+
+@rule(ChooseSpot)
+def _spot(q: ChooseSpot, seed: int) -> Spot:
+    """The room by the arena rules, then the object in it by the object rules."""
+    p = q.ctx.persona
+    arenas = list(dict.fromkeys(s.arena for s in q.spots))
+    arena = arenas[0] if len(arenas) == 1 else None
+    arena = arena or places.choose(p, q.action, AreaKind.ARENA, arenas, q.current, q.hint)
+    inside = [s for s in q.spots if s.arena == arena]
+    objects = [s.object for s in inside if s.object]
+    if len(inside) == 1 or not objects:
+        return inside[0]
+    name = objects[0] if len(objects) == 1 else None
+    name = name or places.choose(p, q.action, AreaKind.OBJECT, objects, "", q.hint)
+    return next(s for s in inside if s.object == name)
+
+
+@rule(ActionDetails)
+def _details(q: ActionDetails, seed: int) -> Details:
+    return Details(lexicon.object_state(q.action, q.obj, q.old_state), lexicon.emoji(q.action))
+
+
+@rule(Emoji)
+def _emoji(q: Emoji, seed: int) -> str:
+    return lexicon.emoji(q.action)
+
+
+@rule(React)
+def _react(q: React, seed: int):
+    return talk.react(q.ctx, q.observation, seed)
+
+
+@rule(Utter)
+def _utter(q: Utter, seed: int):
+    return talk.utter(q.ctx, q.partner, q.history, seed)
+
+
+@rule(ReflectQuestions)
+def _questions(q: ReflectQuestions, seed: int) -> tuple[str, ...]:
+    return tuple(reflect.reflect_questions(q.persona, q.recent))
+
+
+@rule(Insights)
+def _insights(q: Insights, seed: int) -> tuple:
+    return tuple(reflect.insights(q.persona, q.question, q.memories))
+
+
+@rule(Summarize)
+def _summarize(q: Summarize, seed: int) -> str:
+    return reflect.summarize(q.persona, q.topic, q.memories)
+
+
+@rule(Answer)
+def _answer(q: Answer, seed: int) -> str:
+    return interview.answer(q.ctx, q.question, seed)

@@ -1,0 +1,106 @@
+"""What a cognition job decided, one type per kind of job.
+
+A job returns its own effect; the simulation applies it through a table keyed by
+`JobKind` (game/sim/apply.py), so each kind of job carries exactly the fields it sets and
+nothing is an optional field that most jobs leave empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar
+
+import numpy as np
+
+from game.core.records import Fact, MemoryKind, Utterance
+from game.mind.agent import Action, Conversation
+from game.mind.plan import DayPlan
+
+
+class JobKind(Enum):
+    SEED = "seed"
+    WAKE = "wake"
+    PERCEIVE = "perceive"
+    NEXT_ACTION = "next_action"
+    REFLECT = "reflect"
+    CONVERSE = "converse"
+    VISITOR = "visitor"
+    INNER_VOICE = "inner_voice"
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    """A memory to append: its fields, the text rendered from them, its rating and vector."""
+
+    kind: MemoryKind
+    text: str
+    fact: Fact
+    importance: int
+    embedding: np.ndarray
+    evidence: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What every job may do to its agent: remember, and refresh what it retrieved."""
+
+    job: ClassVar[JobKind]
+    agent: str
+    memories: tuple[NewMemory, ...] = ()
+    touched: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Seeded(Effect):
+    job: ClassVar[JobKind] = JobKind.SEED
+
+
+@dataclass(frozen=True)
+class Woke(Effect):
+    job: ClassVar[JobKind] = JobKind.WAKE
+    plan: DayPlan = DayPlan()
+    summary: str = ""
+    summary_day: str = ""
+
+
+@dataclass(frozen=True)
+class NextAction(Effect):
+    job: ClassVar[JobKind] = JobKind.NEXT_ACTION
+    plan: DayPlan = DayPlan()
+    action: Action | None = None
+
+
+@dataclass(frozen=True)
+class Perceived(Effect):
+    """What was seen is stored; at most one of: a reaction (a new action and the replanned
+    day) or a wish to talk to someone."""
+
+    job: ClassVar[JobKind] = JobKind.PERCEIVE
+    action: Action | None = None
+    plan: DayPlan | None = None
+    talk_to: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Reflected(Effect):
+    job: ClassVar[JobKind] = JobKind.REFLECT
+
+
+@dataclass(frozen=True)
+class Conversed(Effect):
+    job: ClassVar[JobKind] = JobKind.CONVERSE
+    conversation: Conversation | None = None
+
+
+@dataclass(frozen=True)
+class VisitorReplied(Effect):
+    job: ClassVar[JobKind] = JobKind.VISITOR
+    reply: Utterance | None = None
+
+
+@dataclass(frozen=True)
+class InnerVoiced(Effect):
+    job: ClassVar[JobKind] = JobKind.INNER_VOICE
+    plan: DayPlan | None = None

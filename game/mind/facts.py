@@ -1,0 +1,171 @@
+"""Memories as fields: how each kind of memory is made, and the one place its text is worded.
+
+The architecture writes every memory through these constructors, so a memory's meaning
+lives in its `Fact` (who, what, from whom, which plan item, which object and state, which
+scenario intent) and its text is only a rendering for people and prompts. No layer reads
+the text back to recover a field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from game.core.records import Event, Fact, FactKind, Line, PlanItem, Source, Utterance
+from game.world.describe import object_phrase
+from game.world.scenario import Intent, Resident
+from game.world.town import Town
+
+LINE_LIMIT = 300  # characters of one remembered line of talk
+
+
+def render(fact: Fact, town: Town | None = None) -> str:
+    """The memory's text, worded from its fields (the only place that words memories)."""
+    kind = fact.kind
+    if kind is FactKind.DOING:
+        if fact.source is Source.VISITOR:
+            return f"a visitor named {fact.subject} is {fact.object}"
+        return f"{fact.subject} is {fact.object}"
+    if kind is FactKind.OBJECT_STATE:
+        name = object_phrase(town, fact.address) if town is not None else f"the {fact.address}"
+        return f"{name} is {fact.state}"
+    if kind is FactKind.CONVERSATION:
+        said = " | ".join(f"{line.speaker}: {line.text}" for line in fact.lines)
+        return f"Conversation between {' and '.join(fact.participants)}: {said}"
+    if kind is FactKind.CLAIM:
+        if fact.source is Source.VISITOR:
+            return f'{fact.heard_from} (a visitor) said to {fact.subject}: "{fact.object}"'
+        return f"{fact.heard_from} said: {fact.object}"
+    if kind is FactKind.PLAN:
+        return f"{fact.subject}'s plan for {day_label(fact.plan)}: " + "; ".join(
+            plan_line(i) for i in fact.plan
+        )
+    return fact.object
+
+
+def day_label(items: Sequence[PlanItem]) -> str:
+    return items[0].start.strftime("%A %B %d") if items else "the day"
+
+
+def plan_line(item: PlanItem) -> str:
+    """'09:00-12:00 working at the cafe': one broad item, as plans and the inspector show it."""
+    return f"{item.start:%H:%M}-{item.end:%H:%M} {item.description}"
+
+
+# -- what an agent does, and what it sees ---------------------------------------------------
+
+
+def doing(name: str, action: str, source: Source, plan_item: str = "", intent: str = "") -> Fact:
+    """'Maria Lopez is studying at the desk': one's own action, or someone seen doing it."""
+    return Fact(
+        FactKind.DOING,
+        source,
+        subject=name,
+        predicate="is",
+        object=action,
+        plan_item=plan_item,
+        intent=intent,
+    )
+
+
+def object_state(address: str, state: str) -> Fact:
+    """An object seen in a state ('the stove ... is burning')."""
+    return Fact(
+        FactKind.OBJECT_STATE,
+        Source.SEEN,
+        subject=address,
+        predicate="is",
+        object=state,
+        address=address,
+        state=state,
+    )
+
+
+# -- talk -----------------------------------------------------------------------------------
+
+
+def conversation(holder: str, participants: tuple[str, str], lines: Sequence[Utterance]) -> Fact:
+    """A whole conversation as the holder remembers it: with whom, and every line."""
+    partner = participants[1] if holder == participants[0] else participants[0]
+    kept = tuple(Line(u.speaker, u.text.strip()[:LINE_LIMIT]) for u in lines if u.text.strip())
+    return Fact(
+        FactKind.CONVERSATION,
+        Source.HEARD,
+        subject=partner,
+        predicate="talked with",
+        heard_from=partner,
+        participants=participants,
+        lines=kept,
+    )
+
+
+def claim(speaker: str, said: str, shared: Fact | None, intent: Intent | None = None) -> Fact:
+    """'Sam Moore said: Sam Moore is running for mayor': news heard from another resident.
+
+    `shared` is the news as the speaker knew it, in fields (the scripted brain passes it
+    on); a model's line gives only words, and then `intent` is what the words were matched
+    to (by the scenario's own keywords) when the memory was written.
+    """
+    base = shared or Fact(FactKind.STATEMENT, Source.HEARD, object=said)
+    if intent is not None and not base.intent:
+        base = _with_intent(base, intent)
+    return Fact(
+        FactKind.CLAIM,
+        Source.HEARD,
+        subject=base.subject,
+        predicate=base.predicate,
+        object=said,
+        heard_from=speaker,
+        intent=base.intent,
+        event=base.event,
+        private=base.private,
+        plan_item=base.plan_item,
+    )
+
+
+def visitor_claim(visitor: str, listener: str, said: str, event: Event | None = None) -> Fact:
+    """What the player's visitor said: kept as the visitor's claim, never as a fact."""
+    return Fact(
+        FactKind.CLAIM,
+        Source.VISITOR,
+        subject=listener,
+        predicate="was told",
+        object=said,
+        heard_from=visitor,
+        event=event,
+    )
+
+
+# -- plans and thoughts ----------------------------------------------------------------------
+
+
+def plan(name: str, items: Sequence[PlanItem]) -> Fact:
+    return Fact(FactKind.PLAN, Source.SELF, subject=name, predicate="plans", plan=tuple(items))
+
+
+def statement(subject: str, text: str, source: Source, **fields: object) -> Fact:
+    """A sentence that is itself the memory: a seed fact, an insight, an inner voice."""
+    return Fact(FactKind.STATEMENT, source, subject=subject, object=text, **fields)
+
+
+def seed(persona: Resident, sentence: str, intents: Sequence[Intent]) -> Fact:
+    """One sentence of the seed paragraph, tied to the scenario intent it states."""
+    intent = next((i for i in intents if i.mentioned_in(sentence)), None)
+    fact = statement(persona.name, sentence, Source.SEED)
+    return _with_intent(fact, intent) if intent is not None else fact
+
+
+def _with_intent(fact: Fact, intent: Intent) -> Fact:
+    return replace(fact, intent=intent.id, event=intent.event, private=intent.private)
+
+
+def intent_named(text: str, intents: Sequence[Intent]) -> Intent | None:
+    """The scenario intent whose keywords a model's or a visitor's words use, if any."""
+    return next((i for i in intents if i.mentioned_in(text)), None)
+
+
+def is_idle(fact: Fact) -> bool:
+    """An idle object or agent: the original code leaves such memories out of retrieval."""
+    return (fact.kind is FactKind.OBJECT_STATE and fact.state == "idle") or (
+        fact.kind is FactKind.DOING and fact.object == "idle"
+    )
