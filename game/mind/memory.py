@@ -20,8 +20,8 @@ import numpy as np
 
 from game.core.clock import from_hours, hours_since_epoch
 from game.core.codec import decode, encode
-from game.core.records import Fact, MemoryKind, MemoryRecord
-from game.mind.facts import is_idle
+from game.core.records import Fact, MemoryKind, MemoryRecord, Source
+from game.mind.facts import is_idle, statement
 
 KINDS: tuple[MemoryKind, ...] = tuple(MemoryKind)  # int8 code -> kind (codes never saved)
 _CODE = {kind: code for code, kind in enumerate(KINDS)}
@@ -196,10 +196,13 @@ class MemoryStream:
         created: datetime,
         importance: int,
         embedding: np.ndarray,
-        fact: Fact,
+        fact: Fact | None = None,
         evidence: Sequence[int] = (),
     ) -> int:
         """Append a memory (its text rendered from `fact`) and return its index.
+
+        Without a `fact` the text is kept as a plain statement: only tests and tools
+        write memories that way; the architecture always passes the fields.
 
         Importance is clamped to 1..10 (a model may answer 0 or 11). The embedding is
         L2-normalised so relevance is a plain dot product. Evidence must point at memories
@@ -217,6 +220,7 @@ class MemoryStream:
         self._accessed[i] = hours
         self._importance[i] = min(IMPORTANCE_MAX, max(IMPORTANCE_MIN, int(importance)))
         self._embeddings[i] = vector
+        fact = fact or statement("", str(text), Source.SEEN)
         self._idle[i] = is_idle(fact)
         self._texts.append(str(text))
         self._facts.append(fact)

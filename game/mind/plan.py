@@ -36,7 +36,8 @@ def fit_to_span(
     out, start = [], parent.start
     for sub, m in zip(subs, minutes, strict=True):
         place = sub.place or (parent.place if inherit_place else "")
-        out.append(PlanItem(sub.description.strip(), start, m, place))
+        out.append(replace(sub, description=sub.description.strip(), start=start, minutes=m,
+                           place=place, intent=sub.intent or parent.intent))  # fmt: skip
         start += timedelta(minutes=m)
     return out
 

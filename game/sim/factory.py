@@ -12,7 +12,7 @@ from game.world.scenario import load_world
 BRAINS = ("scripted", "llm")
 
 
-def make_brain(name: str, seed: int, llm: LLMSettings | None = None, town=None):
+def make_brain(name: str, seed: int, llm: LLMSettings | None = None):
     if name == "scripted":
         from game.brains.scripted import ScriptedBrain
 
@@ -21,7 +21,7 @@ def make_brain(name: str, seed: int, llm: LLMSettings | None = None, town=None):
         from game.brains.llm import LLMBrain
         from game.core.config import load_config
 
-        return LLMBrain(llm or load_config().llm, seed=seed, town=town)  # file < env
+        return LLMBrain(llm or load_config().llm, seed=seed)  # file < env
     raise SmallvilleError(f"unknown brain {name!r} (choose from: {', '.join(BRAINS)})")
 
 
@@ -44,7 +44,7 @@ def build_simulation(
     config = config or SimConfig(
         seed=seed, mode=mode, workers=workers, decision_delay_steps=decision_delay(brain)
     )
-    chosen = make_brain(brain, seed, llm, town)
+    chosen = make_brain(brain, seed, llm)
     return Simulation(loaded, town, chosen, make_embedder(chosen), config)
 
 

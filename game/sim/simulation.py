@@ -416,10 +416,14 @@ class Simulation(PlayerCommands):
             return
         results = finished.result
         for effect in results if isinstance(results, list) else [results]:
-            agent = self.agents.get(effect.agent)
-            if agent is not None:
-                self._store(agent, effect)
-                self._appliers[effect.job](agent, effect)
+            self.apply_effect(effect)
+
+    def apply_effect(self, effect: Effect) -> None:
+        """Store what a job remembered, then do what its kind of job does."""
+        agent = self.agents.get(effect.agent)
+        if agent is not None:
+            self._store(agent, effect)
+            self._appliers[effect.job](agent, effect)
 
     def _job_failed(self, finished: Finished) -> None:
         """A failed job costs the agent a minute of waiting, never the run."""

@@ -16,11 +16,12 @@ from protocol_server import ProtocolServer
 from game.brains.audit import AuditLog
 from game.brains.budget import BudgetGuard
 from game.brains.llm.client import ChatClient, _Modes
-from game.brains.protocol import AgentContext
+from game.brains.questions import AgentContext
 from game.brains.scripted import ScriptedBrain
 from game.brains.usage import UsageMeter
 from game.core.config import LLMSettings
-from game.core.records import MemoryKind, MemoryRecord
+from game.core.records import MemoryKind, MemoryRecord, Source
+from game.mind import facts
 from game.world.scenario import Resident, load_world
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +51,9 @@ def town():
 
 
 def memory(i: int, text: str) -> MemoryRecord:
-    return MemoryRecord(i, MemoryKind.OBSERVATION, text, NOW, 3)
+    return MemoryRecord(
+        i, MemoryKind.OBSERVATION, text, NOW, 3, facts.statement("", text, Source.SEEN)
+    )
 
 
 def ctx(name: str = "Klaus Mueller", memories=(), status: str = "reading") -> AgentContext:

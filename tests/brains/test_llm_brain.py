@@ -8,14 +8,16 @@ from datetime import timedelta
 
 import numpy as np
 import pytest
-from llm_helpers import NOW, ctx, resident, serve, settings, town
+from llm_helpers import NOW, ctx, resident, serve, settings
 
+from game.brains import questions as B
 from game.brains.llm import LLMBrain
-from game.brains.protocol import Brain, Embedder, WholeConversation
-from game.core.records import Observation, PlanItem, ReactionKind
+from game.brains.protocol import Brain, Embedder
+from game.brains.questions import Draft, Spot
+from game.core.records import ActionKind, MemoryKind, Observation, PlanItem, ReactionKind, Source
+from game.mind import facts
 from game.mind.cognition import converse_job
 from game.sim.factory import build_simulation
-from game.world.town import AreaKind
 
 
 @pytest.fixture
@@ -24,16 +26,35 @@ def server():
 
 
 def brain(server, tmp_path, **changes) -> LLMBrain:
-    return LLMBrain(settings(server.url, tmp_path, **changes), seed=0, town=town())
+    return LLMBrain(settings(server.url, tmp_path, **changes), seed=0)
 
 
 def calls(server) -> int:
     return len(server.chat_requests())
 
 
+def draft(text: str, **fields) -> Draft:
+    return Draft(MemoryKind.OBSERVATION, text, facts.statement("", text, Source.SEEN), **fields)
+
+
+def rate(b: LLMBrain, persona, texts: list[str]) -> tuple[int, ...]:
+    return b.ask(B.RateImportance(persona, tuple(draft(t) for t in texts)))
+
+
+def seen(name: str, doing: str, kind: ActionKind | None = ActionKind.PLAN) -> Observation:
+    fact = facts.doing(name, doing, Source.SEEN)
+    return Observation(name, facts.render(fact), True, doing, fact, kind)
+
+
+SPOTS = (
+    Spot("library", "desk", "Oak Hill College:library:desk"),
+    Spot("classroom", "blackboard", "Oak Hill College:classroom:blackboard"),
+)
+
+
 def test_it_is_a_brain_with_a_name_a_model_and_an_endpoint(server, tmp_path) -> None:
     b = brain(server, tmp_path)
-    assert isinstance(b, Brain) and isinstance(b, WholeConversation)
+    assert isinstance(b, Brain) and b.knows(B.Converse) and all(b.knows(k) for k in B.ALL)
     assert isinstance(b.embedder, Embedder)
     assert (b.name, b.model, b.base_url) == ("llm", "test-model", server.url)
     usage = b.usage()
@@ -52,109 +73,117 @@ def test_it_is_a_brain_with_a_name_a_model_and_an_endpoint(server, tmp_path) -> 
         assert key in usage, key
 
 
-def test_every_question_is_answered_through_the_endpoint(server, tmp_path) -> None:
+def test_every_question_is_answered_through_the_endpoint_with_its_answer_type(
+    server, tmp_path
+) -> None:
     b = brain(server, tmp_path)
     c = ctx()
-    assert len(b.rate_importance(c.persona, ["Klaus Mueller is reading a novel"])) == 1
-    plan = b.plan_day(c, "", NOW.replace(hour=7))
-    assert plan and all(p.start >= NOW.replace(hour=7) for p in plan)
+    p = c.persona
     item = PlanItem("studying", NOW, 30, "Oak Hill College")
-    assert sum(s.minutes for s in b.decompose(c, item, 15)) == 30
-    options = ["library", "classroom"]
-    assert b.choose_area(c, "reading", AreaKind.ARENA, options, "", "") in options
-    assert b.object_state(c.persona, "making tea", "kettle", "idle")
-    assert b.emoji("jogging in the park")
-    stove = Observation("Hobbs Cafe:kitchen:stove", "the stove is burning", False, "burning")
-    assert b.react(c, stove).kind in ReactionKind
-    assert b.utter(c, "Maria Lopez", ()).text
-    lines = b.converse(c, ctx("Maria Lopez"), 6)
-    assert lines[0].speaker == "Klaus Mueller" and lines[-1].end
-    assert len(b.reflect_questions(c.persona, [])) == 3
-    assert b.summarize(c.persona, "Klaus's core characteristics", [])
-    assert b.answer(c, "Who are you?")
+    stove_fact = facts.object_state("Hobbs Cafe:kitchen:stove", "burning")
+    stove = Observation("Hobbs Cafe:kitchen:stove", "the stove is burning", False, "burning",
+                        stove_fact)  # fmt: skip
+    asked = [
+        B.RateImportance(p, (draft("Klaus Mueller is reading a novel"),)),
+        B.PlanDay(c, "", NOW.replace(hour=7), NOW.replace(hour=23), (B.Place(p.home),
+                  B.Place("Hobbs Cafe", 480, 1200))),  # fmt: skip
+        B.DecomposeSteps(c, item, SPOTS),
+        B.ChooseSector(c, "reading", ("Oak Hill College", "Hobbs Cafe")),
+        B.ChooseSpot(c, "reading", "Oak Hill College", SPOTS),
+        B.ActionDetails(p, "making tea", "kettle", "idle"),
+        B.Emoji(p, "jogging in the park"),
+        B.React(c, stove),
+        B.Utter(c, "Maria Lopez", ()),
+        B.Converse(c, ctx("Maria Lopez"), 6),
+        B.ReflectQuestions(p, ()),
+        B.Summarize(p, "Klaus's core characteristics", ()),
+        B.Answer(c, "Who are you?"),
+    ]
+    for q in asked:
+        assert B.is_answer(q, b.ask(q)), type(q).__name__
     u = b.usage()
-    assert u["fallbacks"] == 0 and u["calls"] >= 11
+    assert u["fallbacks"] == 0 and u["calls"] >= len(asked)
     assert u["prompt_tokens"] > 0 and u["completion_tokens"] > 0
     assert set(u["by_agent"]) >= {"Klaus Mueller"}
     assert u["by_question"]["plan_day"]["calls"] == 1
 
 
+def test_a_wrong_argument_fails_when_the_question_is_built() -> None:
+    with pytest.raises(B.QuestionError, match="options"):
+        B.ChooseSector(ctx(), "reading", ["a", "b"])  # a list, not a tuple
+    with pytest.raises(B.QuestionError, match="item"):
+        B.DecomposeSteps(ctx(), "studying", ())
+
+
 # -- economy -------------------------------------------------------------------------------
-def test_one_decomposition_answers_the_later_small_questions(server, tmp_path) -> None:
+def test_one_decomposition_carries_what_the_later_questions_would_ask(server, tmp_path) -> None:
     b = brain(server, tmp_path)
     c = ctx()
     broad = PlanItem("studying for the seminar", NOW, 120, "Oak Hill College")
-    hours = b.decompose(c, broad, 60)
-    assert calls(server) == 1 and sum(h.minutes for h in hours) == 120
-    steps = b.decompose(c, hours[0], 15)  # answered by the same request
+    chunks = b.ask(B.DecomposeHours(c, broad, SPOTS))
+    assert calls(server) == 1 and sum(h.item.minutes for h in chunks) == 120
+    step = chunks[0].steps[0]
+    assert step.place in {s.address for s in SPOTS}  # a spot from the sector's own tree
+    assert step.state and step.emoji and 1 <= step.importance <= 10
+    sector = B.ChooseSector(c, step.description, ("Oak Hill College", "Hobbs Cafe"), "", step.place)
+    assert b.ask(sector) == "Oak Hill College"
+    spot = B.ChooseSpot(c, step.description, "Oak Hill College", SPOTS, "", step.place)
+    assert b.ask(spot).address == step.place
+    rated = Draft(MemoryKind.OBSERVATION, "x", facts.doing("Klaus Mueller", step.description,
+                  Source.SELF), known=step.importance)  # fmt: skip
+    assert b.ask(B.RateImportance(c.persona, (rated,))) == (step.importance,)
     assert calls(server) == 1
-    step = steps[0]
-    assert step.place.startswith("Oak Hill College:")  # a spot from the sector's own tree
-    level_names = step.place.split(":")
-    for depth, level in enumerate((AreaKind.SECTOR, AreaKind.ARENA, AreaKind.OBJECT)):
-        options = [level_names[depth], "somewhere else"]
-        assert b.choose_area(c, step.description, level, options, "", step.place) == options[0]
-    assert b.object_state(c.persona, step.description, level_names[-1], "idle")
-    assert b.emoji(step.description)
-    assert b.rate_importance(c.persona, [f"Klaus Mueller is {step.description}"])
+    again = PlanItem("studying for the seminar", NOW + timedelta(days=1), 120, "Oak Hill College")
+    b.ask(B.DecomposeHours(c, again, SPOTS))  # an identical task reuses its decomposition
     assert calls(server) == 1
-    again = PlanItem("studying for the seminar", NOW + timedelta(days=1), 120, "")
-    b.decompose(c, again, 60)  # an identical task reuses its decomposition
-    assert calls(server) == 1
-    assert b.usage()["cache_hits"] >= 5 and b.usage()["skipped"] >= 3
+    assert b.usage()["cache_hits"] >= 1 and b.usage()["skipped"] >= 3
 
 
-def test_without_a_plan_hint_the_room_and_object_are_one_question(server, tmp_path) -> None:
+def test_memos_are_kept_per_resident(server, tmp_path) -> None:
     b = brain(server, tmp_path)
-    c = ctx()
-    sectors = ["Hobbs Cafe", "Johnson Park"]
-    sector = b.choose_area(c, "having a coffee", AreaKind.SECTOR, sectors, "", "")
-    arenas = [a.name for a in town().children(sector, AreaKind.ARENA)]
-    arena = b.choose_area(c, "having a coffee", AreaKind.ARENA, arenas, "", "")
-    objects = [o.name for o in town().children(f"{sector}:{arena}", AreaKind.OBJECT)]
-    if objects:
-        assert b.choose_area(c, "having a coffee", AreaKind.OBJECT, objects, "", "") in objects
-    assert server.by_question["choose_area"] == 2  # the sector, then 'room: object' at once
-    offered = server.chat_requests()[-1]["body"]["response_format"]["json_schema"]["schema"]
-    assert all(": " in o for o in offered["properties"]["choice"]["enum"] if objects)
+    b.ask(B.Emoji(resident("Klaus Mueller"), "reading"))
+    b.ask(B.Emoji(resident("Klaus Mueller"), "reading"))
+    assert calls(server) == 1
+    b.ask(B.Emoji(resident("Maria Lopez"), "reading"))  # another resident asks for itself
+    assert calls(server) == 2
 
 
 def test_routine_sights_are_not_asked_about_and_quiet_lasts_an_hour(server, tmp_path) -> None:
     b = brain(server, tmp_path)
     c = ctx()
-    b.object_state(resident("Maria Lopez"), "making tea", "kettle", "idle")
-    n = calls(server)
-    state = b.object_state(resident("Maria Lopez"), "making tea", "kettle", "idle")
-    seen = f"the kettle in the kitchen of Oak Hill College Dorm is {state}"
-    kettle = Observation("Oak Hill College Dorm:kitchen:kettle", seen, False, state)
-    assert b.react(c, kettle).kind is ReactionKind.CONTINUE
-    assert b.rate_importance(c.persona, [seen])
-    maria = Observation("Maria Lopez", "Maria Lopez is sleeping", True, "sleeping")
-    assert b.rate_importance(c.persona, [maria.text])
-    assert calls(server) == n
+    fact = facts.object_state("Oak Hill College Dorm:kitchen:kettle", "in use")
+    kettle = Observation(fact.address, "the kettle is in use", False, "in use", fact, routine=True)
+    assert b.ask(B.React(c, kettle)).kind is ReactionKind.CONTINUE
+    asleep = seen("Maria Lopez", "sleeping", ActionKind.SLEEP)
+    sights = (Draft(MemoryKind.OBSERVATION, asleep.text, asleep.fact, routine=True),)
+    assert b.ask(B.RateImportance(c.persona, sights))
+    assert calls(server) == 0
     server.forced["react"] = {"decision": "continue", "action": "", "minutes": 0}
-    reading = Observation("Maria Lopez", "Maria Lopez is reading", True, "reading")
-    assert b.react(c, reading).kind is ReactionKind.CONTINUE
-    writing = Observation("Maria Lopez", "Maria Lopez is writing", True, "writing")
-    assert b.react(c, writing).kind is ReactionKind.CONTINUE  # no second look within the hour
+    assert b.ask(B.React(c, seen("Maria Lopez", "reading"))).kind is ReactionKind.CONTINUE
+    writing = seen("Maria Lopez", "writing")
+    assert b.ask(B.React(c, writing)).kind is ReactionKind.CONTINUE  # no second look in the hour
     later = replace(c, now=c.now + timedelta(minutes=61))
-    b.react(later, writing)
-    assert calls(server) == n + 2
+    b.ask(B.React(later, writing))
+    assert calls(server) == 2
 
 
-def test_a_conversation_is_one_request(server, tmp_path) -> None:
+def test_a_conversation_is_one_request_that_also_rates_it(server, tmp_path) -> None:
     sim = build_simulation("three", seed=1, brain="llm", llm=settings(server.url, tmp_path))
     try:
         a, b = (sim.agents[n].snapshot(sim.now) for n in ("Klaus Mueller", "Maria Lopez"))
         before = dict(server.by_question)
-        decisions = converse_job(sim.mind, a, b, sim.surroundings())
+        effects = converse_job(sim.mind, a, b, sim.surroundings())
     finally:
         sim.close()
     assert server.by_question["converse"] - before.get("converse", 0) == 1
     assert "utter" not in server.by_question
-    assert server.by_question["importance"] == before.get("importance", 0)  # rated inside
-    talk = decisions[0].conversation
+    talk = effects[0].conversation
     assert talk is not None and len(talk.lines) >= 2 and talk.lines[0].speaker == "Klaus Mueller"
+    transcript = effects[0].memories[0]
+    assert transcript.fact.participants == ("Klaus Mueller", "Maria Lopez")
+    assert [(line.speaker, line.text) for line in transcript.fact.lines] == [
+        (u.speaker, u.text) for u in talk.lines
+    ]
 
 
 # -- embeddings -------------------------------------------------------------------------------
@@ -191,7 +220,7 @@ def test_past_the_call_cap_the_scripted_brain_answers_and_says_so(server, tmp_pa
     b = brain(server, tmp_path, max_calls=2, embeddings=False)
     p = resident()
     for i in range(4):
-        b.rate_importance(p, [f"text {i}"])
+        rate(b, p, [f"text {i}"])
     assert calls(server) == 2
     said = [n for n in b.notices if "cap" in n]
     assert len(said) == 1 and "scripted" in said[0]
@@ -201,7 +230,7 @@ def test_past_the_call_cap_the_scripted_brain_answers_and_says_so(server, tmp_pa
 def test_past_the_budget_the_scripted_brain_answers(server, tmp_path) -> None:
     b = brain(server, tmp_path, budget_usd=0.0001, price_input_per_mtok=1000.0, embeddings=False)
     for i in range(3):
-        b.rate_importance(resident(), [f"text {i}"])
+        rate(b, resident(), [f"text {i}"])
     assert calls(server) == 1
     assert b.usage()["cost_usd"] > 0.0001 and "budget" in b.usage()["budget_spent"]
 
@@ -210,7 +239,7 @@ def test_past_the_budget_the_scripted_brain_answers(server, tmp_path) -> None:
 def test_usage_by_agent_adds_up(server, tmp_path, count) -> None:
     b = brain(server, tmp_path, embeddings=False)
     for name in ("Klaus Mueller", "Maria Lopez")[:count]:
-        b.rate_importance(resident(name), ["a fresh memory"])
+        rate(b, resident(name), ["a fresh memory"])
     u = b.usage()
     assert sum(a["calls"] for a in u["by_agent"].values()) == u["calls"]
     assert u["by_question"]["importance"]["calls"] == u["calls"]

@@ -1,57 +1,68 @@
-"""Each question as data: templates fill, schemas stay in the strict subset, and answers
-are checked for meaning (options offered, importance 1-10, times inside the day, evidence
-in range) before anything reaches the architecture."""
+"""Each typed question's model spec: templates fill from the question's fields, schemas
+stay in the strict subset, and answers are checked for meaning (options offered,
+importance 1-10, times inside the day, evidence in range) before anything reaches the
+architecture."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import timedelta
 from string import Template
 
 import pytest
 from llm_helpers import NOW, ctx, memory, resident
 
-from game.brains.llm import questions as Q
+from game.brains import questions as B
+from game.brains.llm import specs as Q
 from game.brains.llm.client import render
 from game.brains.llm.jsontext import Invalid, extract_json
+from game.brains.questions import Draft, Place, Spot
 from game.core.paths import PROMPTS
-from game.core.records import Observation, PlanItem, ReactionKind
-from game.world.town import AreaKind
+from game.core.records import MemoryKind, Observation, PlanItem, ReactionKind, Source
+from game.mind import facts
 
 WAKE, SLEEP = NOW.replace(hour=7), NOW.replace(hour=23)
 ITEM = PlanItem("studying for the seminar", NOW, 60, "Oak Hill College")
-SPOTS = {"library: desk": "Oak Hill College:library:desk", "classroom": "Oak Hill College:room"}
-MAYA = Observation("Maria Lopez", "Maria Lopez is reading", True, "reading")
+SPOTS = (
+    Spot("library", "desk", "Oak Hill College:library:desk"),
+    Spot("classroom", "", "Oak Hill College:classroom"),
+)
+MARIA_FACT = facts.doing("Maria Lopez", "reading", Source.SEEN)
+MAYA = Observation("Maria Lopez", "Maria Lopez is reading", True, "reading", MARIA_FACT)
+PLACES = (Place(resident().home), Place("Oak Hill College", 8 * 60, 22 * 60))
 
 
-def sample_args() -> dict[str, dict]:
-    """Arguments for every question, as the brain builds them."""
-    mems = [memory(0, "Klaus is writing a paper"), memory(1, "Maria likes physics")]
+def draft(text: str) -> Draft:
+    return Draft(MemoryKind.OBSERVATION, text, facts.statement("", text, Source.SEEN))
+
+
+def sample_questions() -> dict[str, B.Question]:
+    """One question of every class, as the architecture builds them."""
+    mems = (memory(0, "Klaus is writing a paper"), memory(1, "Maria likes physics"))
     c = ctx(memories=mems)
     p = resident()
     return {
-        "importance": {"persona": p, "texts": ["a", "b"]},
-        "plan_day": {"ctx": c, "yesterday": "", "wake": WAKE, "sleep": SLEEP},
-        "decompose_steps": {"ctx": c, "item": ITEM, "grain": 15, "spots": SPOTS},
-        "decompose_hours": {"ctx": c, "item": ITEM, "grain": 60, "spots": SPOTS},
-        "choose_area": {
-            "ctx": c,
-            "action": "reading",
-            "level": AreaKind.ARENA,
-            "options": ["library", "classroom"],
-            "current": "",
-            "hint": "",
-        },
-        "object_state": {"persona": p, "action": "brewing", "obj": "kettle", "old_state": "idle"},
-        "emoji": {"action": "reading"},
-        "react": {"ctx": c, "observation": MAYA},
-        "utter": {"ctx": c, "partner": "Maria Lopez", "history": ()},
-        "converse": {"ctx_a": c, "ctx_b": ctx("Maria Lopez"), "max_turns": 6},
-        "reflect_questions": {"persona": p, "recent": mems},
-        "insights": {"persona": p, "question": "What drives Klaus?", "memories": mems},
-        "summarize": {"persona": p, "topic": "Klaus's core characteristics", "memories": mems},
-        "answer": {"ctx": c, "question": "Who is Maria?"},
+        "importance": B.RateImportance(p, (draft("a"), draft("b"))),
+        "plan_day": B.PlanDay(c, "", WAKE, SLEEP, PLACES),
+        "decompose_steps": B.DecomposeSteps(c, ITEM, SPOTS),
+        "decompose_hours": B.DecomposeHours(c, ITEM, SPOTS),
+        "choose_area": B.ChooseSector(c, "reading", ("Oak Hill College", "Hobbs Cafe")),
+        "choose_spot": B.ChooseSpot(c, "reading", "Oak Hill College", SPOTS),
+        "object_state": B.ActionDetails(p, "brewing", "kettle", "idle"),
+        "emoji": B.Emoji(p, "reading"),
+        "react": B.React(c, MAYA),
+        "utter": B.Utter(c, "Maria Lopez", ()),
+        "converse": B.Converse(c, ctx("Maria Lopez"), 6),
+        "reflect_questions": B.ReflectQuestions(p, mems),
+        "insights": B.Insights(p, "What drives Klaus?", mems),
+        "summarize": B.Summarize(p, "Klaus's core characteristics", mems),
+        "answer": B.Answer(c, "Who is Maria?"),
     }
+
+
+def sample_args() -> dict[str, B.Question]:
+    return sample_questions()
 
 
 def strict(schema: dict) -> list[str]:
@@ -73,8 +84,13 @@ def strict(schema: dict) -> list[str]:
     return wrong
 
 
+def test_every_question_class_has_one_spec() -> None:
+    assert [s.kind for s in Q.ALL] == list(B.ALL)
+    assert {type(q) for q in sample_questions().values()} == set(B.ALL)
+
+
 @pytest.mark.parametrize("question", Q.ALL, ids=lambda q: q.name)
-def test_every_question_renders_and_has_a_strict_schema(question: Q.Question) -> None:
+def test_every_question_renders_and_has_a_strict_schema(question: Q.Spec) -> None:
     args = sample_args()[question.name]
     messages = render(question, args)
     assert [m["role"] for m in messages] == ["system", "user"]
@@ -96,7 +112,7 @@ def test_templates_are_files_and_use_only_their_variables() -> None:
 
 def test_importance_must_be_one_to_ten_and_one_per_memory() -> None:
     args = sample_args()["importance"]
-    assert Q.IMPORTANCE.parse({"ratings": [3, 8.0]}, args) == [3, 8]
+    assert Q.IMPORTANCE.parse({"ratings": [3, 8.0]}, args) == (3, 8)
     with pytest.raises(Invalid, match="between 1 and 10"):
         Q.IMPORTANCE.parse({"ratings": [3, 99]}, args)
     with pytest.raises(Invalid, match="exactly 2"):
@@ -109,9 +125,11 @@ def test_importance_must_be_one_to_ten_and_one_per_memory() -> None:
 
 def test_area_must_be_an_offered_option() -> None:
     args = sample_args()["choose_area"]
-    assert Q.CHOOSE_AREA.parse({"choice": " Library "}, args) == "library"
+    assert Q.CHOOSE_SECTOR.parse({"choice": " hobbs cafe "}, args) == "Hobbs Cafe"
     with pytest.raises(Invalid, match="not one of the options"):
-        Q.CHOOSE_AREA.parse({"choice": "the Moon"}, args)
+        Q.CHOOSE_SECTOR.parse({"choice": "the Moon"}, args)
+    spot = Q.CHOOSE_SPOT.parse({"choice": "library: desk"}, sample_args()["choose_spot"])
+    assert spot.address == "Oak Hill College:library:desk"
 
 
 def test_plan_times_must_lie_inside_the_day() -> None:
@@ -138,7 +156,7 @@ def test_plan_times_must_lie_inside_the_day() -> None:
 
 
 def test_a_plan_past_midnight_counts_the_next_day() -> None:
-    args = {**sample_args()["plan_day"], "sleep": SLEEP + timedelta(hours=2)}
+    args = replace(sample_args()["plan_day"], sleep=SLEEP + timedelta(hours=2))
     doc = {
         "items": [
             {"start": "22:00", "activity": "streaming", "place": ""},
@@ -153,7 +171,8 @@ def test_decomposition_steps_carry_spot_state_emoji_and_importance() -> None:
     args = sample_args()["decompose_steps"]
     step = {"action": "reading", "minutes": 20, "spot": "library: desk", "state": "in use"}
     steps = Q.DECOMPOSE_STEPS.parse({"steps": [{**step, "emoji": "📚", "importance": 3}]}, args)
-    assert steps[0].address == "Oak Hill College:library:desk" and steps[0].importance == 3
+    assert steps[0].place == "Oak Hill College:library:desk" and steps[0].importance == 3
+    assert (steps[0].state, steps[0].emoji) == ("in use", "📚")
     with pytest.raises(Invalid, match="spots"):
         Q.DECOMPOSE_STEPS.parse(
             {"steps": [{**step, "spot": "the Moon", "emoji": "📚", "importance": 3}]}, args
@@ -176,9 +195,10 @@ def test_react_talk_needs_a_person_and_react_needs_an_action() -> None:
     assert talk.kind is ReactionKind.TALK and talk.target == "Maria Lopez"
     with pytest.raises(Invalid):
         Q.REACT.parse({"decision": "react", "action": "", "minutes": 5}, args)
-    stove = Observation("Hobbs Cafe:kitchen:stove", "the stove is burning", False, "burning")
+    fact = facts.object_state("Hobbs Cafe:kitchen:stove", "burning")
+    stove = Observation("Hobbs Cafe:kitchen:stove", "the stove is burning", False, "burning", fact)
     with pytest.raises(Invalid):
-        Q.REACT.parse({"decision": "talk", "action": "", "minutes": 0}, {"observation": stove})
+        Q.REACT.parse({"decision": "talk", "action": "", "minutes": 0}, replace(args, observation=stove))
 
 
 def test_a_conversation_starts_with_the_first_speaker_and_ends() -> None:
@@ -193,12 +213,14 @@ def test_a_conversation_starts_with_the_first_speaker_and_ends() -> None:
         Q.CONVERSE.parse({"lines": lines[::-1], "importance_a": 2, "importance_b": 2}, args)
 
 
-def test_fallbacks_are_the_scripted_answers() -> None:
+def test_fallbacks_are_typed_answers_to_the_same_question() -> None:
     from game.brains.scripted import ScriptedBrain
 
     scripted = ScriptedBrain(0)
-    for q in Q.ALL:
-        assert q.fallback(scripted, sample_args()[q.name]) is not None, q.name
+    for spec in Q.ALL:
+        question = sample_args()[spec.name]
+        answer = spec.fallback(scripted, question)
+        assert B.is_answer(question, answer), (spec.name, answer)
 
 
 def test_json_is_found_in_prose_and_fences() -> None:

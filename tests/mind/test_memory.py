@@ -9,6 +9,7 @@ import pytest
 
 from game.core.clock import EPOCH
 from game.core.records import MemoryKind, MemoryRecord
+from game.mind import facts
 from game.mind.memory import MemoryStream
 
 OBS, REF, PLAN, CHAT = (
@@ -41,10 +42,13 @@ def filled(n: int, capacity: int = 64) -> MemoryStream:
 def test_add_returns_index_and_record_round_trips():
     stream = MemoryStream(DIM)
     assert stream.add(OBS, "Isabella is making coffee", at(1.5), 3, vec(0)) == 0
-    assert stream.add(CHAT, "Sam: I'm running", at(2), 6, vec(1), source="Sam Moore") == 1
+    heard = facts.claim("Sam Moore", "I'm running", None)
+    assert stream.add(CHAT, "Sam Moore said: I'm running", at(2), 6, vec(1), heard) == 1
     assert stream.add(REF, "Isabella loves parties", at(3), 7, vec(2), evidence=[0, 1]) == 2
     assert len(stream) == 3
-    assert stream.record(1) == MemoryRecord(1, CHAT, "Sam: I'm running", at(2), 6, "Sam Moore")
+    said = "Sam Moore said: I'm running"
+    assert stream.record(1) == MemoryRecord(1, CHAT, said, at(2), 6, heard)
+    assert stream.record(1).heard_from == "Sam Moore" and stream.record(1).fact.object == "I'm running"
     assert stream.record(-1).evidence == (0, 1)
     assert [r.index for r in stream.records([2, 0])] == [2, 0]
     with pytest.raises(IndexError):
@@ -156,8 +160,9 @@ def test_views_read_from_another_thread_while_appending():
 
 def test_state_round_trip_is_exact():
     stream = filled(70)
-    stream.add(REF, "Isabella plans a party", at(80), 8, np.array([0.1, 0.2, 0.3, 0.4]), "", [1, 5])
-    stream.add(CHAT, "Tom: vote for Sam", at(81), 4, vec(2), source="Tom Moreno")
+    stream.add(REF, "Isabella plans a party", at(80), 8, np.array([0.1, 0.2, 0.3, 0.4]), None, [1, 5])
+    heard = facts.claim("Tom Moreno", "vote for Sam", None, intent=None)
+    stream.add(CHAT, facts.render(heard), at(81), 4, vec(2), heard)
     stream.touch([3, 70], at(90))
     doc, arrays = stream.get_state()
     doc = json.loads(json.dumps(doc))  # must survive JSON
@@ -181,7 +186,8 @@ def test_empty_state_round_trip():
     "breakage, message",
     [
         (lambda d, a: d.pop("texts"), "missing"),
-        (lambda d, a: d["sources"].pop(), "sources"),
+        (lambda d, a: d["facts"].pop(), "facts"),
+        (lambda d, a: d["facts"].__setitem__(0, {"kind": "dream"}), "damaged fact"),
         (lambda d, a: a.update(created=a["created"][:-1]), "created"),
         (lambda d, a: a.update(embeddings=a["embeddings"][:, :2]), "embeddings"),
         (lambda d, a: d.update(dim=8), "embeddings"),

@@ -8,7 +8,9 @@ import pytest
 from game.core.clock import EPOCH
 from game.core.records import MemoryKind
 from game.core.settings import ORIGINAL_CODE_RETRIEVAL, RecencyUnit, RetrievalSettings
-from game.mind.memory import MemoryStream, mentions_idle
+from game.core.records import Source
+from game.mind import facts
+from game.mind.memory import MemoryStream
 from game.mind.retrieval import retrieve, retrieve_many, score, top_k
 
 OBS, REF, PLAN, CHAT = (
@@ -155,19 +157,24 @@ def test_kinds_filter_and_normalisation_over_candidates():
     assert scores == pytest.approx([1.0, 2.0])
 
 
-def test_skip_idle_drops_memories_that_mention_idle():
+def test_skip_idle_drops_memories_of_idle_agents_and_objects():
+    """Idle by the memory's fields (an agent doing nothing, an object at rest), not by a
+    word in its text: a bridle is not idle, and a memory that only mentions idling is not."""
     stream = MemoryStream(dim=2)
-    stream.add(OBS, "Isabella is idle", at(0), 10, X)
-    stream.add(OBS, "Klaus is IDLE.", at(0), 10, X)
+    isabella = facts.doing("Isabella Rodriguez", "idle", Source.SEEN)
+    stove = facts.object_state("Hobbs Cafe:kitchen:stove", "idle")
+    said = facts.statement("Klaus Mueller", "Klaus says he is idle today", Source.SEEN)
+    stream.add(OBS, facts.render(isabella), at(0), 10, X, isabella)
+    stream.add(OBS, facts.render(stove), at(0), 10, X, stove)
     stream.add(OBS, "the bridle hangs on the wall", at(0), 1, Y)
-    stream.add(OBS, "Maria is studying", at(0), 1, Y)
+    stream.add(OBS, said.object, at(0), 1, Y, said)
     view = stream.view()
     skip = RetrievalSettings(skip_idle=True)
     assert retrieve(view, X, at(1), skip) == [3, 2]
     assert retrieve(view, X, at(1), PAPER) == [1, 0, 3, 2]
     idx, _ = score(view, X, at(1), skip, candidates=np.array([0, 2]))
     assert idx.tolist() == [2]
-    assert mentions_idle("idle chatter") and not mentions_idle("idling") and not mentions_idle("")
+    assert [facts.is_idle(stream.record(i).fact) for i in range(4)] == [True, True, False, False]
 
 
 def test_retrieve_reads_only():

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from game.brains.scripted import ScriptedBrain
-from game.core.records import MemoryKind
-from game.mind.cognition import Decision, JobKind, NewMemory
+from game.core.records import MemoryKind, Source
+from game.mind import facts
+from game.mind.effects import JobKind, NewMemory, Perceived
 from game.sim.events import EventKind
 from game.sim.factory import build_simulation
 from game.sim.report import build_report, without_timing
@@ -60,8 +61,9 @@ def test_reflection_triggers_at_exactly_150():
     vec = np.zeros(sim.mind.embedder.dim, dtype=np.float32)
 
     def add(importance: int) -> None:
-        memory = NewMemory(MemoryKind.OBSERVATION, "something happened", importance, vec)
-        sim._apply_decision(agent, Decision(agent.name, JobKind.PERCEIVE, memories=(memory,)))
+        fact = facts.statement("", "something happened", Source.SEEN)
+        memory = NewMemory(MemoryKind.OBSERVATION, fact.object, fact, importance, vec)
+        sim.apply_effect(Perceived(agent.name, memories=(memory,)))
 
     for _ in range(14):
         add(10)

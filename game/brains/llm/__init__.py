@@ -1,6 +1,6 @@
 """The language-model brain: any OpenAI-compatible endpoint through the `openai` package.
 
-Modules: questions (each question as data), client (the one call path), embedder
+Modules: specs (how each typed question is put to a model), client (the one call path), embedder
 (/v1/embeddings or the offline embedder), brain (LLMBrain, the Brain protocol).
 """
 

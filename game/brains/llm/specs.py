@@ -1,11 +1,12 @@
-"""Every question the brain asks a model, declared as data.
+"""How the model brain asks each typed question: one spec per question class.
 
-A Question names its prompt template (a file in game/brains/prompts, our own words), how
-to fill it (`view`), the JSON schema of the answer (`schema`, built per request so that
-options become an enum), how to read and check the answer for meaning (`parse`: the area
-must be one of the offered options, importance 1..10, times inside the day, evidence
-numbers in range), and what the scripted brain answers instead (`fallback`). The one call
-path in client.py does the rest; nothing here knows about HTTP.
+A Spec names its prompt template (a file in game/brains/prompts, our own words), how to
+fill it from the question's fields (`view`), the JSON schema of the answer (`schema`, built
+per question so that options become an enum), how to read and check the answer for
+meaning (`parse`: the area must be one of the offered options, importance 1..10, times
+inside the day, evidence numbers in range), and what stands in when the model cannot
+answer (`fallback`: the scripted brain's answer to the same question). The one call path
+(game/brains/llm/client.py) does the rest; nothing here knows about HTTP.
 
 Schemas keep to the subset strict structured output accepts everywhere (every property
 required, no additional properties, enums, no numeric bounds): the bounds live in
@@ -21,57 +22,58 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from game.brains.llm.jsontext import Invalid
-from game.brains.protocol import AgentContext
+from game.brains.questions import (
+    ActionDetails,
+    AgentContext,
+    Answer,
+    ChooseSector,
+    ChooseSpot,
+    Chunk,
+    Converse,
+    DecomposeHours,
+    DecomposeSteps,
+    Details,
+    Emoji,
+    Insights,
+    PlanDay,
+    Question,
+    RateImportance,
+    React,
+    ReflectQuestions,
+    Spot,
+    Summarize,
+    Talk,
+    Utter,
+)
 from game.brains.scripted import ScriptedBrain
+from game.core.clock import fmt_hhmm
 from game.core.records import (
     CONTINUE,
     Insight,
     MemoryRecord,
-    Observation,
     PlanItem,
     Reaction,
     ReactionKind,
     Utterance,
 )
 from game.world.scenario import Resident
-from game.world.town import AreaKind
 
-Args = Mapping[str, Any]
+Args = Question[Any]  # what a spec reads: the typed question itself
 
 
 @dataclass(frozen=True)
-class Question:
-    """One kind of question: its template, schema, check and fallback."""
+class Spec:
+    """How one question class is put to a model."""
 
+    kind: type[Question[Any]]
     name: str
     template: str  # file name in game/brains/prompts
-    view: Callable[[Args], dict[str, str]]  # the template's variables
-    schema: Callable[[Args], dict[str, Any]]
-    parse: Callable[[dict[str, Any], Args], Any]  # raises Invalid
-    fallback: Callable[[ScriptedBrain, Args], Any]
+    view: Callable[[Any], dict[str, str]]  # the template's variables
+    schema: Callable[[Any], dict[str, Any]]
+    parse: Callable[[dict[str, Any], Any], Any]  # raises Invalid
+    fallback: Callable[[ScriptedBrain, Any], Any] = lambda s, q: s.ask(q)
     simple: bool = False  # may go to the cheaper model
     max_tokens: int = 300
-
-
-@dataclass(frozen=True)
-class Step:
-    """A decomposed action with what the model said about it in the same answer."""
-
-    description: str
-    minutes: int
-    address: str = ""  # full address of the spot, '' if none was chosen
-    state: str = ""  # the spot's object state while the action runs
-    emoji: str = ""
-    importance: int = 0  # 0 = not rated
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """An hour-long part of a broad plan item, with its actions."""
-
-    description: str
-    minutes: int
-    steps: tuple[Step, ...] = ()
 
 
 # -- schema and view helpers ---------------------------------------------------------------
@@ -127,6 +129,7 @@ def persona_line(p: Resident) -> str:
 
 
 def where(ctx: AgentContext) -> str:
+    """The agent's address as prose ('Hobbs Cafe, cafe'), or 'outdoors'."""
     return ctx.location.replace(":", ", ") if ctx.location else "outdoors"
 
 
@@ -194,28 +197,29 @@ def check_emoji(value: str) -> str:
     return value
 
 
+
 # -- importance ----------------------------------------------------------------------------
 
 
-def _importance_view(a: Args) -> dict[str, str]:
-    p: Resident = a["persona"]
-    return {"persona": persona_line(p), "name": p.name, "texts": numbered(a["texts"])}
-
-
-def _importance_parse(data: dict[str, Any], a: Args) -> list[int]:
+def _importance_parse(data: dict[str, Any], q: RateImportance) -> tuple[int, ...]:
+    n = len(q.drafts)
     ratings = want(data, "ratings", list)
-    if len(ratings) != len(a["texts"]):
-        raise Invalid(f"give exactly {len(a['texts'])} ratings, one per memory, not {len(ratings)}")
-    return [ranged({"rating": r}, "rating", 1, 10) for r in ratings]
+    if len(ratings) != n:
+        raise Invalid(f"give exactly {n} ratings, one per memory, not {len(ratings)}")
+    return tuple(ranged({"rating": r}, "rating", 1, 10) for r in ratings)
 
 
-IMPORTANCE = Question(
+IMPORTANCE = Spec(
+    RateImportance,
     "importance",
     "importance.txt",
-    _importance_view,
-    lambda a: titled("importance", obj(ratings=arr(INT))),
+    lambda q: {
+        "persona": persona_line(q.persona),
+        "name": q.persona.name,
+        "texts": numbered([d.text for d in q.drafts]),
+    },
+    lambda q: titled("importance", obj(ratings=arr(INT))),
     _importance_parse,
-    lambda s, a: s.rate_importance(a["persona"], a["texts"]),
     simple=True,
     max_tokens=80,
 )
@@ -224,28 +228,34 @@ IMPORTANCE = Question(
 # -- the day plan --------------------------------------------------------------------------
 
 
-def plan_places(ctx: AgentContext) -> list[str]:
-    p = ctx.persona
-    return list(dict.fromkeys([p.home, *([p.workplace] if p.workplace else []), *ctx.known_places]))
+def _hours_note(q: PlanDay, place: str) -> str:
+    found = next((p for p in q.places if p.name == place), None)
+    if found is None or found.opens is None or found.closes is None:
+        return ""
+    return f" (open {fmt_hhmm(found.opens)}-{fmt_hhmm(found.closes)})"
 
 
-def _plan_view(a: Args) -> dict[str, str]:
-    ctx: AgentContext = a["ctx"]
-    yesterday = a["yesterday"].strip()
+def plan_places(q: PlanDay) -> list[str]:
+    return [p.name for p in q.places]
+
+
+def _plan_view(q: PlanDay) -> dict[str, str]:
+    ctx = q.ctx
+    yesterday = q.yesterday.strip()
     return {
         "summary": ctx.summary,
         "yesterday": f"Yesterday: {_clip(yesterday, 400)}" if yesterday else "",
         "date": ctx.now.strftime("%A %B %d, %Y"),
         "name": ctx.persona.name,
-        "wake": hhmm(a["wake"]),
-        "sleep": hhmm(a["sleep"]),
+        "wake": hhmm(q.wake),
+        "sleep": hhmm(q.sleep),
         "memories": memory_lines(ctx.memories),
-        "places": "; ".join(p + a.get("hours", {}).get(p, "") for p in plan_places(ctx)),
+        "places": "; ".join(p + _hours_note(q, p) for p in plan_places(q)),
     }
 
 
-def _plan_schema(a: Args) -> dict[str, Any]:
-    entry = obj(start=STR, activity=STR, place=enum([*plan_places(a["ctx"]), ""]))
+def _plan_schema(q: PlanDay) -> dict[str, Any]:
+    entry = obj(start=STR, activity=STR, place=enum([*plan_places(q), ""]))
     return titled("plan_day", obj(items=arr(entry)))
 
 
@@ -263,58 +273,50 @@ def clock_time(text: str, after: datetime, until: datetime, key: str) -> datetim
     return max(day, after)
 
 
-def _plan_parse(data: dict[str, Any], a: Args) -> list[PlanItem]:
-    wake, sleep = a["wake"], a["sleep"]
-    places = plan_places(a["ctx"])
+def _plan_parse(data: dict[str, Any], q: PlanDay) -> tuple[PlanItem, ...]:
+    places = plan_places(q)
     timed = []
     for entry in items(data, "items", 2, 12):
-        start = clock_time(want(entry, "start", str), wake, sleep, "start")
+        start = clock_time(want(entry, "start", str), q.wake, q.sleep, "start")
         place = want(entry, "place", str)
         place = one_of(place, places, "places") if place.strip() else ""
         timed.append((start, text_field(entry, "activity", 120), place))
     timed.sort(key=lambda t: t[0])
-    ends = [t[0] for t in timed[1:]] + [sleep]
+    ends = [t[0] for t in timed[1:]] + [q.sleep]
     out = []
     for (start, text, place), end in zip(timed, ends, strict=True):
         minutes = int((end - start).total_seconds() // 60)
         if minutes > 0:
             out.append(PlanItem(text, start, minutes, place))
-    return out
+    return tuple(out)
 
 
-PLAN_DAY = Question(
-    "plan_day",
-    "plan_day.txt",
-    _plan_view,
-    _plan_schema,
-    _plan_parse,
-    lambda s, a: s.plan_day(a["ctx"], a["yesterday"], a["wake"]),
-    max_tokens=600,
+PLAN_DAY = Spec(
+    PlanDay, "plan_day", "plan_day.txt", _plan_view, _plan_schema, _plan_parse, max_tokens=600
 )
 
 
 # -- decomposition ---------------------------------------------------------------------------
 
 
-def _spots(a: Args) -> list[str]:
-    return list(a["spots"])
+def _spot_labels(q: DecomposeHours | DecomposeSteps) -> list[str]:
+    return [s.label for s in q.spots]
 
 
-def _step_schema(a: Args) -> dict[str, Any]:
+def _step_schema(q: DecomposeHours | DecomposeSteps) -> dict[str, Any]:
     return obj(
         action=STR,
         minutes=INT,
-        spot=enum([*_spots(a), ""]),
+        spot=enum([*_spot_labels(q), ""]),
         state=STR,
         emoji=STR,
         importance=INT,
     )
 
 
-def _decompose_view(a: Args) -> dict[str, str]:
-    ctx: AgentContext = a["ctx"]
-    item: PlanItem = a["item"]
-    spots = _spots(a)
+def _decompose_view(q: DecomposeHours | DecomposeSteps) -> dict[str, str]:
+    ctx, item = q.ctx, q.item
+    spots = _spot_labels(q)
     place = f" at {item.place.replace(':', ', ')}" if item.place else ""
     listing = "\n".join(f"- {s}" for s in spots) if spots else "- (none listed)"
     return {
@@ -330,101 +332,113 @@ def _decompose_view(a: Args) -> dict[str, str]:
     }
 
 
-def _parse_step(entry: dict[str, Any], a: Args) -> Step:
-    item: PlanItem = a["item"]
-    spot = want(entry, "spot", str)
+def _parse_step(entry: dict[str, Any], q: DecomposeHours | DecomposeSteps) -> PlanItem:
+    """An action with what the same answer said about it: where, the object's state while
+    it runs, its emoji and its importance (so none of them costs another request)."""
+    item = q.item
+    label = want(entry, "spot", str)
     address = ""
-    if spot.strip():
-        address = a["spots"][one_of(spot, _spots(a), "spots")]
+    if label.strip():
+        chosen = one_of(label, _spot_labels(q), "spots")
+        address = next(s.address for s in q.spots if s.label == chosen)
     state = text_field(entry, "state", 60, empty=True) if address else ""
-    return Step(
+    return PlanItem(
         text_field(entry, "action", 100),
+        item.start,
         ranged(entry, "minutes", 1, item.minutes),
-        address,
+        address or item.place,
         state,
         check_emoji(want(entry, "emoji", str)),
         ranged(entry, "importance", 1, 10),
     )
 
 
-def _steps_parse(data: dict[str, Any], a: Args) -> list[Step]:
-    return [_parse_step(e, a) for e in items(data, "steps", 1, 24)]
+def _steps_parse(data: dict[str, Any], q: DecomposeSteps) -> tuple[PlanItem, ...]:
+    return tuple(_parse_step(e, q) for e in items(data, "steps", 1, 24))
 
 
-def _fallback_steps(s: ScriptedBrain, a: Args) -> list[Step]:
-    subs = s.decompose(a["ctx"], a["item"], a["grain"])
-    return [Step(i.description, i.minutes, "", "", "", 0) for i in subs]
-
-
-DECOMPOSE_STEPS = Question(
+DECOMPOSE_STEPS = Spec(
+    DecomposeSteps,
     "decompose_steps",
     "decompose_steps.txt",
     _decompose_view,
-    lambda a: titled("decompose_steps", obj(steps=arr(_step_schema(a)))),
+    lambda q: titled("decompose_steps", obj(steps=arr(_step_schema(q)))),
     _steps_parse,
-    _fallback_steps,
     max_tokens=700,
 )
 
 
-def _hours_parse(data: dict[str, Any], a: Args) -> list[Chunk]:
+def _hours_parse(data: dict[str, Any], q: DecomposeHours) -> tuple[Chunk, ...]:
     out = []
     for entry in items(data, "hours", 1, 24):
-        steps = tuple(_parse_step(e, a) for e in items(entry, "steps", 1, 12))
-        minutes = ranged(entry, "minutes", 1, a["item"].minutes)
-        out.append(Chunk(text_field(entry, "activity", 100), minutes, steps))
-    return out
+        steps = tuple(_parse_step(e, q) for e in items(entry, "steps", 1, 12))
+        minutes = ranged(entry, "minutes", 1, q.item.minutes)
+        hour = replace(q.item, description=text_field(entry, "activity", 100), minutes=minutes)
+        out.append(Chunk(hour, steps))
+    return tuple(out)
 
 
-def _fallback_hours(s: ScriptedBrain, a: Args) -> list[Chunk]:
-    subs = s.decompose(a["ctx"], a["item"], a["grain"])
-    return [Chunk(i.description, i.minutes) for i in subs]
-
-
-DECOMPOSE_HOURS = Question(
+DECOMPOSE_HOURS = Spec(
+    DecomposeHours,
     "decompose_hours",
     "decompose_hours.txt",
     _decompose_view,
-    lambda a: titled(
+    lambda q: titled(
         "decompose_hours",
-        obj(hours=arr(obj(activity=STR, minutes=INT, steps=arr(_step_schema(a))))),
+        obj(hours=arr(obj(activity=STR, minutes=INT, steps=arr(_step_schema(q))))),
     ),
     _hours_parse,
-    _fallback_hours,
     max_tokens=1500,
 )
 
 
 # -- where to act ----------------------------------------------------------------------------
 
-LEVEL_WORDS = {AreaKind.SECTOR: "place", AreaKind.ARENA: "room or area", AreaKind.OBJECT: "object"}
 
-
-def _choose_view(a: Args) -> dict[str, str]:
-    ctx: AgentContext = a["ctx"]
+def _choice_view(ctx: AgentContext, action: str, current: str, hint: str) -> dict[str, str]:
     p = ctx.persona
-    current, hint = a["current"], a["hint"]
     return {
         "name": p.name,
         "occupation": p.occupation,
         "home": p.home,
-        "action": a["action"],
+        "action": action,
         "current": f" {p.first_name} is now in: {current}." if current else "",
         "hint": f" The plan had in mind: {hint.replace(':', ', ')}." if hint else "",
-        "level": LEVEL_WORDS[a["level"]],
-        "options": "; ".join(a["options"]),
     }
 
 
-CHOOSE_AREA = Question(
+CHOOSE_SECTOR = Spec(
+    ChooseSector,
     "choose_area",
     "choose_area.txt",
-    _choose_view,
-    lambda a: titled("choose_area", obj(choice=enum(a["options"]))),
-    lambda d, a: one_of(want(d, "choice", str), a["options"], "options"),
-    lambda s, a: s.choose_area(
-        a["ctx"], a["action"], a["level"], a["options"], a["current"], a["hint"]
-    ),
+    lambda q: {
+        **_choice_view(q.ctx, q.action, q.current, q.hint),
+        "level": "place",
+        "options": "; ".join(q.options),
+    },
+    lambda q: titled("choose_area", obj(choice=enum(q.options))),
+    lambda d, q: one_of(want(d, "choice", str), q.options, "options"),
+    simple=True,
+    max_tokens=60,
+)
+
+
+def _spot_parse(data: dict[str, Any], q: ChooseSpot) -> Spot:
+    label = one_of(want(data, "choice", str), [s.label for s in q.spots], "spots")
+    return next(s for s in q.spots if s.label == label)
+
+
+CHOOSE_SPOT = Spec(
+    ChooseSpot,
+    "choose_spot",
+    "choose_area.txt",
+    lambda q: {
+        **_choice_view(q.ctx, q.action, q.current, q.hint),
+        "level": f"spot in {q.sector} (room: object)",
+        "options": "; ".join(s.label for s in q.spots),
+    },
+    lambda q: titled("choose_spot", obj(choice=enum([s.label for s in q.spots]))),
+    _spot_parse,
     simple=True,
     max_tokens=60,
 )
@@ -433,39 +447,31 @@ CHOOSE_AREA = Question(
 # -- objects and emoji -----------------------------------------------------------------------
 
 
-def _state_parse(data: dict[str, Any], a: Args) -> tuple[str, str]:
+def _details_parse(data: dict[str, Any], q: ActionDetails) -> Details:
     state = text_field(data, "state", 60)
     if len(state.split()) > 8:
         raise Invalid("'state' must be a few words, like 'brewing coffee'")
-    return state, check_emoji(want(data, "emoji", str))
+    return Details(state, check_emoji(want(data, "emoji", str)))
 
 
-OBJECT_STATE = Question(
+ACTION_DETAILS = Spec(
+    ActionDetails,
     "object_state",
     "object_state.txt",
-    lambda a: {
-        "name": a["persona"].name,
-        "action": a["action"],
-        "obj": a["obj"],
-        "old_state": a["old_state"],
-    },
-    lambda a: titled("object_state", obj(state=STR, emoji=STR)),
-    _state_parse,
-    lambda s, a: (
-        s.object_state(a["persona"], a["action"], a["obj"], a["old_state"]),
-        s.emoji(a["action"]),
-    ),
+    lambda q: {"name": q.persona.name, "action": q.action, "obj": q.obj, "old_state": q.old_state},
+    lambda q: titled("object_state", obj(state=STR, emoji=STR)),
+    _details_parse,
     simple=True,
     max_tokens=60,
 )
 
-EMOJI = Question(
+EMOJI = Spec(
+    Emoji,
     "emoji",
     "emoji.txt",
-    lambda a: {"action": a["action"]},
-    lambda a: titled("emoji", obj(emoji=STR)),
-    lambda d, a: check_emoji(want(d, "emoji", str)),
-    lambda s, a: s.emoji(a["action"]),
+    lambda q: {"action": q.action},
+    lambda q: titled("emoji", obj(emoji=STR)),
+    lambda d, q: check_emoji(want(d, "emoji", str)),
     simple=True,
     max_tokens=30,
 )
@@ -474,13 +480,12 @@ EMOJI = Question(
 # -- reacting --------------------------------------------------------------------------------
 
 
-def _react_options(a: Args) -> list[str]:
-    return ["continue", "react", "talk"] if a["observation"].is_agent else ["continue", "react"]
+def _react_options(q: React) -> list[str]:
+    return ["continue", "react", "talk"] if q.observation.is_agent else ["continue", "react"]
 
 
-def _react_view(a: Args) -> dict[str, str]:
-    ctx: AgentContext = a["ctx"]
-    obs: Observation = a["observation"]
+def _react_view(q: React) -> dict[str, str]:
+    ctx, obs = q.ctx, q.observation
     talk = f' "talk": start a conversation with {obs.subject}.' if obs.is_agent else ""
     return {
         "summary": ctx.summary,
@@ -494,9 +499,9 @@ def _react_view(a: Args) -> dict[str, str]:
     }
 
 
-def _react_parse(data: dict[str, Any], a: Args) -> Reaction:
-    obs: Observation = a["observation"]
-    decision = one_of(want(data, "decision", str), _react_options(a), "decisions")
+def _react_parse(data: dict[str, Any], q: React) -> Reaction:
+    obs = q.observation
+    decision = one_of(want(data, "decision", str), _react_options(q), "decisions")
     if decision == "continue":
         return CONTINUE
     if decision == "talk":
@@ -506,13 +511,13 @@ def _react_parse(data: dict[str, Any], a: Args) -> Reaction:
     return Reaction(ReactionKind.REACT, action, minutes, "" if obs.is_agent else obs.subject)
 
 
-REACT = Question(
+REACT = Spec(
+    React,
     "react",
     "react.txt",
     _react_view,
-    lambda a: titled("react", obj(decision=enum(_react_options(a)), action=STR, minutes=INT)),
+    lambda q: titled("react", obj(decision=enum(_react_options(q)), action=STR, minutes=INT)),
     _react_parse,
-    lambda s, a: s.react(a["ctx"], a["observation"]),
     max_tokens=100,
 )
 
@@ -528,52 +533,43 @@ def history_lines(history: Sequence[Utterance]) -> str:
     return "\n".join(f"{u.speaker} said: {json.dumps(u.text, ensure_ascii=False)}" for u in history)
 
 
-def _utter_view(a: Args) -> dict[str, str]:
-    ctx: AgentContext = a["ctx"]
+def _utter_view(q: Utter) -> dict[str, str]:
+    ctx = q.ctx
     return {
         "summary": ctx.summary,
         "time": ctx.now.strftime("%A %H:%M"),
         "name": ctx.persona.name,
         "where": where(ctx),
         "status": ctx.status or "idle",
-        "partner": a["partner"],
+        "partner": q.partner,
         "memories": memory_lines(ctx.memories),
-        "history": history_lines(a["history"]),
+        "history": history_lines(q.history),
     }
 
 
-def _utter_parse(data: dict[str, Any], a: Args) -> Utterance:
-    name = a["ctx"].persona.name
+def _utter_parse(data: dict[str, Any], q: Utter) -> Utterance:
     say = text_field(data, "say", 400)
-    return Utterance(name, say, want(data, "end", bool), text_field(data, "news", 200, True))
+    news = text_field(data, "news", 200, True)
+    return Utterance(q.ctx.persona.name, say, want(data, "end", bool), news)
 
 
-UTTER = Question(
+UTTER = Spec(
+    Utter,
     "utter",
     "utter.txt",
     _utter_view,
-    lambda a: titled("utter", obj(say=STR, end=BOOL, news=STR)),
+    lambda q: titled("utter", obj(say=STR, end=BOOL, news=STR)),
     _utter_parse,
-    lambda s, a: s.utter(a["ctx"], a["partner"], a["history"]),
     max_tokens=200,
 )
 
 
-@dataclass(frozen=True)
-class Talk:
-    """A whole conversation and how poignant it was for each side (0 = not rated)."""
-
-    lines: tuple[Utterance, ...]
-    importance: tuple[int, int] = (0, 0)
+def _pair(q: Converse) -> tuple[str, str]:
+    return q.ctx_a.persona.name, q.ctx_b.persona.name
 
 
-def _pair(a: Args) -> tuple[str, str]:
-    return a["ctx_a"].persona.name, a["ctx_b"].persona.name
-
-
-def _converse_view(a: Args) -> dict[str, str]:
-    ca: AgentContext = a["ctx_a"]
-    cb: AgentContext = a["ctx_b"]
+def _converse_view(q: Converse) -> dict[str, str]:
+    ca, cb = q.ctx_a, q.ctx_b
     return {
         "a": ca.persona.name,
         "b": cb.persona.name,
@@ -583,14 +579,14 @@ def _converse_view(a: Args) -> dict[str, str]:
         "memories_a": memory_lines(ca.memories, 140),
         "summary_b": cb.summary,
         "memories_b": memory_lines(cb.memories, 140),
-        "max_turns": str(a["max_turns"]),
+        "max_turns": str(q.max_turns),
     }
 
 
-def _converse_parse(data: dict[str, Any], a: Args) -> Talk:
-    names = _pair(a)
+def _converse_parse(data: dict[str, Any], q: Converse) -> Talk:
+    names = _pair(q)
     lines = []
-    for entry in items(data, "lines", 2, 4 * a["max_turns"])[: a["max_turns"]]:
+    for entry in items(data, "lines", 2, 4 * q.max_turns)[: q.max_turns]:
         speaker = one_of(want(entry, "speaker", str), names, "speakers")
         say = text_field(entry, "say", 400)
         lines.append(Utterance(speaker, say, False, text_field(entry, "news", 200, True)))
@@ -600,37 +596,34 @@ def _converse_parse(data: dict[str, Any], a: Args) -> Talk:
     return Talk((*lines[:-1], replace(lines[-1], end=True)), scores)
 
 
-def _converse_fallback(s: ScriptedBrain, a: Args) -> Talk:
-    return Talk(tuple(_scripted_turns(s, a)))
-
-
-def _scripted_turns(s: ScriptedBrain, a: Args) -> list[Utterance]:
+def _scripted_turns(s: ScriptedBrain, q: Converse) -> Talk:
     """The scripted brain's turn-by-turn conversation, each side from its own context."""
-    speaker, listener = a["ctx_a"], a["ctx_b"]
+    speaker, listener = q.ctx_a, q.ctx_b
     history: list[Utterance] = []
-    for _ in range(a["max_turns"]):
-        line = s.utter(speaker, listener.persona.name, tuple(history))
+    for _ in range(q.max_turns):
+        line = s.ask(Utter(speaker, listener.persona.name, tuple(history)))
         history.append(replace(line, speaker=speaker.persona.name))
         if line.end or not line.text.strip():
             break
         speaker, listener = listener, speaker
-    return history
+    return Talk(tuple(history))
 
 
-CONVERSE = Question(
+CONVERSE = Spec(
+    Converse,
     "converse",
     "converse.txt",
     _converse_view,
-    lambda a: titled(
+    lambda q: titled(
         "converse",
         obj(
-            lines=arr(obj(speaker=enum(_pair(a)), say=STR, news=STR)),
+            lines=arr(obj(speaker=enum(_pair(q)), say=STR, news=STR)),
             importance_a=INT,
             importance_b=INT,
         ),
     ),
     _converse_parse,
-    _converse_fallback,
+    _scripted_turns,
     max_tokens=900,
 )
 
@@ -638,32 +631,32 @@ CONVERSE = Question(
 # -- reflection and summaries ---------------------------------------------------------------
 
 
-def _questions_parse(data: dict[str, Any], a: Args) -> list[str]:
+def _questions_parse(data: dict[str, Any], q: ReflectQuestions) -> tuple[str, ...]:
     out = []
-    for i, q in enumerate(want(data, "questions", list)):
-        out.append(text_field({f"questions[{i}]": q}, f"questions[{i}]", 200))
+    for i, text in enumerate(want(data, "questions", list)):
+        out.append(text_field({f"questions[{i}]": text}, f"questions[{i}]", 200))
     if not 1 <= len(out) <= 5:
         raise Invalid(f"give 3 questions, not {len(out)}")
-    return out[:3]
+    return tuple(out[:3])
 
 
-REFLECT_QUESTIONS = Question(
+REFLECT_QUESTIONS = Spec(
+    ReflectQuestions,
     "reflect_questions",
     "reflect_questions.txt",
-    lambda a: {
-        "persona": persona_line(a["persona"]),
-        "name": a["persona"].name,
-        "memories": memory_lines(a["recent"], 120),
+    lambda q: {
+        "persona": persona_line(q.persona),
+        "name": q.persona.name,
+        "memories": memory_lines(q.recent, 120),
     },
-    lambda a: titled("reflect_questions", obj(questions=arr(STR))),
+    lambda q: titled("reflect_questions", obj(questions=arr(STR))),
     _questions_parse,
-    lambda s, a: s.reflect_questions(a["persona"], a["recent"]),
     max_tokens=200,
 )
 
 
-def _insights_parse(data: dict[str, Any], a: Args) -> list[Insight]:
-    n = len(a["memories"])
+def _insights_parse(data: dict[str, Any], q: Insights) -> tuple[Insight, ...]:
+    n = len(q.memories)
     out = []
     for entry in items(data, "insights", 1, 5):
         cited = want(entry, "because", list)
@@ -671,62 +664,63 @@ def _insights_parse(data: dict[str, Any], a: Args) -> list[Insight]:
         if not numbers:
             raise Invalid("every insight must cite at least one statement number")
         out.append(Insight(text_field(entry, "insight", 240), tuple(c - 1 for c in numbers)))
-    return out
+    return tuple(out)
 
 
-INSIGHTS = Question(
+INSIGHTS = Spec(
+    Insights,
     "insights",
     "insights.txt",
-    lambda a: {
-        "persona": persona_line(a["persona"]),
-        "name": a["persona"].name,
-        "question": a["question"],
-        "memories": memory_lines(a["memories"]),
+    lambda q: {
+        "persona": persona_line(q.persona),
+        "name": q.persona.name,
+        "question": q.question,
+        "memories": memory_lines(q.memories),
     },
-    lambda a: titled("insights", obj(insights=arr(obj(insight=STR, because=arr(INT))))),
+    lambda q: titled("insights", obj(insights=arr(obj(insight=STR, because=arr(INT))))),
     _insights_parse,
-    lambda s, a: s.insights(a["persona"], a["question"], a["memories"]),
     max_tokens=500,
 )
 
-SUMMARIZE = Question(
+SUMMARIZE = Spec(
+    Summarize,
     "summarize",
     "summarize.txt",
-    lambda a: {
-        "name": a["persona"].name,
-        "topic": a["topic"],
-        "memories": memory_lines(a["memories"], 140),
+    lambda q: {
+        "name": q.persona.name,
+        "topic": q.topic,
+        "memories": memory_lines(q.memories, 140),
     },
-    lambda a: titled("summarize", obj(summary=STR)),
-    lambda d, a: text_field(d, "summary", 600),
-    lambda s, a: s.summarize(a["persona"], a["topic"], a["memories"]),
+    lambda q: titled("summarize", obj(summary=STR)),
+    lambda d, q: text_field(d, "summary", 600),
     max_tokens=200,
 )
 
-ANSWER = Question(
+ANSWER = Spec(
+    Answer,
     "answer",
     "answer.txt",
-    lambda a: {
-        "summary": a["ctx"].summary,
-        "time": a["ctx"].now.strftime("%A %B %d, %H:%M"),
-        "name": a["ctx"].persona.name,
-        "status": a["ctx"].status or "idle",
-        "memories": memory_lines(a["ctx"].memories, 200),
-        "question": a["question"],
+    lambda q: {
+        "summary": q.ctx.summary,
+        "time": q.ctx.now.strftime("%A %B %d, %H:%M"),
+        "name": q.ctx.persona.name,
+        "status": q.ctx.status or "idle",
+        "memories": memory_lines(q.ctx.memories, 200),
+        "question": q.question,
     },
-    lambda a: titled("answer", obj(answer=STR)),
-    lambda d, a: text_field(d, "answer", 1200),
-    lambda s, a: s.answer(a["ctx"], a["question"]),
+    lambda q: titled("answer", obj(answer=STR)),
+    lambda d, q: text_field(d, "answer", 1200),
     max_tokens=400,
 )
 
-ALL: tuple[Question, ...] = (
+ALL: tuple[Spec, ...] = (
     IMPORTANCE,
     PLAN_DAY,
     DECOMPOSE_HOURS,
     DECOMPOSE_STEPS,
-    CHOOSE_AREA,
-    OBJECT_STATE,
+    CHOOSE_SECTOR,
+    CHOOSE_SPOT,
+    ACTION_DETAILS,
     EMOJI,
     REACT,
     UTTER,
@@ -736,3 +730,4 @@ ALL: tuple[Question, ...] = (
     SUMMARIZE,
     ANSWER,
 )
+SPECS: Mapping[type[Question[Any]], Spec] = {s.kind: s for s in ALL}
