@@ -16,6 +16,8 @@ import pygame
 from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
 from game.core.records import MemoryKind, MemoryRecord
+from game.sim.player import Player, Ticket
+from game.sim.view import READ_ONLY, ResidentView, SimView
 from game.ui import theme
 from game.ui.input import Act, Command
 from game.ui.sprites import SpriteBank, slug
@@ -43,14 +45,14 @@ class Asked:
     """An interview question and the ticket its answer arrives on."""
 
     question: str
-    ticket: object = None
+    ticket: Ticket | None = None
     error: str = ""
 
 
 class Inspector:
     """A side panel about one resident. It reads the simulation and sends it commands."""
 
-    def __init__(self, sim, name: str, sprites: SpriteBank) -> None:
+    def __init__(self, sim: SimView, name: str, sprites: SpriteBank) -> None:
         self.sim, self.name, self.sprites = sim, name, sprites
         self.tab = "About"
         self.rect = pygame.Rect(0, 0, WIDTH, 400)
@@ -79,8 +81,14 @@ class Inspector:
 
     # -- what is shown --------------------------------------------------------------------
     @property
-    def agent(self):
+    def agent(self) -> ResidentView:
         return self.sim.agents[self.name]
+
+    def _player(self) -> Player:
+        """The commands object, or the reason there is none (a replay takes no commands)."""
+        if self.sim.player is None:
+            raise SmallvilleError(READ_ONLY)
+        return self.sim.player
 
     def boxes(self) -> list[TextBox]:
         """The text boxes on the open tab (Tab cycles through these)."""
@@ -153,7 +161,7 @@ class Inspector:
         if self.tab == "Ask":
             done = tuple(a.ticket.done() if a.ticket else True for a in self.asked)
             return (self.tab, len(self.asked), done, len(self.whispered))
-        busy = self.sim.scheduler.busy(self.name)
+        busy = self.sim.thinking(self.name)
         return (self.tab, agent.status, agent.summary, agent.action, busy, agent.location)
 
     def _build_rows(self) -> list[Row]:
@@ -178,7 +186,7 @@ class Inspector:
             rows.append(_pair("Where", address_text(action.address)))
             rows.append(_pair("Until", f"{fmt_time(action.end)} ({action.kind.value})"))
         rows.append(_pair("Standing in", address_text(agent.location)))
-        if self.sim.scheduler.busy(self.name):
+        if self.sim.thinking(self.name):
             rows.append(Row([Span("... thinking (a decision is on its way)", theme.ACCENT)]))
         rows.append(_pair("Home", p.home))
         rows.append(_pair("Work", p.workplace or "-"))
@@ -363,8 +371,8 @@ class Inspector:
         if not question:
             return
         try:
-            self.asked.append(Asked(question, self.sim.interview(self.name, question)))
-        except (SmallvilleError, AttributeError) as exc:
+            self.asked.append(Asked(question, self._player().interview(self.name, question)))
+        except SmallvilleError as exc:
             self.asked.append(Asked(question, None, str(exc)))
 
     def whisper(self, text: str) -> None:
@@ -372,8 +380,8 @@ class Inspector:
         if not text:
             return
         try:
-            self.sim.inner_voice(self.name, text)
-        except (SmallvilleError, AttributeError) as exc:
+            self._player().inner_voice(self.name, text)
+        except SmallvilleError as exc:
             self.note = f"could not send the inner voice: {exc}"
             return
         self.whispered.append((fmt_time(self.sim.now), text))
@@ -405,7 +413,7 @@ class Inspector:
             surface, theme.ellipsize(line, theme.font(17), width), (r.x + 82, r.y + 40), 17
         )
         status = f"{agent.status}" + (
-            "  (thinking...)" if self.sim.scheduler.busy(self.name) else ""
+            "  (thinking...)" if self.sim.thinking(self.name) else ""
         )
         theme.blit_text(
             surface,

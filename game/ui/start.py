@@ -5,12 +5,13 @@ and which brain is running, said plainly.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlparse
 
 import pygame
 
 from game.core.errors import SmallvilleError
-from game.ui import saving, theme
+from game.sim.saves import SaveInfo, list_saves
+from game.sim.view import describe_brain
+from game.ui import theme
 from game.ui.input import Act, Command
 from game.ui.scene import Scene
 from game.ui.widgets import Button, Focus, TextBox
@@ -30,13 +31,24 @@ class Choice:
 
 def brain_sentence(brain: str, llm=None) -> str:
     """The brain in plain words, before a simulation exists to ask (the town's HUD then
-    uses the simulation's own `brain_label`)."""
-    if brain == "scripted":
-        return "scripted residents: no language model configured"
-    if llm is not None:
-        host = urlparse(llm.base_url or "").hostname or "api.openai.com"
-        return f"language model {llm.model} at {host}"
-    return f"language model brain: {brain}"
+    asks the simulation, which says it the same way)."""
+    if llm is None:
+        return describe_brain(brain)
+    return describe_brain(brain, llm.model, llm.base_url or "https://api.openai.com/v1")
+
+
+def saved_games(limit: int = 6) -> list[SaveInfo]:
+    """The newest few saves to offer ([] when the folder cannot be read)."""
+    try:
+        return list_saves()[:limit]
+    except OSError:
+        return []
+
+
+def save_about(info: SaveInfo) -> str:
+    """'smallville, 2023-02-13 09:30': which town, and when in it."""
+    when = info.game_time.replace("T", " ")[:16]
+    return ", ".join(p for p in (info.scenario, when) if p and p != "?")
 
 
 def scenario_blurb(name: str) -> str:
@@ -59,12 +71,11 @@ class StartScene(Scene):
         scenarios = bundled_scenarios()
         self.scenario_buttons = [Button(s, f"new:{s}", size=20) for s in scenarios]
         self.blurbs = {s: scenario_blurb(s) for s in scenarios}
-        listed = saving.list_saves()[:6]
+        listed = saved_games()
         self.save_buttons = [Button(s.name, f"load:{s.name}", size=18) for s in listed]
-        self.save_notes = {s.name: s.about for s in listed}
+        self.save_notes = {s.name: save_about(s) for s in listed}
         self.start_button = Button("Start", "start", size=24)
         self.choice = Choice(scenario="smallville" if "smallville" in scenarios else scenarios[0])
-        self.saves_ready = saving.saves_module() is not None
         self.note = ""
         self.load_y = 0
 
@@ -151,8 +162,7 @@ class StartScene(Scene):
                 surface, note, (button.rect.right + 14, button.rect.y + 7), 17, theme.MUTED
             )
         if not self.save_buttons:
-            text = "no saved games yet" if self.saves_ready else saving.MISSING
-            theme.blit_text(surface, text, (x, self.load_y + 34), 18, theme.MUTED)
+            theme.blit_text(surface, "no saved games yet", (x, self.load_y + 34), 18, theme.MUTED)
         theme.blit_text(surface, "Your name", (x, self.name_box.rect.y - 28), 20, theme.ACCENT)
         self.name_box.draw(surface)
         self.start_button.draw(surface)
