@@ -15,7 +15,7 @@ from game.core.errors import SmallvilleError
 from game.core.records import Utterance
 from game.sim.view import READ_ONLY, SimView
 from game.ui import theme
-from game.ui.input import Command
+from game.ui.input import Command, PanelAction
 from game.ui.widgets import Button, Focus, Row, ScrollList, Span, TextBox
 
 SIZE = (540, 320)
@@ -28,8 +28,8 @@ class ChatPanel:
         self.sim, self.resident = sim, resident
         self.rect = pygame.Rect(0, 0, *SIZE)
         self.box = TextBox(f"say something to {resident.split()[0]}...", size=18)
-        self.send_button = Button("Say", "say", size=16)
-        self.close_button = Button("Leave", "close", size=16)
+        self.send_button = Button("Say", size=16)
+        self.close_button = Button("Leave", size=16)
         self.focus = Focus(self.box)
         self.list = ScrollList()
         self.note = ""
@@ -85,14 +85,14 @@ class ChatPanel:
             rows.append(Row([Span("Say hello: type below and press Enter.", theme.MUTED, 17)]))
         return rows
 
-    def click(self, pos: tuple[int, int]) -> str:
+    def click(self, pos: tuple[int, int]) -> PanelAction:
         if self.close_button.hit(pos):
-            return "close"
+            return PanelAction.CLOSE
         if self.send_button.hit(pos):
             self.say(self.box.take())
         elif not self.focus.click(pos):
             self.focus.set(None)
-        return ""
+        return PanelAction.NONE
 
     def handle_text(self, command: Command) -> None:
         text = self.box.edit(command)

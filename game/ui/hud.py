@@ -15,6 +15,7 @@ from game.core.clock import fmt_time
 from game.sim.events import EventKind
 from game.sim.view import SimView, Usage
 from game.ui import theme
+from game.ui.input import Act, Command
 from game.ui.pacing import SPEEDS, Pacer
 from game.ui.widgets import Button
 
@@ -91,12 +92,13 @@ class Notifications:
 
 
 class Hud:
-    """The top bar. Its buttons are speed controls and help; it returns what was clicked."""
+    """The top bar. Its buttons are speed controls and help; a click gives the same
+    Command the keyboard would, so the scene handles both in one place."""
 
     def __init__(self) -> None:
-        self.buttons = [Button("Pause", "pause", size=17)]
-        self.buttons += [Button(f"{s}x", f"speed:{s}", size=17) for s in SPEEDS]
-        self.buttons.append(Button("Help (F1)", "help", size=17))
+        self.buttons = [Button("Pause", Command(Act.PAUSE), size=17)]
+        self.buttons += [Button(f"{s}x", Command(Act.SET_SPEED, value=s), size=17) for s in SPEEDS]
+        self.buttons.append(Button("Help (F1)", Command(Act.HELP), size=17))
         self.rect = pygame.Rect(0, 0, 0, BAR_HEIGHT)
         self.time_text = ""
         self.day_text = ""
@@ -114,18 +116,18 @@ class Hud:
         self.usage_text = usage_line(sim.model_usage())
         self.day_x = 12 + theme.font(28).size(self.time_text)[0] + 10
         x = max(self.day_x + theme.font(17).size("Wed Sep 30")[0] + 16, 230)
+        speed = Command(Act.SET_SPEED, value=pacer.speed)
+        shown = Command(Act.PAUSE) if pacer.paused else speed  # the button lit up
         for button in self.buttons:
-            button.on = (button.key == "pause" and pacer.paused) or (
-                not pacer.paused and button.key == f"speed:{pacer.speed}"
-            )
+            button.on = button.key == shown
             x = button.fit(x, 10, pad=8).right + 4
         self.buttons[-1].fit(self.buttons[-2].rect.right + 14, 10, pad=8)
 
-    def click(self, pos: tuple[int, int]) -> str:
+    def click(self, pos: tuple[int, int]) -> Command | None:
         for button in self.buttons:
-            if button.hit(pos):
+            if button.hit(pos) and isinstance(button.key, Command):
                 return button.key
-        return ""
+        return None
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(theme.box_image(self.rect.size, (16, 18, 26, 228), 0, False), self.rect)

@@ -15,7 +15,7 @@ from game.sim.events import EventKind
 from game.sim.player import EditSource
 from game.sim.view import READ_ONLY, SimView
 from game.ui import theme
-from game.ui.input import Command
+from game.ui.input import Command, PanelAction
 from game.ui.inspector import address_text
 from game.ui.widgets import Button, Focus, TextBox
 
@@ -31,9 +31,9 @@ class ObjectEditor:
         self.area = sim.town.areas[address]
         self.rect = pygame.Rect(0, 0, *SIZE)
         self.box = TextBox('a new state, e.g. "burning"', size=18)
-        self.set_button = Button("Set", "set", size=16)
-        self.reset_button = Button(f"Reset to {self.area.default_state}", "reset", size=15)
-        self.close_button = Button("Close", "close", size=16)
+        self.set_button = Button("Set", size=16)
+        self.reset_button = Button(f"Reset to {self.area.default_state}", size=15)
+        self.close_button = Button("Close", size=16)
         self.focus = Focus(self.box)
         self.note = ""
         self.history: list[str] = []
@@ -66,16 +66,16 @@ class ObjectEditor:
         self.history = self.history[-HISTORY:]
         self._seen = len(events)
 
-    def click(self, pos: tuple[int, int]) -> str:
+    def click(self, pos: tuple[int, int]) -> PanelAction:
         if self.close_button.hit(pos):
-            return "close"
+            return PanelAction.CLOSE
         if self.set_button.hit(pos):
             self.apply(self.box.take())
         elif self.reset_button.hit(pos):
             self.apply(self.area.default_state)
         elif not self.focus.click(pos):
             self.focus.set(None)
-        return ""
+        return PanelAction.NONE
 
     def handle_text(self, command: Command) -> None:
         text = self.box.edit(command)

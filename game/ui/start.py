@@ -69,12 +69,12 @@ class StartScene(Scene):
         self.focus = Focus(self.name_box)
         self.focus.set(self.name_box)  # so Enter starts straight away
         scenarios = bundled_scenarios()
-        self.scenario_buttons = [Button(s, f"new:{s}", size=20) for s in scenarios]
+        self.scenario_buttons = [Button(s, Choice(scenario=s), size=20) for s in scenarios]
         self.blurbs = {s: scenario_blurb(s) for s in scenarios}
         listed = saved_games()
-        self.save_buttons = [Button(s.name, f"load:{s.name}", size=18) for s in listed]
+        self.save_buttons = [Button(s.name, Choice(save=s.name), size=18) for s in listed]
         self.save_notes = {s.name: save_about(s) for s in listed}
-        self.start_button = Button("Start", "start", size=24)
+        self.start_button = Button("Start", size=24)
         self.choice = Choice(scenario="smallville" if "smallville" in scenarios else scenarios[0])
         self.note = ""
         self.load_y = 0
@@ -100,12 +100,9 @@ class StartScene(Scene):
             self.focus.next()
 
     def _click(self, pos: tuple[int, int]) -> None:
-        for button in self.scenario_buttons:
-            if button.hit(pos):
-                self.choice = Choice(scenario=button.key.split(":", 1)[1])
-        for button in self.save_buttons:
-            if button.hit(pos):
-                self.choice = Choice(save=button.key.split(":", 1)[1])
+        for button in (*self.scenario_buttons, *self.save_buttons):
+            if button.hit(pos) and isinstance(button.key, Choice):
+                self.choice = button.key
         if self.start_button.hit(pos):
             self.start()
             return
@@ -124,13 +121,13 @@ class StartScene(Scene):
         x = w // 2 - 300
         y = 250
         for button in self.scenario_buttons:
-            button.on = self.choice.scenario == button.key.split(":", 1)[1]
+            button.on = self.choice == button.key
             button.fit(x, y, pad=14, height=34)
             y += 44
         self.load_y = y + 14
         y = self.load_y + 36
         for button in self.save_buttons:
-            button.on = self.choice.save == button.key.split(":", 1)[1]
+            button.on = self.choice == button.key
             button.fit(x, y, pad=12, height=30)
             y += 38
         if not self.save_buttons:
@@ -150,14 +147,14 @@ class StartScene(Scene):
         theme.blit_text(surface, "New game", (x, 214), 24, theme.ACCENT)
         for button in self.scenario_buttons:
             button.draw(surface)
-            blurb = self.blurbs.get(button.key.split(":", 1)[1], "")
+            blurb = self.blurbs.get(button.label, "")
             theme.blit_text(
                 surface, blurb, (button.rect.right + 14, button.rect.y + 8), 18, theme.MUTED
             )
         theme.blit_text(surface, "Load a saved game", (x, self.load_y), 24, theme.ACCENT)
         for button in self.save_buttons:
             button.draw(surface)
-            note = self.save_notes.get(button.key.split(":", 1)[1], "")
+            note = self.save_notes.get(button.label, "")
             theme.blit_text(
                 surface, note, (button.rect.right + 14, button.rect.y + 7), 17, theme.MUTED
             )

@@ -21,7 +21,7 @@ from game.ui import theme
 from game.ui.actors import VISITOR_KEY, ActorLayer
 from game.ui.chat import ChatPanel
 from game.ui.hud import BAR_HEIGHT, Hud, Notifications
-from game.ui.input import Act, Command
+from game.ui.input import Act, Command, PanelAction
 from game.ui.inspector import WIDTH as INSPECTOR_WIDTH
 from game.ui.inspector import Inspector
 from game.ui.mapview import Camera, MapRenderer
@@ -142,9 +142,9 @@ class TownScene(Scene):
 
     def click(self, pos: tuple[int, int]) -> None:
         """A click: HUD first, then the panels, then whoever or whatever is on the map."""
-        key = self.hud.click(pos)
-        if key:
-            self._hud_action(key)
+        command = self.hud.click(pos)
+        if command is not None:
+            self.handle(command)
             return
         for panel in self._panels():
             if panel.rect.collidepoint(pos):
@@ -173,18 +173,10 @@ class TownScene(Scene):
         elif self.editor is not None:
             self.editor = None
 
-    def _hud_action(self, key: str) -> None:
-        if key == "pause":
-            self.pacer.toggle_pause()
-        elif key == "help":
-            self.app.toggle_help()
-        elif key.startswith("speed:"):
-            self.pacer.set_speed(int(key.split(":", 1)[1]))
-
-    def _panel_action(self, panel, action: str) -> None:
-        if action == "close":
+    def _panel_action(self, panel, action: PanelAction) -> None:
+        if action is PanelAction.CLOSE:
             self.close_panel(panel)
-        elif action == "talk" and panel is self.inspector:
+        elif action is PanelAction.TALK and panel is self.inspector:
             self.open_chat(self.inspector.name)
 
     def _wheel(self, command: Command) -> None:

@@ -12,6 +12,8 @@ import pygame
 from game.core.records import MemoryKind
 from game.sim.factory import build_simulation
 from game.ui.input import click_events, key_event, text_event
+from game.ui.inspector import Jump, Tab
+from game.ui.start import Choice
 from tests.ui.helpers import frames, realtime, run_until
 
 STOVE = "Isabella Rodriguez's apartment:kitchen:stove"
@@ -85,7 +87,7 @@ def test_clicking_a_resident_opens_the_inspector_with_memories(make_app):
     frames(app, 1)
     inspector = app.town.inspector
     assert inspector is not None and inspector.name == name
-    inspector.open_tab("Memories")
+    inspector.open_tab(Tab.MEMORIES)
     frames(app, 1)
     texts = " ".join(s.text for row in inspector.list.rows for s in row.spans)
     assert "memories" in texts and len(inspector.list.rows) > 1
@@ -269,7 +271,7 @@ def test_the_start_screen_starts_a_new_game(tmp_path):
         app.start()
         frames(app, 1)
         start = app.stack.top
-        three = next(b for b in start.scenario_buttons if b.key == "new:three")
+        three = next(b for b in start.scenario_buttons if b.key == Choice(scenario="three"))
         post(app, click_events(three.rect.center))
         post(app, click_events(start.name_box.rect.center))
         for _ in "Robin":
@@ -335,7 +337,7 @@ def test_memory_filters_search_and_jump_to_evidence(make_app):
     sim = app.town.sim
     assert run_until(app, lambda: len(sim.agents[name].memory) >= 5, 10)
     inspector = app.town.open_inspector(name)
-    inspector.open_tab("Memories")
+    inspector.open_tab(Tab.MEMORIES)
     frames(app, 1)
     memory = sim.agents[name].memory
     kind = memory.record(0).kind
@@ -351,7 +353,7 @@ def test_memory_filters_search_and_jump_to_evidence(make_app):
     frames(app, 1)
     shown = [int(r.tag) for r in inspector.list.rows if r.tag]
     assert 0 in shown and all(word in memory.text(i).lower() for i in shown)
-    inspector.follow("jump:1")  # what a click on an evidence link does
+    inspector.follow(Jump(1))  # what a click on an evidence link does
     frames(app, 1)
     row = next(r for r in inspector.list.rows if r.tag == "1")
     assert row.highlight and inspector.search.text == "" and inspector.kind is None
@@ -372,7 +374,7 @@ def test_the_start_screen_loads_a_saved_game(monkeypatch, tmp_path):
     try:
         app.start()
         frames(app, 1)
-        button = next(b for b in app.stack.top.save_buttons if b.key == "load:mine")
+        button = next(b for b in app.stack.top.save_buttons if b.key == Choice(save="mine"))
         post(app, click_events(button.rect.center))
         post(app, click_events(app.stack.top.start_button.rect.center))
         frames(app, 1)
