@@ -37,16 +37,18 @@ class Replay:
         self.chats: dict[str, list[Utterance]] = {}
         self.step_seconds = sim.config.step_seconds
         self.clock = Clock(sim.scenario.start, self.step_seconds)
-        self._set_by: dict[str, str] = {}
+        self._set_by: dict[str, str] = {}  # object address -> who set it, as logged
         for address, area in ((a, self.town.areas[a]) for a in self.town.states):
             self.town.states[address] = area.default_state
-        self.agents: dict[str, Agent] = {}
-        dim = sim.mind.embedder.dim
-        for name, final in sim.agents.items():
-            fresh = make_agent(self.town, final.persona, self.now, dim)  # where the run began
-            fresh.memory = final.memory  # the inspector shows the memories as saved
-            fresh.seeded = True
-            self.agents[name] = fresh
+        self.agents = {name: self._at_start(final) for name, final in sim.agents.items()}
+
+    def _at_start(self, final: Agent) -> Agent:
+        """A resident where the run began, with the memories it was saved with (the
+        inspector shows those)."""
+        fresh = make_agent(self.town, final.persona, self.now, self.source.mind.embedder.dim)
+        fresh.memory = final.memory
+        fresh.seeded = True
+        return fresh
 
     @property
     def now(self) -> datetime:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 from urllib.parse import urlparse
 
 from game.core.records import Utterance
@@ -24,12 +24,9 @@ from game.mind.agent import Action, Conversation
 from game.mind.memory import MemoryStream
 from game.mind.plan import DayPlan
 from game.sim.events import EventLog
-from game.sim.player import EditSource, Visitor
+from game.sim.player import EditSource, Player, Visitor
 from game.world.scenario import Resident
 from game.world.town import Town
-
-if TYPE_CHECKING:  # only for annotations: player.py never imports this module
-    from game.sim.player import Player
 
 SCRIPTED_LABEL = "scripted residents: no language model configured"
 READ_ONLY = "this is a replay of a recorded run: the residents cannot be changed"
