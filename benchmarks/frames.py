@@ -113,7 +113,7 @@ def main() -> None:
         t0 = time.perf_counter()
         app.frame(dt)
         times.append((time.perf_counter() - t0) * 1000)
-        busy_counts.append(sum(sim.scheduler.busy(n) for n in sim.agents))
+        busy_counts.append(sum(sim.thinking(n) for n in sim.agents))
     wall = time.perf_counter() - began
     town = app.town
     game_minutes = (sim.now - start_game).total_seconds() / 60

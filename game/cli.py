@@ -108,12 +108,11 @@ def _run(args: argparse.Namespace) -> int:
 
             print(f"\nsaved to {save_game(sim, args.save)}", file=sys.stderr)
     finally:
-        sim.close()
-        _close_brain(sim)
+        sim.close()  # and the brain: its audit log and cache are flushed
     wall = time.perf_counter() - began
     if not args.quiet:
         print(file=sys.stderr)
-    report = build_report(sim, start, wall, sim.mind.brain.name, timer.per_day())
+    report = build_report(sim, start, wall, sim.brain_name, timer.per_day())
     text = json.dumps(report, indent=2, ensure_ascii=False)
     if args.report:
         from pathlib import Path
@@ -128,15 +127,9 @@ def _run(args: argparse.Namespace) -> int:
 def _stop_if_fatal(sim) -> None:
     """The language-model brain sets `fatal` when a run must stop: an unusable endpoint
     under --strict, or a --replay that meets a request it never recorded."""
-    reason = getattr(sim.mind.brain, "fatal", "")
+    reason = sim.fatal()
     if reason:
         raise SmallvilleError(reason)
-
-
-def _close_brain(sim) -> None:
-    close = getattr(sim.mind.brain, "close", None)
-    if callable(close):
-        close()
 
 
 def _config(args: argparse.Namespace) -> int:

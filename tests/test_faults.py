@@ -93,10 +93,10 @@ def test_a_hostile_visitor_is_quoted_speech_in_prompts_and_a_claim_in_memory(tmp
         sim = build_simulation("three", seed=0, brain="llm", llm=settings)
         sim.run_until(datetime(2023, 2, 13, 8, 0))
         klaus = sim.agents["Klaus Mueller"]
-        visitor = sim.add_visitor("Mallory")
+        visitor = sim.player.add_visitor("Mallory")
         visitor.pos = klaus.pos
         seen = len(server.requests)
-        sim.visitor_say("Klaus Mueller", ATTACK)
+        sim.player.visitor_say("Klaus Mueller", ATTACK)
         for _ in range(12):
             sim.step()
         sim.close()

@@ -165,4 +165,3 @@ class Agent:
 
 
 _NOT_STATE = ("persona", "memory")
-

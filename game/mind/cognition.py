@@ -54,7 +54,6 @@ from game.mind import facts
 from game.mind.agent import Action, AgentSnapshot, Conversation
 from game.mind.effects import (
     Conversed,
-    Effect,
     InnerVoiced,
     NewMemory,
     NextAction,
@@ -437,9 +436,7 @@ def _decomposed(
     return plan, plan.actions[(b, h)][a], broad
 
 
-def _hours(
-    mind: Mind, snap: AgentSnapshot, world: Surroundings, plan: DayPlan, b: int
-) -> DayPlan:
+def _hours(mind: Mind, snap: AgentSnapshot, world: Surroundings, plan: DayPlan, b: int) -> DayPlan:
     """A broad item split into hours; the actions of the hours whose answer gave them are
     laid in at once (a model plans an item's hours and actions in one request)."""
     broad = plan.broad[b]

@@ -1,32 +1,44 @@
 """The player's commands: walk as a visitor, chat, interview, inner voice, edit objects.
 
-The UI calls these; they only queue work or change state on the simulation thread, and
-anything that needs the brain runs as a job like any other cognition.
+`Player` is a collaborator the simulation holds as `sim.player`; the UI (or a test)
+calls it. It is handed the few parts of the simulation it needs (a PlayerContext), so it
+never imports the Simulation. Its commands only queue work or change state on the
+simulation's thread, and anything that needs the brain runs as a job like any other
+cognition.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
-from urllib.parse import urlparse
+from enum import StrEnum
+from typing import Any
 
+from game.core.clock import Clock
 from game.core.errors import SmallvilleError
 from game.core.records import Observation, Source, Utterance
 from game.mind import facts
-from game.mind.agent import Action, ActionKind
-from game.mind.cognition import inner_voice_job, interview, visitor_chat_job
+from game.mind.agent import Action, ActionKind, Agent
+from game.mind.cognition import Mind, inner_voice_job, interview, visitor_chat_job
+from game.mind.effects import JobKind
 from game.mind.perception import Sighting
-from game.sim.events import EventKind
-from game.world.town import AreaKind
-
-if TYPE_CHECKING:
-    from game.sim.simulation import Simulation
+from game.sim.events import EventKind, EventLog
+from game.sim.scheduler import Scheduler
+from game.sim.setup import facing
+from game.world.town import AreaKind, Town
 
 CHAT_RANGE = 4  # tiles: how near the visitor must stand to talk
 CHAT_IDLE = timedelta(minutes=3)  # game time without a word before a chat lapses
+
+
+class EditSource(StrEnum):
+    """Who changed an object besides a resident (residents are named by their name).
+
+    A str enum, so the event log and the saves keep the plain word they always had."""
+
+    PLAYER = "player"
 
 
 @dataclass
@@ -60,190 +72,162 @@ class Ticket:
         return f"{type(exc).__name__}: {exc}" if exc else None
 
 
-class PlayerCommands:
-    """Mixed into Simulation: the commands the UI (or a test) sends."""
+@dataclass(frozen=True)
+class VisitorReply:
+    """A queued job: the resident answers what the visitor said."""
 
-    visitor: Visitor | None
-    chats: dict[str, list[Utterance]]
-    _player_jobs: dict[str, tuple[str, Any]]
-    _chat_last: dict[str, datetime]
+    kind = JobKind.VISITOR
 
-    def _init_player(self: Simulation) -> None:
-        self.visitor = None
-        self.chats = {}
-        self._player_jobs = {}
-        self._chat_last = {}
+
+@dataclass(frozen=True)
+class InnerVoice:
+    """A queued job: the resident takes `text` as its own thought."""
+
+    text: str
+    kind = JobKind.INNER_VOICE
+
+
+PlayerJob = VisitorReply | InnerVoice
+
+
+@dataclass(frozen=True)
+class PlayerContext:
+    """The parts of a simulation the player's commands touch, and no more."""
+
+    town: Town
+    agents: Mapping[str, Agent]
+    scheduler: Scheduler
+    mind: Mind
+    log: EventLog
+    clock: Clock
+    stop: Callable[[Agent], None]  # stop a walker (logged, so a replay stops it too)
+    set_state: Callable[[str, str, str], None]  # object address, new state, who set it
+
+
+class Player:
+    """The commands the UI (or a test) sends, and the visitor's chats they lead to."""
+
+    def __init__(self, ctx: PlayerContext) -> None:
+        self.ctx = ctx
+        self.visitor: Visitor | None = None
+        self.chats: dict[str, list[Utterance]] = {}
+        self._jobs: dict[str, PlayerJob] = {}
+        self._chat_last: dict[str, datetime] = {}
         self._chat_status: dict[str, str] = {}
 
+    @property
+    def now(self) -> datetime:
+        return self.ctx.clock.now
+
+    def _agent(self, resident: str) -> Agent:
+        agent = self.ctx.agents.get(resident)
+        if agent is None:
+            raise SmallvilleError(f"no resident named {resident!r}")
+        return agent
+
     # -- the visitor --------------------------------------------------------------------
-    def add_visitor(self: Simulation, name: str) -> Visitor:
+    def add_visitor(self, name: str) -> Visitor:
         name = " ".join(name.split())[:40] or "Visitor"
-        if name in self.agents:
+        if name in self.ctx.agents:
             raise SmallvilleError(f"{name!r} is a resident's name; choose another")
-        pos = self.town.spawns.get("visitor") or next(iter(self.town.spawns.values()))
-        self.visitor = Visitor(name, pos)
+        spawns = self.ctx.town.spawns
+        self.visitor = Visitor(name, spawns.get("visitor") or next(iter(spawns.values())))
         return self.visitor
 
-    def move_visitor(self: Simulation, dx: int, dy: int) -> bool:
+    def move_visitor(self, dx: int, dy: int) -> bool:
         v = self.visitor
         if v is None or (dx, dy) == (0, 0):
             return False
-        v.facing = ("right" if dx > 0 else "left") if dx else ("down" if dy > 0 else "up")
+        v.facing = facing(dx, dy, v.facing)
         target = (v.pos[0] + dx, v.pos[1] + dy)
-        if not self.town.is_walkable(*target):
+        if not self.ctx.town.is_walkable(*target):
             return False
         v.pos = target
         return True
 
-    def _sight_visitor(self: Simulation, agent) -> Sighting | None:
+    def sighting(self, agent: Agent, radius: int) -> Sighting | None:
+        """What `agent` sees of the visitor, if the visitor is in its area and in range."""
         v = self.visitor
-        if v is None or self.town.address_at(*v.pos) != agent.location:
+        if v is None or self.ctx.town.address_at(*v.pos) != agent.location:
             return None
-        d = max(abs(v.pos[0] - agent.pos[0]), abs(v.pos[1] - agent.pos[1]))
-        if d > self.config.mind.vision_radius:
+        d = _distance(v.pos, agent.pos)
+        if d > radius:
             return None
         status = f"talking with {v.talking_to}" if v.talking_to else "looking around"
         fact = facts.doing(v.name, status, Source.VISITOR)
         return Sighting(Observation(v.name, facts.render(fact), True, status, fact), d)
 
-    def visitor_near(self: Simulation, resident: str) -> bool:
-        v, agent = self.visitor, self.agents.get(resident)
+    def visitor_near(self, resident: str) -> bool:
+        v, agent = self.visitor, self.ctx.agents.get(resident)
         if v is None or agent is None:
             return False
-        return max(abs(v.pos[0] - agent.pos[0]), abs(v.pos[1] - agent.pos[1])) <= CHAT_RANGE
+        return _distance(v.pos, agent.pos) <= CHAT_RANGE
 
     # -- chat ---------------------------------------------------------------------------
-    def visitor_say(self: Simulation, resident: str, text: str) -> None:
-        if self.visitor is None or resident not in self.agents:
-            raise SmallvilleError(f"no resident named {resident!r}")
+    def visitor_say(self, resident: str, text: str) -> None:
+        self._agent(resident)
+        if self.visitor is None:
+            raise SmallvilleError("there is no visitor to speak")
         text = " ".join(text.split())[:500]
         if not text:
             return
         self.chats.setdefault(resident, []).append(Utterance(self.visitor.name, text))
         self.visitor.talking_to = resident
-        self._queue(resident, "visitor", None)
+        self._jobs[resident] = VisitorReply()
         self._hold_for_chat(resident)
 
-    def chat_lines(self: Simulation, resident: str) -> list[Utterance]:
-        return list(self.chats.get(resident, []))
+    def chat_pending(self, resident: str) -> bool:
+        """Whether the resident's answer to the visitor is on its way."""
+        lines = self.chats.get(resident)
+        waiting = bool(lines) and lines[-1].speaker != resident
+        return resident in self._jobs or (self.ctx.scheduler.busy(resident) and waiting)
 
-    def chat_pending(self: Simulation, resident: str) -> bool:
-        return resident in self._player_jobs or (
-            self.scheduler.busy(resident)
-            and bool(self.chats.get(resident))
-            and self.chats[resident][-1].speaker != resident
-        )
-
-    def end_chat(self: Simulation, resident: str) -> None:
+    def end_chat(self, resident: str) -> None:
         if self.visitor is not None and self.visitor.talking_to == resident:
             self.visitor.talking_to = ""
-        agent = self.agents.get(resident)
+        agent = self.ctx.agents.get(resident)
         chatting = agent is not None and agent.action is not None and agent.conversation is None
         if chatting and agent.action.kind is ActionKind.CHAT:
             agent.action = None
 
-    def _hold_for_chat(self: Simulation, resident: str) -> None:
-        """A resident stops to talk with the visitor."""
-        agent = self.agents[resident]
-        if agent.asleep or agent.conversation is not None:
-            return
-        if agent.action is None or agent.action.kind is not ActionKind.CHAT:
-            self._chat_status[resident] = agent.status  # what they were doing, to talk about
-        self.stop(agent)
-        end = self.now + CHAT_IDLE
-        who = self.visitor.name if self.visitor else "the visitor"
-        agent.action = Action(
-            f"talking with {who}", agent.location, self.now, end, ActionKind.CHAT, "💬"
-        )
-        self._chat_last[resident] = self.now
-
-    def _greet_visitor(self: Simulation, resident: str) -> None:
+    def greet(self, resident: str) -> None:
         """A resident who noticed the visitor decided to speak first."""
         if self.visitor is None or self.visitor.talking_to not in ("", resident):
             return
         self.visitor.talking_to = resident
-        self._queue(resident, "visitor", None)
+        self._jobs[resident] = VisitorReply()
         self._hold_for_chat(resident)
 
-    def _expire_chats(self: Simulation) -> None:
+    def _hold_for_chat(self, resident: str) -> None:
+        """A resident stops to talk with the visitor."""
+        agent = self.ctx.agents[resident]
+        if agent.asleep or agent.conversation is not None:
+            return
+        if agent.action is None or agent.action.kind is not ActionKind.CHAT:
+            self._chat_status[resident] = agent.status  # what they were doing, to talk about
+        self.ctx.stop(agent)
+        who = self.visitor.name if self.visitor else "the visitor"
+        now = self.now
+        agent.action = Action(
+            f"talking with {who}", agent.location, now, now + CHAT_IDLE, ActionKind.CHAT, "💬"
+        )
+        self._chat_last[resident] = now
+
+    def expire_chats(self) -> None:
+        """Chats lapse after a silence or when the visitor walks away; live ones go on."""
         for resident, since in list(self._chat_last.items()):
-            agent = self.agents[resident]
-            far = not self.visitor_near(resident)
-            if self.now - since > CHAT_IDLE or far:
+            agent = self.ctx.agents[resident]
+            if self.now - since > CHAT_IDLE or not self.visitor_near(resident):
                 del self._chat_last[resident]
                 self.end_chat(resident)
             elif agent.action is not None and agent.action.kind is ActionKind.CHAT:
-                agent.action = Action(
-                    agent.action.description,
-                    agent.action.address,
-                    agent.action.start,
-                    self.now + CHAT_IDLE,
-                    ActionKind.CHAT,
-                    "💬",
-                )
+                agent.action = replace(agent.action, end=self.now + CHAT_IDLE, emoji="💬")
 
-    # -- interview, inner voice, objects -----------------------------------------------
-    def interview(self: Simulation, resident: str, question: str) -> Ticket:
-        """Ask as an interviewer; the answer changes no memory."""
-        agent = self.agents.get(resident)
-        if agent is None:
-            raise SmallvilleError(f"no resident named {resident!r}")
-        snap = agent.snapshot(self.now)
-        future = self.scheduler.run_detached(interview, self.mind, snap, self.town, question)
-        return Ticket(future)
-
-    def inner_voice(self: Simulation, resident: str, text: str) -> None:
-        if resident not in self.agents:
-            raise SmallvilleError(f"no resident named {resident!r}")
-        text = " ".join(text.split())[:500]
-        if text:
-            self._queue(resident, "inner_voice", text)
-            self.log.add(self.now, EventKind.PLAYER, resident, f"inner voice: {text}")
-
-    def set_object_state(self: Simulation, address: str, state: str) -> None:
-        area = self.town.find(address) or self.town.resolve(address)
-        if area is None or area.kind is not AreaKind.OBJECT:
-            raise SmallvilleError(f"no object at {address!r}")
-        state = " ".join(state.split())[:60] or area.default_state
-        self._set_state(area.address, state, "player")
-        self.log.add(self.now, EventKind.PLAYER, "player", f"{area.address} set to {state}")
-
-    def brain_label(self: Simulation) -> str:
-        brain = self.mind.brain
-        if brain.name == "scripted":
-            return "scripted residents: no language model configured"
-        host = urlparse(getattr(brain, "base_url", "") or "").hostname or "default endpoint"
-        return f"language model {getattr(brain, 'model', brain.name)} at {host}"
-
-    # -- queued player jobs, run when the resident has no job in flight ----------------
-    def _queue(self: Simulation, resident: str, kind: str, payload: Any) -> None:
-        self._player_jobs[resident] = (kind, payload)
-
-    def _submit_player_jobs(self: Simulation) -> None:
-        for resident in sorted(self._player_jobs):
-            if self.scheduler.busy(resident):
-                continue
-            kind, payload = self._player_jobs.pop(resident)
-            agent = self.agents[resident]
-            snap = agent.snapshot(self.now)
-            job: Callable[..., Any]
-            if kind == "visitor" and self.visitor is not None:
-                snap = replace(snap, status=self._chat_status.get(resident, snap.status))
-                history = tuple(self.chats.get(resident, []))
-                job, args = (
-                    visitor_chat_job,
-                    (self.mind, snap, self.town, self.visitor.name, history),
-                )
-            elif kind == "inner_voice":
-                job, args = inner_voice_job, (self.mind, snap, self.town, payload)
-            else:
-                continue
-            self.scheduler.submit((resident,), kind, job, *args)
-
-    def _apply_reply(self: Simulation, resident: str, reply: Utterance) -> None:
+    def apply_reply(self, resident: str, reply: Utterance) -> None:
+        """A resident's answer to the visitor arrived from its job."""
         self.chats.setdefault(resident, []).append(reply)
         self._chat_last[resident] = self.now
-        self.log.add(
+        self.ctx.log.add(
             self.now,
             EventKind.CONVERSATION,
             resident,
@@ -254,3 +238,54 @@ class PlayerCommands:
         )
         if reply.end:
             self.end_chat(resident)
+
+    # -- interview, inner voice, objects -----------------------------------------------
+    def interview(self, resident: str, question: str) -> Ticket:
+        """Ask as an interviewer; the answer changes no memory."""
+        snap = self._agent(resident).snapshot(self.now)
+        ctx = self.ctx
+        future = ctx.scheduler.run_detached(interview, ctx.mind, snap, ctx.town, question)
+        return Ticket(future)
+
+    def inner_voice(self, resident: str, text: str) -> None:
+        self._agent(resident)
+        text = " ".join(text.split())[:500]
+        if text:
+            self._jobs[resident] = InnerVoice(text)
+            self.ctx.log.add(self.now, EventKind.PLAYER, resident, f"inner voice: {text}")
+
+    def set_object_state(self, address: str, state: str) -> None:
+        town = self.ctx.town
+        area = town.find(address) or town.resolve(address)
+        if area is None or area.kind is not AreaKind.OBJECT:
+            raise SmallvilleError(f"no object at {address!r}")
+        state = " ".join(state.split())[:60] or area.default_state
+        self.ctx.set_state(area.address, state, EditSource.PLAYER)
+        text = f"{area.address} set to {state}"
+        self.ctx.log.add(self.now, EventKind.PLAYER, EditSource.PLAYER, text)
+
+    # -- queued jobs, run when the resident has no job in flight -------------------------
+    def submit_jobs(self) -> None:
+        for resident in sorted(self._jobs):
+            if self.ctx.scheduler.busy(resident):
+                continue
+            job = self._jobs.pop(resident)
+            call = self._call(resident, job)
+            if call is not None:
+                self.ctx.scheduler.submit((resident,), job.kind.value, *call)
+
+    def _call(self, resident: str, job: PlayerJob) -> tuple[Any, ...] | None:
+        """The job function and its arguments (None: the visitor has gone)."""
+        ctx = self.ctx
+        snap = ctx.agents[resident].snapshot(self.now)
+        if isinstance(job, InnerVoice):
+            return (inner_voice_job, ctx.mind, snap, ctx.town, job.text)
+        if self.visitor is None:
+            return None
+        snap = replace(snap, status=self._chat_status.get(resident, snap.status))
+        history = tuple(self.chats.get(resident, []))
+        return (visitor_chat_job, ctx.mind, snap, ctx.town, self.visitor.name, history)
+
+
+def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))

@@ -1,63 +1,57 @@
 """Replay: a recorded run played back from its event log, with no model calls.
 
-A Replay looks to the game window like a Simulation (the same attributes the window
-reads), but its step() only re-applies logged events: actions, paths walked one tile a
-step, conversations, object states, sleep and waking. The player's commands are refused.
+A Replay is a SimView like a Simulation, so the game window shows it the same way, but
+its step() only re-applies logged events: actions, paths walked one tile a step,
+conversations, object states, sleep and waking. It has no player: the window shows the
+player's commands as unavailable.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from game.core.clock import Clock
-from game.core.errors import SmallvilleError
 from game.core.records import Utterance
 from game.mind.agent import Action, ActionKind, Agent, Conversation
 from game.sim.events import Event, EventKind, EventLog
-
-READ_ONLY = "this is a replay of a recorded run: the residents cannot be changed"
-
-
-class _NoJobs:
-    pending = 0
-
-    def busy(self, name: str) -> bool:
-        return False
-
-    def shutdown(self) -> None:
-        return None
+from game.sim.setup import facing, make_agent
+from game.sim.simulation import Simulation
+from game.sim.view import ObjectState, Usage
 
 
 class Replay:
     """Plays `sim`'s event log from the scenario's start; `sim` is a loaded save."""
 
-    def __init__(self, sim) -> None:
-        self.recorded = sim
-        self.scenario, self.town, self.config, self.mind = (
-            sim.scenario,
-            sim.town,
-            sim.config,
-            sim.mind,
-        )
+    player = None  # the recorded run takes no commands
+    visitor = None
+    recorded = True
+
+    def __init__(self, sim: Simulation) -> None:
+        self.source = sim
+        self.town = sim.town
         self.end = sim.now
         self.events: list[Event] = list(sim.log.events)
         self._next = 0
         self.log = EventLog()
-        self.scheduler = _NoJobs()
-        self.visitor = None
         self.steps = 0
-        self.clock = Clock(sim.scenario.start, sim.config.step_seconds)
+        self.chats: dict[str, list[Utterance]] = {}
+        self.step_seconds = sim.config.step_seconds
+        self.clock = Clock(sim.scenario.start, self.step_seconds)
+        self._set_by: dict[str, str] = {}  # object address -> who set it, as logged
         for address, area in ((a, self.town.areas[a]) for a in self.town.states):
             self.town.states[address] = area.default_state
-        self.agents: dict[str, Agent] = {}
-        for name, final in sim.agents.items():
-            fresh = sim._make_agent(final.persona)  # where the run began
-            fresh.memory = final.memory  # the inspector shows the memories as saved
-            fresh.seeded = True
-            self.agents[name] = fresh
+        self.agents = {name: self._at_start(final) for name, final in sim.agents.items()}
+
+    def _at_start(self, final: Agent) -> Agent:
+        """A resident where the run began, with the memories it was saved with (the
+        inspector shows those)."""
+        fresh = make_agent(self.town, final.persona, self.now, self.source.mind.embedder.dim)
+        fresh.memory = final.memory
+        fresh.seeded = True
+        return fresh
 
     @property
-    def now(self):
+    def now(self) -> datetime:
         return self.clock.now
 
     @property
@@ -81,11 +75,7 @@ class Replay:
             agent.conversation = None
         if agent.path:
             nxt = agent.path.pop(0)
-            dx, dy = nxt[0] - agent.pos[0], nxt[1] - agent.pos[1]
-            if dx or dy:
-                agent.facing = (
-                    ("right" if dx > 0 else "left") if dx else ("down" if dy > 0 else "up")
-                )
+            agent.facing = facing(nxt[0] - agent.pos[0], nxt[1] - agent.pos[1], agent.facing)
             agent.pos = nxt
             agent.location = self.town.address_at(*nxt)
 
@@ -97,6 +87,7 @@ class Replay:
             address = data.get("address", address)
             if address in self.town.states:
                 self.town.states[address] = data.get("state", state)
+                self._set_by[address] = event.agent
         elif kind is EventKind.CONVERSATION and not data.get("visitor"):
             self._conversation(event)
         elif agent is not None:
@@ -134,30 +125,26 @@ class Replay:
                 self.agents[name].conversation = talk
                 self.agents[name].path = []
 
-    # -- what the window asks of a simulation ------------------------------------------
-    def usage(self) -> dict:
-        return self.recorded.usage()
+    # -- the rest of what the window reads (SimView) ------------------------------------
+    def thinking(self, name: str) -> bool:
+        return False  # nobody thinks in a replay: every decision is in the log
+
+    def object_state(self, address: str) -> ObjectState:
+        return ObjectState(address, self.town.state(address), self._set_by.get(address, ""))
 
     def brain_label(self) -> str:
-        return f"replay of a recorded run ({self.mind.brain.name} brain): no model calls"
+        return f"replay of a recorded run ({self.source.brain_name} brain): no model calls"
+
+    def model_usage(self) -> Usage:
+        """What the recorded run spent; the replay itself calls no model."""
+        return self.source.model_usage()
+
+    def notices(self) -> tuple[str, ...]:
+        return ()
 
     def close(self) -> None:
-        self.recorded.close()
+        self.source.close()
 
-    def run_until(self, end, progress=None) -> None:
+    def run_until(self, end: datetime) -> None:
         while self.now < end and not self.finished:
             self.step()
-
-    def _refuse(self, *args, **kwargs):
-        raise SmallvilleError(READ_ONLY)
-
-    visitor_say = interview = inner_voice = set_object_state = move_visitor = _refuse
-
-    def chat_lines(self, resident: str) -> list:
-        return []
-
-    def chat_pending(self, resident: str) -> bool:
-        return False
-
-    def visitor_near(self, resident: str) -> bool:
-        return False

@@ -21,16 +21,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import platformdirs
 
 from game.core.codec import decode, encode
+from game.core.config import data_dir
 from game.core.errors import SmallvilleError, clip
 from game.core.settings import MindSettings
 from game.mind.memory import MemoryStream
-from game.sim.upgrade import upgrade_memory
 from game.sim.events import Event, EventKind
 from game.sim.player import Visitor
 from game.sim.simulation import ClockMode, SimConfig
+from game.sim.upgrade import upgrade_memory
 
 FORMAT = "smallville-save"
 VERSION = 3
@@ -55,11 +55,11 @@ class SaveInfo:
 
 
 def saves_root(root: Path | str | None = None) -> Path:
-    """SMALLVILLE_DATA overrides the platform's user data folder (tests, portable use)."""
+    """The saves folder in the user data folder (SMALLVILLE_DATA overrides it, as it does
+    for every file the game keeps there)."""
     if root is not None:
         return Path(root)
-    base = os.environ.get("SMALLVILLE_DATA") or platformdirs.user_data_dir("smallville")
-    return Path(base) / "saves"
+    return data_dir() / "saves"
 
 
 def save_path(name: str, root: Path | str | None = None) -> Path:

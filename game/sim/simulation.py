@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import Enum
+from typing import Any
 
 import numpy as np
 
 from game.brains.protocol import Brain, Embedder
-from game.core.clock import Clock, minute_of_day, next_time
-from game.core.records import MemoryKind, Observation, Source
+from game.core.clock import Clock, minute_of_day
+from game.core.records import MemoryKind, Observation, Source, Utterance
 from game.core.settings import MindSettings
-from game.mind.agent import Action, ActionKind, Agent, Conversation
 from game.mind import facts
+from game.mind.agent import Action, ActionKind, Agent, Conversation
 from game.mind.cognition import (
     Mind,
     Surroundings,
@@ -45,11 +45,20 @@ from game.mind.effects import (
     VisitorReplied,
     Woke,
 )
-from game.mind.memory import MemoryStream
 from game.mind.perception import Sighting, attend
 from game.sim.events import EventKind, EventLog
-from game.sim.player import PlayerCommands
+from game.sim.player import EditSource, Player, PlayerContext, Visitor
 from game.sim.scheduler import Finished, Scheduler
+from game.sim.setup import facing, make_agent
+from game.sim.view import (
+    ObjectState,
+    Usage,
+    brain_fatal,
+    brain_label,
+    brain_notices,
+    brain_usage,
+    close_brain,
+)
 from game.world.pathfinding import PathFinder
 from game.world.scenario import Scenario
 from game.world.town import SEP, AreaKind, Town, split
@@ -83,8 +92,9 @@ def stable_index(key: str, n: int) -> int:
     return int.from_bytes(digest, "big") % max(1, n)
 
 
-class Simulation(PlayerCommands):
-    """Owns the world. The UI reads it and sends commands; it never calls the UI."""
+class Simulation:
+    """Owns the world. The UI reads it (it is a SimView) and sends commands through
+    `player`; it never calls the UI."""
 
     def __init__(
         self,
@@ -105,36 +115,81 @@ class Simulation(PlayerCommands):
         self.log = EventLog()
         self.steps = 0
         self.state_by: dict[str, str] = {}  # object address -> who set its current state
-        self.agents: dict[str, Agent] = {}
-        self._init_player()
-        for resident in scenario.residents:
-            self.agents[resident.name] = self._make_agent(resident)
+        dim = self.mind.embedder.dim
+        self.agents: dict[str, Agent] = {
+            r.name: make_agent(town, r, self.now, dim) for r in scenario.residents
+        }
+        self.player = Player(self._player_context())
         self._objects_in: dict[str, list[str]] = {}
         for area in town.areas.values():
             if area.kind is AreaKind.OBJECT:
                 self._objects_in.setdefault(area.parent or "", []).append(area.address)
 
     # -- set-up --------------------------------------------------------------------
-    def _make_agent(self, resident) -> Agent:
-        town = self.town
-        pos = town.access_tile(resident.bed) or town.spawns.get(resident.name)
-        if pos is None:
-            pos = town.walkable_tiles_of(resident.home)[0]
-        known = {""}
-        for sector in (resident.home, resident.workplace, *resident.known_places):
-            if sector:
-                known.add(sector)
-                known.update(a for a in town.areas if a.startswith(sector + SEP))
-        agent = Agent(resident, MemoryStream(self.mind.embedder.dim), pos, known=known)
-        wake = next_time(self.now, resident.wake)
-        agent.action = Action("sleeping", resident.bed, self.now, wake, ActionKind.SLEEP, "😴")
-        agent.asleep = True
-        agent.location = town.address_at(*pos)
-        return agent
+    def _player_context(self) -> PlayerContext:
+        return PlayerContext(
+            self.town,
+            self.agents,
+            self.scheduler,
+            self.mind,
+            self.log,
+            self.clock,
+            self.stop,
+            self._set_state,
+        )
 
     @property
     def now(self) -> datetime:
         return self.clock.now
+
+    # -- what the screen reads (SimView) ------------------------------------------------
+    @property
+    def step_seconds(self) -> int:
+        return self.config.step_seconds
+
+    @property
+    def visitor(self) -> Visitor | None:
+        return self.player.visitor
+
+    @visitor.setter
+    def visitor(self, visitor: Visitor | None) -> None:  # a save restores it
+        self.player.visitor = visitor
+
+    @property
+    def chats(self) -> dict[str, list[Utterance]]:
+        return self.player.chats
+
+    @chats.setter
+    def chats(self, chats: dict[str, list[Utterance]]) -> None:  # a save restores them
+        self.player.chats = chats
+
+    @property
+    def recorded(self) -> bool:
+        return False
+
+    def thinking(self, name: str) -> bool:
+        """Whether a decision for this resident is on its way (a job in flight)."""
+        return self.scheduler.busy(name)
+
+    def object_state(self, address: str) -> ObjectState:
+        return ObjectState(address, self.town.state(address), self.state_by.get(address, ""))
+
+    def brain_label(self) -> str:
+        return brain_label(self.mind.brain)
+
+    @property
+    def brain_name(self) -> str:
+        return self.mind.brain.name
+
+    def model_usage(self) -> Usage:
+        return Usage.of(self.usage())
+
+    def notices(self) -> tuple[str, ...]:
+        return brain_notices(self.mind.brain)
+
+    def fatal(self) -> str:
+        """Why the run must stop ('' to go on): the brain's strict mode or a replay miss."""
+        return brain_fatal(self.mind.brain)
 
     # -- the step ------------------------------------------------------------------
     def step(self) -> None:
@@ -147,9 +202,9 @@ class Simulation(PlayerCommands):
         for name in sorted(self.agents):
             self._advance(self.agents[name])
         self._enforce_hours()
-        self._expire_chats()
+        self.player.expire_chats()
         self._perceive_all()
-        self._submit_player_jobs()
+        self.player.submit_jobs()
         self._schedule()
 
     def run_until(self, end: datetime, progress: Callable[[Simulation], None] | None = None):
@@ -162,14 +217,13 @@ class Simulation(PlayerCommands):
                 self._apply(finished)
 
     def usage(self) -> dict:
-        """Model usage so far (zeros for a brain that calls no model)."""
-        meter = getattr(self.mind.brain, "usage", None)
-        totals = meter() if callable(meter) else {}
-        base = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
-        return {**base, **totals}
+        """Model usage so far, the run report's section (zeros for a brain with no model)."""
+        return brain_usage(self.mind.brain)
 
     def close(self) -> None:
+        """Stop the thread pool, then let the brain flush its audit log and cache."""
         self.scheduler.shutdown()
+        close_brain(self.mind.brain)
 
     # -- time passing for one agent ---------------------------------------------------
     def _advance(self, agent: Agent) -> None:
@@ -186,9 +240,7 @@ class Simulation(PlayerCommands):
 
     def _walk(self, agent: Agent) -> None:
         nxt = agent.path.pop(0)
-        dx, dy = nxt[0] - agent.pos[0], nxt[1] - agent.pos[1]
-        if dx or dy:
-            agent.facing = ("right" if dx > 0 else "left") if dx else ("down" if dy > 0 else "up")
+        agent.facing = facing(nxt[0] - agent.pos[0], nxt[1] - agent.pos[1], agent.facing)
         agent.pos = nxt
         self._relocate(agent)
         if not agent.path:
@@ -238,7 +290,7 @@ class Simulation(PlayerCommands):
         if address not in self.town.states:
             return
         old = self.town.state(address)
-        if keep_player and self.state_by.get(address) == "player" and old != state:
+        if keep_player and self.state_by.get(address) == EditSource.PLAYER and old != state:
             return  # a player's edit stays until someone deals with it
         if old == state:
             return
@@ -286,7 +338,7 @@ class Simulation(PlayerCommands):
                 if near[j] and j != i and other.location == agent.location and other.action
             ]
             sightings += self._sight_objects(agent, radius)
-            seen_visitor = self._sight_visitor(agent)
+            seen_visitor = self.player.sighting(agent, radius)
             if seen_visitor is not None:
                 sightings.append(seen_visitor)
             new = attend(agent, self.now, sightings, self.config.mind)
@@ -301,7 +353,9 @@ class Simulation(PlayerCommands):
         if other.conversation is not None:
             kind = ActionKind.CHAT
         rated = action.importance if action is not None else 0
-        obs = Observation(other.name, facts.render(fact), True, other.status, fact, kind, False, rated)
+        obs = Observation(
+            other.name, facts.render(fact), True, other.status, fact, kind, False, rated
+        )
         return Sighting(obs, d)
 
     def _sight_objects(self, agent: Agent, radius: int) -> list[Sighting]:
@@ -483,7 +537,7 @@ class Simulation(PlayerCommands):
 
     def _visitor_replied(self, agent: Agent, e: VisitorReplied) -> None:
         if e.reply is not None:
-            self._apply_reply(agent.name, e.reply)
+            self.player.apply_reply(agent.name, e.reply)
 
     def _inner_voiced(self, agent: Agent, e: InnerVoiced) -> None:
         if e.plan is not None:
@@ -591,7 +645,7 @@ class Simulation(PlayerCommands):
     def _request_talk(self, agent: Agent, partner_name: str) -> None:
         if self.visitor is not None and partner_name == self.visitor.name:
             agent.last_chat[partner_name] = self.now
-            self._greet_visitor(agent.name)
+            self.player.greet(agent.name)
             return
         other = self.agents.get(partner_name)
         if other is None or other.asleep or other.conversation is not None:

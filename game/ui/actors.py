@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from game.sim.player import Visitor
+from game.sim.view import ResidentView, SimView
 from game.ui import theme
 from game.ui.emoji import EmojiRenderer
 from game.ui.mapview import Camera
@@ -83,16 +85,18 @@ class ActorLayer:
             self.figures[key] = fig
         return fig
 
-    def update_resident(self, sim, agent, dt: float, pace: float, speech: str) -> None:
+    def update_resident(
+        self, sim: SimView, agent: ResidentView, dt: float, pace: float, speech: str
+    ) -> None:
         fig = self.track(agent.name, agent.name, slug(agent.name), agent.pos)
         gliding = fig.glide.update(agent.pos, dt, pace * CATCH_UP)
         fig.moving = gliding or bool(agent.path)
         fig.facing = agent.facing
         fig.emoji = agent.emoji
-        fig.thinking = sim.scheduler.busy(agent.name)
+        fig.thinking = sim.thinking(agent.name)
         fig.speech = speech
 
-    def update_visitor(self, visitor, dt: float, pace: float, speech: str) -> None:
+    def update_visitor(self, visitor: Visitor, dt: float, pace: float, speech: str) -> None:
         fig = self.track(VISITOR_KEY, visitor.name, "visitor", visitor.pos)
         fig.name, fig.is_visitor = visitor.name, True
         fig.moving = fig.glide.update(visitor.pos, dt, pace)

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -20,6 +21,9 @@ import pygame  # noqa: E402
 from game.ui.help import HelpOverlay  # noqa: E402
 from game.ui.input import Act, Command, translate  # noqa: E402
 from game.ui.scene import SceneStack  # noqa: E402
+
+if TYPE_CHECKING:
+    from game.sim.view import SimView
 
 DEFAULT_SIZE = (1280, 720)
 MIN_SIZE = (800, 480)
@@ -75,7 +79,7 @@ class App:
     @property
     def town(self):
         """The town scene, if a game is running (for tests and the benchmark)."""
-        from game.ui.town import TownScene
+        from game.ui.town_scene import TownScene
 
         return next((s for s in self.stack.scenes if isinstance(s, TownScene)), None)
 
@@ -95,18 +99,14 @@ class App:
     def begin(self, name: str, scenario: str = "", save: str = "") -> None:
         """Start playing: a new game from a scenario, or a saved one."""
         self._draw_loading()
-        if save:
-            from game.ui import saving
+        from game.sim.simulation import ClockMode
 
-            outcome = saving.load(save)
-            if not outcome.ok:
-                from game.core.errors import SmallvilleError
+        if save:  # a SaveError says what is wrong with the save in one line
+            from game.sim.saves import load_game
 
-                raise SmallvilleError(outcome.message)
-            self.replace_town(outcome.sim, name)
+            self.replace_town(load_game(save, mode=ClockMode.REALTIME), name)
             return
         from game.sim.factory import build_simulation
-        from game.sim.simulation import ClockMode
 
         o = self.options
         sim = build_simulation(
@@ -128,8 +128,8 @@ class App:
         self.replace_town(Replay(load_game(save)), self.options.name)
         self.notify("Replay: the recorded run plays back; speed keys work, commands do not.")
 
-    def replace_town(self, sim, name: str) -> None:
-        from game.ui.town import TownScene
+    def replace_town(self, sim: SimView, name: str) -> None:
+        from game.ui.town_scene import TownScene
 
         o = self.options
         self.stack.replace(TownScene(self, sim, name, o.speed, o.autosave_minutes))

@@ -1,17 +1,21 @@
 """The chat panel: the visitor talking with one resident.
 
-What the visitor says goes to the simulation (`visitor_say`), which answers through the
+What the visitor says goes to the player's commands (`visitor_say`), which answer through the
 resident's dialogue path on the thread pool; the panel only shows the lines as they
 arrive, who is speaking, and when the resident ends the conversation.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pygame
 
 from game.core.errors import SmallvilleError
+from game.core.records import Utterance
+from game.sim.view import READ_ONLY, SimView
 from game.ui import theme
-from game.ui.input import Command
+from game.ui.input import Command, PanelAction
 from game.ui.widgets import Button, Focus, Row, ScrollList, Span, TextBox
 
 SIZE = (540, 320)
@@ -20,12 +24,12 @@ SIZE = (540, 320)
 class ChatPanel:
     """A conversation window with a text box; the resident's replies arrive later."""
 
-    def __init__(self, sim, resident: str, focus: bool = True) -> None:
+    def __init__(self, sim: SimView, resident: str, focus: bool = True) -> None:
         self.sim, self.resident = sim, resident
         self.rect = pygame.Rect(0, 0, *SIZE)
         self.box = TextBox(f"say something to {resident.split()[0]}...", size=18)
-        self.send_button = Button("Say", "say", size=16)
-        self.close_button = Button("Leave", "close", size=16)
+        self.send_button = Button("Say", size=16)
+        self.close_button = Button("Leave", size=16)
         self.focus = Focus(self.box)
         self.list = ScrollList()
         self.note = ""
@@ -34,12 +38,13 @@ class ChatPanel:
             self.focus.set(self.box)
 
     @property
-    def lines(self) -> list:
-        return self.sim.chat_lines(self.resident)
+    def lines(self) -> Sequence[Utterance]:
+        return self.sim.chats.get(self.resident, ())
 
     @property
     def pending(self) -> bool:
-        return bool(self.sim.chat_pending(self.resident))
+        player = self.sim.player
+        return player is not None and player.chat_pending(self.resident)
 
     @property
     def ended(self) -> bool:
@@ -80,14 +85,14 @@ class ChatPanel:
             rows.append(Row([Span("Say hello: type below and press Enter.", theme.MUTED, 17)]))
         return rows
 
-    def click(self, pos: tuple[int, int]) -> str:
+    def click(self, pos: tuple[int, int]) -> PanelAction:
         if self.close_button.hit(pos):
-            return "close"
+            return PanelAction.CLOSE
         if self.send_button.hit(pos):
             self.say(self.box.take())
         elif not self.focus.click(pos):
             self.focus.set(None)
-        return ""
+        return PanelAction.NONE
 
     def handle_text(self, command: Command) -> None:
         text = self.box.edit(command)
@@ -97,8 +102,11 @@ class ChatPanel:
     def say(self, text: str) -> None:
         if not text or self.ended:
             return
+        player = self.sim.player
         try:
-            self.sim.visitor_say(self.resident, text)
+            if player is None:
+                raise SmallvilleError(READ_ONLY)
+            player.visitor_say(self.resident, text)
         except SmallvilleError as exc:
             self.note = str(exc)
 

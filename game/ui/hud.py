@@ -1,8 +1,8 @@
 """The heads-up display: game time, speed buttons, which brain, model usage, notifications.
 
-Notifications come from two places: new ERROR (and fallback) events in the simulation's
-log, read incrementally so a long log costs nothing per frame, and the UI itself (saves,
-loads, things that could not be done).
+Notifications come from three places: new ERROR events in the simulation's log, read
+incrementally so a long log costs nothing per frame; the brain's notices (the endpoint is
+down, the budget is spent); and the UI itself (saves, loads, things that could not be done).
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ import pygame
 
 from game.core.clock import fmt_time
 from game.sim.events import EventKind
+from game.sim.view import SimView, Usage
 from game.ui import theme
+from game.ui.input import Act, Command
 from game.ui.pacing import SPEEDS, Pacer
 from game.ui.widgets import Button
 
@@ -48,8 +50,9 @@ class Notifications:
         self.toasts.append(Toast(text, color, self.clock + TOAST_SECONDS))
         self.toasts = self.toasts[-MAX_TOASTS:]
 
-    def watch(self, sim) -> None:
-        """Read the events logged since the last call; errors and fallbacks become toasts."""
+    def watch(self, sim: SimView) -> None:
+        """Read the events logged since the last call; errors become toasts, and so do the
+        brain's new notices."""
         events = sim.log.events
         if self._seen > len(events):  # a different (loaded) simulation
             self._seen = 0
@@ -57,15 +60,13 @@ class Notifications:
             if event.kind is EventKind.ERROR:
                 who = f"{event.agent}: " if event.agent else ""
                 self.push(f"{who}{event.text}", theme.BAD)
-            elif event.data.get("fallback"):
-                self.push(f"fallback: {event.text}", theme.ACCENT)
         self._seen = len(events)
-        notices = getattr(sim.mind.brain, "notices", None) or []  # the model brain's news
+        notices = sim.notices()
         for text in notices[self._notices_seen :]:
             self.push(text, theme.ACCENT)
         self._notices_seen = len(notices)
 
-    def restart(self, sim) -> None:
+    def restart(self, sim: SimView) -> None:
         """Start reading a (new) simulation's log from its end."""
         self._seen = len(sim.log.events)
         self._notices_seen = 0
@@ -91,12 +92,13 @@ class Notifications:
 
 
 class Hud:
-    """The top bar. Its buttons are speed controls and help; it returns what was clicked."""
+    """The top bar. Its buttons are speed controls and help; a click gives the same
+    Command the keyboard would, so the scene handles both in one place."""
 
     def __init__(self) -> None:
-        self.buttons = [Button("Pause", "pause", size=17)]
-        self.buttons += [Button(f"{s}x", f"speed:{s}", size=17) for s in SPEEDS]
-        self.buttons.append(Button("Help (F1)", "help", size=17))
+        self.buttons = [Button("Pause", Command(Act.PAUSE), size=17)]
+        self.buttons += [Button(f"{s}x", Command(Act.SET_SPEED, value=s), size=17) for s in SPEEDS]
+        self.buttons.append(Button("Help (F1)", Command(Act.HELP), size=17))
         self.rect = pygame.Rect(0, 0, 0, BAR_HEIGHT)
         self.time_text = ""
         self.day_text = ""
@@ -104,27 +106,28 @@ class Hud:
         self.usage_text = ""
         self.day_x = 0
 
-    def update(self, sim, pacer: Pacer, width: int, brain_label: str) -> None:
-        """Decide what the bar says and where its buttons sit."""
+    def update(self, sim: SimView, pacer: Pacer, width: int) -> None:
+        """Decide what the bar says and where its buttons sit (the brain's label is read
+        each time: a spent budget switches the model brain to its scripted fallback)."""
         self.rect.width = width
         self.day_text = sim.now.strftime("%a %b ") + str(sim.now.day)
         self.time_text = fmt_time(sim.now)
-        self.brain_text = brain_label
-        self.usage_text = usage_line(sim.usage())
+        self.brain_text = sim.brain_label()
+        self.usage_text = usage_line(sim.model_usage())
         self.day_x = 12 + theme.font(28).size(self.time_text)[0] + 10
         x = max(self.day_x + theme.font(17).size("Wed Sep 30")[0] + 16, 230)
+        speed = Command(Act.SET_SPEED, value=pacer.speed)
+        shown = Command(Act.PAUSE) if pacer.paused else speed  # the button lit up
         for button in self.buttons:
-            button.on = (button.key == "pause" and pacer.paused) or (
-                not pacer.paused and button.key == f"speed:{pacer.speed}"
-            )
+            button.on = button.key == shown
             x = button.fit(x, 10, pad=8).right + 4
         self.buttons[-1].fit(self.buttons[-2].rect.right + 14, 10, pad=8)
 
-    def click(self, pos: tuple[int, int]) -> str:
+    def click(self, pos: tuple[int, int]) -> Command | None:
         for button in self.buttons:
-            if button.hit(pos):
+            if button.hit(pos) and isinstance(button.key, Command):
                 return button.key
-        return ""
+        return None
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(theme.box_image(self.rect.size, (16, 18, 26, 228), 0, False), self.rect)
@@ -144,10 +147,7 @@ class Hud:
         surface.blit(low, (right - low.get_width(), 25))
 
 
-def usage_line(usage: dict) -> str:
+def usage_line(usage: Usage) -> str:
     """'model calls 12 · tokens 3,400 in / 800 out · $0.0042' (zeros on the scripted brain)."""
-    calls = int(usage.get("calls", 0))
-    prompt = int(usage.get("prompt_tokens", 0))
-    completion = int(usage.get("completion_tokens", 0))
-    cost = float(usage.get("cost_usd", 0.0) or 0.0)
-    return f"model calls {calls:,} · tokens {prompt:,} in / {completion:,} out · ${cost:.4f}"
+    tokens = f"tokens {usage.prompt_tokens:,} in / {usage.completion_tokens:,} out"
+    return f"model calls {usage.calls:,} · {tokens} · ${usage.cost_usd:.4f}"

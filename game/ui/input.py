@@ -40,6 +40,14 @@ class Act(Enum):
     RESIZE = "resize"  # delta = new window size
 
 
+class PanelAction(Enum):
+    """What a click in a panel asks of the scene, beyond what the panel did itself."""
+
+    NONE = "none"
+    CLOSE = "close"
+    TALK = "talk"  # the inspector's Talk button: open a chat with its resident
+
+
 @dataclass(frozen=True)
 class Command:
     act: Act

@@ -9,6 +9,7 @@ even on a resident with thousands of memories.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 import numpy as np
 import pygame
@@ -16,12 +17,34 @@ import pygame
 from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
 from game.core.records import MemoryKind, MemoryRecord
+from game.sim.player import Player, Ticket
+from game.sim.view import READ_ONLY, ResidentView, SimView
 from game.ui import theme
-from game.ui.input import Act, Command
+from game.ui.input import Act, Command, PanelAction
 from game.ui.sprites import SpriteBank, slug
 from game.ui.widgets import Button, Focus, Row, ScrollList, Span, TextBox
 
-TABS = ("About", "Plan", "Memories", "Reflections", "Ask")
+
+class Tab(Enum):
+    ABOUT = "About"
+    PLAN = "Plan"
+    MEMORIES = "Memories"
+    REFLECTIONS = "Reflections"
+    ASK = "Ask"
+
+
+@dataclass(frozen=True)
+class Jump:
+    """A link to one memory (evidence of a reflection): show it in the stream."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class ShowMore:
+    """The link under a long memory list: list another page."""
+
+
 KIND_FILTERS: tuple[tuple[str, MemoryKind | None], ...] = (
     ("All", None),
     ("Observations", MemoryKind.OBSERVATION),
@@ -43,25 +66,23 @@ class Asked:
     """An interview question and the ticket its answer arrives on."""
 
     question: str
-    ticket: object = None
+    ticket: Ticket | None = None
     error: str = ""
 
 
 class Inspector:
     """A side panel about one resident. It reads the simulation and sends it commands."""
 
-    def __init__(self, sim, name: str, sprites: SpriteBank) -> None:
+    def __init__(self, sim: SimView, name: str, sprites: SpriteBank) -> None:
         self.sim, self.name, self.sprites = sim, name, sprites
-        self.tab = "About"
+        self.tab = Tab.ABOUT
         self.rect = pygame.Rect(0, 0, WIDTH, 400)
-        self.close_button = Button("Close", "close", size=16)
-        self.talk_button = Button("Talk (T)", "talk", size=16)
-        self.tab_buttons = [Button(t, f"tab:{t}", size=17) for t in TABS]
-        self.filter_buttons = [
-            Button(label, f"filter:{label}", size=15) for label, _ in KIND_FILTERS
-        ]
-        self.ask_button = Button("Ask", "ask", size=16)
-        self.voice_button = Button("Think it", "voice", size=16)
+        self.close_button = Button("Close", PanelAction.CLOSE, size=16)
+        self.talk_button = Button("Talk (T)", PanelAction.TALK, size=16)
+        self.tab_buttons = [Button(t.value, t, size=17) for t in Tab]
+        self.filter_buttons = [Button(label, kind, size=15) for label, kind in KIND_FILTERS]
+        self.ask_button = Button("Ask", size=16)
+        self.voice_button = Button("Think it", size=16)
         self.search = TextBox("search the memory stream...", size=17)
         self.question = TextBox("ask an interview question...", size=17)
         self.voice = TextBox("an inner voice: a thought they take as their own...", size=17)
@@ -79,14 +100,20 @@ class Inspector:
 
     # -- what is shown --------------------------------------------------------------------
     @property
-    def agent(self):
+    def agent(self) -> ResidentView:
         return self.sim.agents[self.name]
+
+    def _player(self) -> Player:
+        """The commands object, or the reason there is none (a replay takes no commands)."""
+        if self.sim.player is None:
+            raise SmallvilleError(READ_ONLY)
+        return self.sim.player
 
     def boxes(self) -> list[TextBox]:
         """The text boxes on the open tab (Tab cycles through these)."""
-        if self.tab == "Memories":
+        if self.tab is Tab.MEMORIES:
             return [self.search]
-        if self.tab == "Ask":
+        if self.tab is Tab.ASK:
             return [self.question, self.voice]
         return []
 
@@ -119,21 +146,21 @@ class Inspector:
         self.talk_button.rect.right = r.right - 10
         x = r.x + 10
         for button in self.tab_buttons:
-            button.on = button.key == f"tab:{self.tab}"
+            button.on = button.key is self.tab
             x = button.fit(x, r.y + 84, pad=9, height=28).right + 4
 
     def _layout_tab_controls(self) -> int:
         """Place the controls above the list on the open tab; returns where the list starts."""
         r = self.rect
         top = r.y + 122
-        if self.tab == "Memories":
+        if self.tab is Tab.MEMORIES:
             x = r.x + 14
             for button, (_, kind) in zip(self.filter_buttons, KIND_FILTERS, strict=True):
                 button.on = kind == self.kind
                 x = button.fit(x, top, pad=7, height=24).right + 4
             self.search.rect = pygame.Rect(r.x + 14, top + 30, r.width - 28, 28)
             return top + 66
-        if self.tab == "Ask":
+        if self.tab is Tab.ASK:
             self.question.rect = pygame.Rect(r.x + 14, top + 22, r.width - 90, 28)
             self.ask_button.fit(r.right - 70, top + 22, height=28)
             self.voice.rect = pygame.Rect(r.x + 14, top + 78, r.width - 110, 28)
@@ -144,25 +171,25 @@ class Inspector:
     def _content_signature(self) -> tuple:
         agent = self.agent
         n = len(agent.memory)
-        if self.tab == "Memories":
+        if self.tab is Tab.MEMORIES:
             return (self.tab, self.kind, self.search.text, self.limit, n, self.highlight)
-        if self.tab == "Reflections":
+        if self.tab is Tab.REFLECTIONS:
             return (self.tab, n)
-        if self.tab == "Plan":
+        if self.tab is Tab.PLAN:
             return (self.tab, id(agent.plan), agent.plan.locate(self.sim.now))
-        if self.tab == "Ask":
+        if self.tab is Tab.ASK:
             done = tuple(a.ticket.done() if a.ticket else True for a in self.asked)
             return (self.tab, len(self.asked), done, len(self.whispered))
-        busy = self.sim.scheduler.busy(self.name)
+        busy = self.sim.thinking(self.name)
         return (self.tab, agent.status, agent.summary, agent.action, busy, agent.location)
 
     def _build_rows(self) -> list[Row]:
         builders = {
-            "About": self._about_rows,
-            "Plan": self._plan_rows,
-            "Memories": self._memory_rows,
-            "Reflections": self._reflection_rows,
-            "Ask": self._ask_rows,
+            Tab.ABOUT: self._about_rows,
+            Tab.PLAN: self._plan_rows,
+            Tab.MEMORIES: self._memory_rows,
+            Tab.REFLECTIONS: self._reflection_rows,
+            Tab.ASK: self._ask_rows,
         }
         return builders[self.tab]()
 
@@ -178,7 +205,7 @@ class Inspector:
             rows.append(_pair("Where", address_text(action.address)))
             rows.append(_pair("Until", f"{fmt_time(action.end)} ({action.kind.value})"))
         rows.append(_pair("Standing in", address_text(agent.location)))
-        if self.sim.scheduler.busy(self.name):
+        if self.sim.thinking(self.name):
             rows.append(Row([Span("... thinking (a decision is on its way)", theme.ACCENT)]))
         rows.append(_pair("Home", p.home))
         rows.append(_pair("Work", p.workplace or "-"))
@@ -229,7 +256,7 @@ class Inspector:
             row.highlight = i == self.highlight
             rows.append(row)
         if len(indices) > self.limit:
-            rows.append(Row([Span("show more...", theme.LINK, 17, link="more")]))
+            rows.append(Row([Span("show more...", theme.LINK, 17, link=ShowMore())]))
         return rows
 
     def _memory_row(self, rec: MemoryRecord) -> Row:
@@ -247,7 +274,7 @@ class Inspector:
                 spans.append(Span(f"(heard from {rec.source}: a claim)", theme.MUTED, 15))
             if rec.evidence:
                 spans.append(Span("because of", theme.MUTED, 15))
-                spans += [Span(f"#{e}", theme.LINK, 15, link=f"jump:{e}") for e in rec.evidence]
+                spans += [Span(f"#{e}", theme.LINK, 15, link=Jump(e)) for e in rec.evidence]
             row = Row(spans, tag=str(rec.index))
             self._rows[key] = row
         return row
@@ -290,48 +317,49 @@ class Inspector:
         return rows
 
     # -- input ------------------------------------------------------------------------------
-    def click(self, pos: tuple[int, int]) -> str:
-        """Act on a click inside the panel; returns 'close' or 'talk' for the scene."""
-        for button in (self.close_button, self.talk_button):
+    def click(self, pos: tuple[int, int]) -> PanelAction:
+        """Act on a click inside the panel; Close and Talk are for the scene to do."""
+        if self.close_button.hit(pos):
+            return PanelAction.CLOSE
+        if self.talk_button.hit(pos):
+            return PanelAction.TALK
+        for button, tab in zip(self.tab_buttons, Tab, strict=True):
             if button.hit(pos):
-                return button.key
-        for button in self.tab_buttons:
-            if button.hit(pos):
-                self.open_tab(button.key.split(":", 1)[1])
-                return ""
+                self.open_tab(tab)
+                return PanelAction.NONE
         if not self.focus.click(pos):
             self.focus.set(None)
         self._click_controls(pos)
         _, link = self.list.row_at(pos)
-        if link:
+        if isinstance(link, Jump | ShowMore):
             self.follow(link)
-        return ""
+        return PanelAction.NONE
 
     def _click_controls(self, pos: tuple[int, int]) -> None:
-        if self.tab == "Memories":
+        if self.tab is Tab.MEMORIES:
             for button, (_, kind) in zip(self.filter_buttons, KIND_FILTERS, strict=True):
                 if button.hit(pos):
                     self.kind, self.limit = kind, PAGE
-        elif self.tab == "Ask":
+        elif self.tab is Tab.ASK:
             if self.ask_button.hit(pos):
                 self.ask(self.question.take())
             elif self.voice_button.hit(pos):
                 self.whisper(self.voice.take())
 
-    def open_tab(self, tab: str) -> None:
+    def open_tab(self, tab: Tab) -> None:
         self.tab = tab
         self.focus.set(None)
 
-    def follow(self, link: str) -> None:
+    def follow(self, link: Jump | ShowMore) -> None:
         """A clicked link: jump to a memory, or list more memories."""
-        if link == "more":
+        if isinstance(link, Jump):
+            self.jump_to(link.index)
+        else:
             self.limit += PAGE
-        elif link.startswith("jump:"):
-            self.jump_to(int(link.split(":", 1)[1]))
 
     def jump_to(self, index: int) -> None:
         """Show one memory in the stream: clear the filters and scroll to it."""
-        self.tab, self.kind, self.search.text = "Memories", None, ""
+        self.tab, self.kind, self.search.text = Tab.MEMORIES, None, ""
         self.highlight = index
         self.limit = max(PAGE, len(self.agent.memory) - index + 1)
         self._pending_scroll = str(index)
@@ -363,8 +391,8 @@ class Inspector:
         if not question:
             return
         try:
-            self.asked.append(Asked(question, self.sim.interview(self.name, question)))
-        except (SmallvilleError, AttributeError) as exc:
+            self.asked.append(Asked(question, self._player().interview(self.name, question)))
+        except SmallvilleError as exc:
             self.asked.append(Asked(question, None, str(exc)))
 
     def whisper(self, text: str) -> None:
@@ -372,8 +400,8 @@ class Inspector:
         if not text:
             return
         try:
-            self.sim.inner_voice(self.name, text)
-        except (SmallvilleError, AttributeError) as exc:
+            self._player().inner_voice(self.name, text)
+        except SmallvilleError as exc:
             self.note = f"could not send the inner voice: {exc}"
             return
         self.whispered.append((fmt_time(self.sim.now), text))
@@ -405,7 +433,7 @@ class Inspector:
             surface, theme.ellipsize(line, theme.font(17), width), (r.x + 82, r.y + 40), 17
         )
         status = f"{agent.status}" + (
-            "  (thinking...)" if self.sim.scheduler.busy(self.name) else ""
+            "  (thinking...)" if self.sim.thinking(self.name) else ""
         )
         theme.blit_text(
             surface,
@@ -417,11 +445,11 @@ class Inspector:
 
     def _draw_tab_controls(self, surface: pygame.Surface) -> None:
         r = self.rect
-        if self.tab == "Memories":
+        if self.tab is Tab.MEMORIES:
             for button in self.filter_buttons:
                 button.draw(surface)
             self.search.draw(surface)
-        elif self.tab == "Ask":
+        elif self.tab is Tab.ASK:
             top = r.y + 122
             theme.blit_text(
                 surface,
@@ -451,7 +479,10 @@ _KIND_COLOUR = {
     MemoryKind.PLAN: (140, 190, 250),
     MemoryKind.CHAT: (250, 190, 120),
 }
-_EMPTY = {"Ask": "Ask a question or give an inner voice above.", "Memories": "No memories match."}
+_EMPTY = {
+    Tab.ASK: "Ask a question or give an inner voice above.",
+    Tab.MEMORIES: "No memories match.",
+}
 
 
 def _pair(label: str, value: str) -> Row:
@@ -466,7 +497,7 @@ def _evidence_row(index: int, text: str, room: int) -> Row:
     """One memory a reflection rests on, cut to one line; a click jumps to it."""
     text = theme.ellipsize(f"#{index}: {text}", theme.font(15), room)
     return Row(
-        [Span("evidence", theme.MUTED, 15), Span(text, theme.LINK, 15, link=f"jump:{index}")]
+        [Span("evidence", theme.MUTED, 15), Span(text, theme.LINK, 15, link=Jump(index))]
     )
 
 

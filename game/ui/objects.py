@@ -12,8 +12,10 @@ import pygame
 from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
 from game.sim.events import EventKind
+from game.sim.player import EditSource
+from game.sim.view import READ_ONLY, SimView
 from game.ui import theme
-from game.ui.input import Command
+from game.ui.input import Command, PanelAction
 from game.ui.inspector import address_text
 from game.ui.widgets import Button, Focus, TextBox
 
@@ -24,14 +26,14 @@ HISTORY = 4
 class ObjectEditor:
     """A small panel about one object (an area of kind OBJECT)."""
 
-    def __init__(self, sim, address: str) -> None:
+    def __init__(self, sim: SimView, address: str) -> None:
         self.sim, self.address = sim, address
         self.area = sim.town.areas[address]
         self.rect = pygame.Rect(0, 0, *SIZE)
         self.box = TextBox('a new state, e.g. "burning"', size=18)
-        self.set_button = Button("Set", "set", size=16)
-        self.reset_button = Button(f"Reset to {self.area.default_state}", "reset", size=15)
-        self.close_button = Button("Close", "close", size=16)
+        self.set_button = Button("Set", size=16)
+        self.reset_button = Button(f"Reset to {self.area.default_state}", size=15)
+        self.close_button = Button("Close", size=16)
         self.focus = Focus(self.box)
         self.note = ""
         self.history: list[str] = []
@@ -39,7 +41,7 @@ class ObjectEditor:
 
     @property
     def state(self) -> str:
-        return self.sim.town.state(self.address)
+        return self.sim.object_state(self.address).state
 
     def update(self, rect: pygame.Rect) -> None:
         self.rect = rect
@@ -59,21 +61,21 @@ class ObjectEditor:
         for event in events[self._seen :]:
             if event.kind is EventKind.OBJECT_STATE and event.text.startswith(prefix):
                 state = event.text[len(prefix) :]
-                who = "you" if event.agent == "player" else event.agent
+                who = "you" if event.agent == EditSource.PLAYER else event.agent
                 self.history.append(f"{fmt_time(event.time)}  {who}: {state}")
         self.history = self.history[-HISTORY:]
         self._seen = len(events)
 
-    def click(self, pos: tuple[int, int]) -> str:
+    def click(self, pos: tuple[int, int]) -> PanelAction:
         if self.close_button.hit(pos):
-            return "close"
+            return PanelAction.CLOSE
         if self.set_button.hit(pos):
             self.apply(self.box.take())
         elif self.reset_button.hit(pos):
             self.apply(self.area.default_state)
         elif not self.focus.click(pos):
             self.focus.set(None)
-        return ""
+        return PanelAction.NONE
 
     def handle_text(self, command: Command) -> None:
         text = self.box.edit(command)
@@ -83,11 +85,18 @@ class ObjectEditor:
     def apply(self, state: str) -> None:
         if not state:
             return
+        player = self.sim.player
         try:
-            self.sim.set_object_state(self.address, state)
+            if player is None:
+                raise SmallvilleError(READ_ONLY)
+            player.set_object_state(self.address, state)
             self.note = ""
-        except (SmallvilleError, AttributeError) as exc:
+        except SmallvilleError as exc:
             self.note = f"could not change it: {exc}"
+
+    def wheel(self, pos: tuple[int, int], value: int) -> bool:
+        """Nothing here scrolls; the wheel over the panel only keeps the map still."""
+        return self.rect.collidepoint(pos)
 
     def draw(self, surface: pygame.Surface) -> None:
         r = self.rect
@@ -95,7 +104,7 @@ class ObjectEditor:
         theme.blit_text(surface, self.area.name, (r.x + 12, r.y + 10), 22, theme.ACCENT)
         where = theme.ellipsize(address_text(self.address), theme.font(16), r.width - 24)
         theme.blit_text(surface, where, (r.x + 12, r.y + 38), 16, theme.MUTED)
-        theme.blit_text(surface, f"State: {self.state}", (r.x + 12, r.y + 60), 20)
+        theme.blit_text(surface, f"State: {self._state_line()}", (r.x + 12, r.y + 60), 20)
         for widget in (self.close_button, self.box, self.set_button, self.reset_button):
             widget.draw(surface)
         y = r.y + 154
@@ -104,3 +113,11 @@ class ObjectEditor:
             y += 18
         if self.note:
             theme.blit_text(surface, self.note, (r.x + 12, r.bottom - 22), 15, theme.BAD)
+
+    def _state_line(self) -> str:
+        """'burning (set by you)': the state, and who changed it last."""
+        current = self.sim.object_state(self.address)
+        if not current.set_by:
+            return current.state
+        who = "you" if current.by_player else current.set_by
+        return f"{current.state} (set by {who})"

@@ -26,6 +26,7 @@ from game.sim.factory import build_simulation  # noqa: E402
 from game.sim.simulation import ClockMode  # noqa: E402
 from game.ui.app import App, Options  # noqa: E402
 from game.ui.input import click_events, key_event, text_event  # noqa: E402
+from game.ui.inspector import Tab  # noqa: E402
 
 FRAME = 1 / 60
 
@@ -103,7 +104,7 @@ def inspector_shot(app: App, out: Path, resident: str) -> None:
     pos = town.camera.to_screen((fig.glide.x + 0.5) * size, (fig.glide.y + 0.5) * size)
     send(app, click_events(pos))
     play(app, 0.3)
-    town.inspector.open_tab("Memories")
+    town.inspector.open_tab(Tab.MEMORIES)
     play(app, 0.3)
     app.screenshot(out / "inspector.png")
 

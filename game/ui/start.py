@@ -5,12 +5,13 @@ and which brain is running, said plainly.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlparse
 
 import pygame
 
 from game.core.errors import SmallvilleError
-from game.ui import saving, theme
+from game.sim.saves import SaveInfo, list_saves
+from game.sim.view import describe_brain
+from game.ui import theme
 from game.ui.input import Act, Command
 from game.ui.scene import Scene
 from game.ui.widgets import Button, Focus, TextBox
@@ -30,13 +31,24 @@ class Choice:
 
 def brain_sentence(brain: str, llm=None) -> str:
     """The brain in plain words, before a simulation exists to ask (the town's HUD then
-    uses the simulation's own `brain_label`)."""
-    if brain == "scripted":
-        return "scripted residents: no language model configured"
-    if llm is not None:
-        host = urlparse(llm.base_url or "").hostname or "api.openai.com"
-        return f"language model {llm.model} at {host}"
-    return f"language model brain: {brain}"
+    asks the simulation, which says it the same way)."""
+    if llm is None:
+        return describe_brain(brain)
+    return describe_brain(brain, llm.model, llm.base_url or "https://api.openai.com/v1")
+
+
+def saved_games(limit: int = 6) -> list[SaveInfo]:
+    """The newest few saves to offer ([] when the folder cannot be read)."""
+    try:
+        return list_saves()[:limit]
+    except OSError:
+        return []
+
+
+def save_about(info: SaveInfo) -> str:
+    """'smallville, 2023-02-13 09:30': which town, and when in it."""
+    when = info.game_time.replace("T", " ")[:16]
+    return ", ".join(p for p in (info.scenario, when) if p and p != "?")
 
 
 def scenario_blurb(name: str) -> str:
@@ -57,14 +69,13 @@ class StartScene(Scene):
         self.focus = Focus(self.name_box)
         self.focus.set(self.name_box)  # so Enter starts straight away
         scenarios = bundled_scenarios()
-        self.scenario_buttons = [Button(s, f"new:{s}", size=20) for s in scenarios]
+        self.scenario_buttons = [Button(s, Choice(scenario=s), size=20) for s in scenarios]
         self.blurbs = {s: scenario_blurb(s) for s in scenarios}
-        listed = saving.list_saves()[:6]
-        self.save_buttons = [Button(s.name, f"load:{s.name}", size=18) for s in listed]
-        self.save_notes = {s.name: s.about for s in listed}
-        self.start_button = Button("Start", "start", size=24)
+        listed = saved_games()
+        self.save_buttons = [Button(s.name, Choice(save=s.name), size=18) for s in listed]
+        self.save_notes = {s.name: save_about(s) for s in listed}
+        self.start_button = Button("Start", size=24)
         self.choice = Choice(scenario="smallville" if "smallville" in scenarios else scenarios[0])
-        self.saves_ready = saving.saves_module() is not None
         self.note = ""
         self.load_y = 0
 
@@ -89,12 +100,9 @@ class StartScene(Scene):
             self.focus.next()
 
     def _click(self, pos: tuple[int, int]) -> None:
-        for button in self.scenario_buttons:
-            if button.hit(pos):
-                self.choice = Choice(scenario=button.key.split(":", 1)[1])
-        for button in self.save_buttons:
-            if button.hit(pos):
-                self.choice = Choice(save=button.key.split(":", 1)[1])
+        for button in (*self.scenario_buttons, *self.save_buttons):
+            if button.hit(pos) and isinstance(button.key, Choice):
+                self.choice = button.key
         if self.start_button.hit(pos):
             self.start()
             return
@@ -113,13 +121,13 @@ class StartScene(Scene):
         x = w // 2 - 300
         y = 250
         for button in self.scenario_buttons:
-            button.on = self.choice.scenario == button.key.split(":", 1)[1]
+            button.on = self.choice == button.key
             button.fit(x, y, pad=14, height=34)
             y += 44
         self.load_y = y + 14
         y = self.load_y + 36
         for button in self.save_buttons:
-            button.on = self.choice.save == button.key.split(":", 1)[1]
+            button.on = self.choice == button.key
             button.fit(x, y, pad=12, height=30)
             y += 38
         if not self.save_buttons:
@@ -139,20 +147,19 @@ class StartScene(Scene):
         theme.blit_text(surface, "New game", (x, 214), 24, theme.ACCENT)
         for button in self.scenario_buttons:
             button.draw(surface)
-            blurb = self.blurbs.get(button.key.split(":", 1)[1], "")
+            blurb = self.blurbs.get(button.label, "")
             theme.blit_text(
                 surface, blurb, (button.rect.right + 14, button.rect.y + 8), 18, theme.MUTED
             )
         theme.blit_text(surface, "Load a saved game", (x, self.load_y), 24, theme.ACCENT)
         for button in self.save_buttons:
             button.draw(surface)
-            note = self.save_notes.get(button.key.split(":", 1)[1], "")
+            note = self.save_notes.get(button.label, "")
             theme.blit_text(
                 surface, note, (button.rect.right + 14, button.rect.y + 7), 17, theme.MUTED
             )
         if not self.save_buttons:
-            text = "no saved games yet" if self.saves_ready else saving.MISSING
-            theme.blit_text(surface, text, (x, self.load_y + 34), 18, theme.MUTED)
+            theme.blit_text(surface, "no saved games yet", (x, self.load_y + 34), 18, theme.MUTED)
         theme.blit_text(surface, "Your name", (x, self.name_box.rect.y - 28), 20, theme.ACCENT)
         self.name_box.draw(surface)
         self.start_button.draw(surface)

@@ -108,23 +108,6 @@ def blit_text(
     return surface.blit(image, pos)
 
 
-def blit_wrapped(
-    surface: pygame.Surface,
-    text: str,
-    rect: pygame.Rect,
-    size: int = 18,
-    color: Color = TEXT,
-    line_gap: int = 2,
-) -> int:
-    """Draw wrapped text inside a rect's width from its top; returns the height used."""
-    fnt = font(size)
-    y = rect.y
-    for line in wrap(printable(text, size), fnt, rect.width):
-        surface.blit(fnt.render(line, True, color), (rect.x, y))
-        y += fnt.get_linesize() + line_gap
-    return y - rect.y
-
-
 _boxes: dict[tuple, pygame.Surface] = {}
 
 

@@ -16,10 +16,11 @@ from game.ui.input import Act, Command
 
 @dataclass
 class Button:
-    """A clickable label. `key` says what it does; the owning panel acts on it."""
+    """A clickable label. `key` is what it stands for (a Command, a tab, a choice); the
+    owning panel acts on it, and buttons a panel tells apart by identity need none."""
 
     label: str
-    key: str
+    key: object = None
     rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
     on: bool = False  # shown as selected (the current speed, the open tab)
     enabled: bool = True
@@ -139,7 +140,7 @@ class Span:
     text: str
     color: theme.Color = theme.TEXT
     size: int = 17
-    link: str = ""
+    link: object = None  # what a click on it means to the panel (None: not a link)
 
 
 @dataclass
@@ -152,7 +153,7 @@ class Row:
     height: int = 0
     _image: pygame.Surface | None = None
     _laid: int = 0  # the width it was laid out for
-    _links: list[tuple[pygame.Rect, str]] = field(default_factory=list)
+    _links: list[tuple[pygame.Rect, object]] = field(default_factory=list)
 
     def layout(self, width: int) -> None:
         """Wrap the spans into lines of `width` pixels and render them once."""
@@ -175,18 +176,18 @@ class Row:
             pygame.draw.rect(surface, theme.HIGHLIGHT, box, border_radius=4)
         surface.blit(self._image, (x, y))
 
-    def link_at(self, dx: int, dy: int) -> str:
+    def link_at(self, dx: int, dy: int) -> object:
         for rect, link in self._links:
             if rect.collidepoint(dx, dy):
                 return link
-        return ""
+        return None
 
 
 def _flow(spans: list[Span], width: int) -> tuple[list[tuple[pygame.Rect, Span]], list]:
     """Lay spans out across lines, wrapping at words and at newlines; consecutive words of a
     span on one line become one piece (one render). Links stay whole, with rects for clicks."""
     pieces: list[tuple[pygame.Rect, Span]] = []
-    links: list[tuple[pygame.Rect, str]] = []
+    links: list[tuple[pygame.Rect, object]] = []
     line_h = max((theme.font(s.size).get_linesize() for s in spans), default=0)
     x = y = 0
     for span in spans:
@@ -195,7 +196,7 @@ def _flow(spans: list[Span], width: int) -> tuple[list[tuple[pygame.Rect, Span]]
         for n, paragraph in enumerate(text.split("\n")):
             if n:
                 x, y = 0, y + line_h
-            words = [paragraph] if span.link else paragraph.split(" ")
+            words = [paragraph] if span.link is not None else paragraph.split(" ")
             x, y = _flow_words(words, span, fnt, (x, y), width, line_h, pieces, links)
     return pieces, links
 
@@ -214,7 +215,7 @@ def _flow_words(words, span, fnt, at, width, line_h, pieces, links) -> tuple[int
     w = fnt.size(run)[0]
     rect = pygame.Rect(run_x, y, w, line_h)
     pieces.append((rect, _like(span, run)))
-    if span.link:
+    if span.link is not None:
         links.append((rect, span.link))
     return run_x + w + fnt.size(" ")[0], y
 
@@ -271,16 +272,16 @@ class ScrollList:
     def _clamp(self) -> None:
         self.offset = max(0, min(self.offset, self.content_height - self.rect.height))
 
-    def row_at(self, pos: tuple[int, int]) -> tuple[Row | None, str]:
+    def row_at(self, pos: tuple[int, int]) -> tuple[Row | None, object]:
         """The row under a point and the link under it, if any."""
         if not self.rect.collidepoint(pos):
-            return None, ""
+            return None, None
         y = self.rect.y - self.offset
         for row in self.rows:
             if y <= pos[1] < y + row.height:
                 return row, row.link_at(pos[0] - self.rect.x, pos[1] - y)
             y += row.height
-        return None, ""
+        return None, None
 
     def draw(self, surface: pygame.Surface, empty: str = "") -> None:
         clip = surface.get_clip()

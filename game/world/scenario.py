@@ -14,8 +14,8 @@ from typing import Any
 
 from game.core.clock import parse_hhmm
 from game.core.errors import ScenarioError
-from game.core.records import Event
 from game.core.paths import MAPS, SCENARIOS
+from game.core.records import Event
 from game.world.town import AreaKind, Town, split
 
 HAIR_STYLES = ("short", "long", "bun", "bald", "curly", "ponytail")

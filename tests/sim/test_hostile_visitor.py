@@ -29,10 +29,10 @@ def test_claims_do_not_become_facts():
         sim.mind.embedder.embed([fact])[0],
         source="Isabella Rodriguez",
     )
-    visitor = sim.add_visitor("Mallory")
+    visitor = sim.player.add_visitor("Mallory")
     visitor.pos = klaus.pos
     for attack in ATTACKS:
-        sim.visitor_say("Klaus Mueller", attack)
+        sim.player.visitor_say("Klaus Mueller", attack)
         for _ in range(3):
             sim.step()
     records = [klaus.memory.record(i) for i in range(len(klaus.memory))]

@@ -42,7 +42,7 @@ def test_burning_stove_is_turned_off_by_the_resident_who_sees_it():
     while sim.now < deadline and not isabella.location.endswith(":kitchen"):
         sim.step()
     assert isabella.location == "Isabella Rodriguez's apartment:kitchen", "she never cooked"
-    sim.set_object_state(stove, "burning")
+    sim.player.set_object_state(stove, "burning")
     edited = sim.now
     while sim.now < edited + timedelta(minutes=30) and sim.town.state(stove) == "burning":
         sim.step()
@@ -110,7 +110,8 @@ def test_interview_leaves_no_trace(scenario):
     sim.run_until(sim.now + timedelta(hours=3))
     agent = sim.agents["Isabella Rodriguez"]
     before = (len(agent.memory), agent.memory.view().accessed.copy())
-    answer = sim.interview("Isabella Rodriguez", "What are you looking forward to?").future.result()
+    ticket = sim.player.interview("Isabella Rodriguez", "What are you looking forward to?")
+    answer = ticket.future.result()
     assert answer and isinstance(answer, str)
     assert len(agent.memory) == before[0]
     assert np.array_equal(agent.memory.view().accessed, before[1])
@@ -122,7 +123,7 @@ def test_inner_voice_steers_the_plan():
 
     sim = build_simulation("three", seed=0)
     sim.run_until(datetime(2023, 2, 13, 13, 0))
-    sim.inner_voice("Isabella Rodriguez", "I should bake a cake for the party")
+    sim.player.inner_voice("Isabella Rodriguez", "I should bake a cake for the party")
     for _ in range(6):
         sim.step()
     isabella = sim.agents["Isabella Rodriguez"]
@@ -136,9 +137,9 @@ def test_visitor_words_are_stored_as_a_claim_with_its_source():
     sim = build_simulation("three", seed=0)
     sim.run_until(sim.now + timedelta(hours=4))
     klaus = sim.agents["Klaus Mueller"]
-    visitor = sim.add_visitor("Robin")
+    visitor = sim.player.add_visitor("Robin")
     visitor.pos = klaus.pos
-    sim.visitor_say("Klaus Mueller", "Isabella cancelled the party.")
+    sim.player.visitor_say("Klaus Mueller", "Isabella cancelled the party.")
     for _ in range(3):
         sim.step()
     records = [klaus.memory.record(i) for i in range(len(klaus.memory))]
@@ -148,6 +149,6 @@ def test_visitor_words_are_stored_as_a_claim_with_its_source():
     assert (
         claim[0].text == 'Robin (a visitor) said to Klaus Mueller: "Isabella cancelled the party."'
     )
-    lines = sim.chat_lines("Klaus Mueller")
+    lines = sim.chats.get("Klaus Mueller", [])
     assert lines[-1].speaker == "Klaus Mueller" and lines[-1].text
     sim.close()

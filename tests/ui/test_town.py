@@ -12,6 +12,8 @@ import pygame
 from game.core.records import MemoryKind
 from game.sim.factory import build_simulation
 from game.ui.input import click_events, key_event, text_event
+from game.ui.inspector import Jump, Tab
+from game.ui.start import Choice
 from tests.ui.helpers import frames, realtime, run_until
 
 STOVE = "Isabella Rodriguez's apartment:kitchen:stove"
@@ -85,7 +87,7 @@ def test_clicking_a_resident_opens_the_inspector_with_memories(make_app):
     frames(app, 1)
     inspector = app.town.inspector
     assert inspector is not None and inspector.name == name
-    inspector.open_tab("Memories")
+    inspector.open_tab(Tab.MEMORIES)
     frames(app, 1)
     texts = " ".join(s.text for row in inspector.list.rows for s in row.spans)
     assert "memories" in texts and len(inspector.list.rows) > 1
@@ -147,8 +149,8 @@ def test_a_chat_round_trip_stores_the_visitors_words_as_a_claim(make_app):
     frames(app, 1)
     assert town.chat is not None and town.chat.resident == "Klaus Mueller"
     type_text(app, "I heard the library closes early today.")
-    assert run_until(app, lambda: len(sim.chat_lines("Klaus Mueller")) >= 2, 10)
-    lines = sim.chat_lines("Klaus Mueller")
+    assert run_until(app, lambda: len(sim.chats.get("Klaus Mueller", [])) >= 2, 10)
+    lines = sim.chats.get("Klaus Mueller", [])
     assert lines[0].speaker == "Robin" and lines[1].speaker == "Klaus Mueller"
     frames(app, 2)
     shown = " ".join(s.text for row in town.chat.list.rows for s in row.spans)
@@ -169,7 +171,7 @@ def test_the_frame_loop_keeps_running_while_a_slow_brain_thinks(make_app):
         t0 = time.perf_counter()
         app.frame(1 / 60)
         times.append(time.perf_counter() - t0)
-    assert any(sim.scheduler.busy(n) for n in sim.agents), "the slow brain should be thinking"
+    assert any(sim.thinking(n) for n in sim.agents), "the slow brain should be thinking"
     assert max(times) < 0.25 and sorted(times)[len(times) // 2] < 0.05
     assert sim.steps >= 8  # the clock moved on while every mind was busy
     assert any(f.thinking for f in app.town.actors.figures.values())
@@ -236,7 +238,7 @@ def test_the_window_resizes_and_the_panels_follow(make_app):
 
 
 def test_f5_saves_and_f9_loads_the_quick_save(make_app, monkeypatch, tmp_path):
-    from game.ui import saving
+    from game.sim.simulation import ClockMode
 
     monkeypatch.setenv("SMALLVILLE_DATA", str(tmp_path))
     app = make_app()
@@ -244,9 +246,6 @@ def test_f5_saves_and_f9_loads_the_quick_save(make_app, monkeypatch, tmp_path):
     post(app, key_event(pygame.K_F5))
     frames(app, 1)
     texts = [t.text for t in app.town.notes.toasts]
-    if saving.saves_module() is None:
-        assert saving.MISSING in texts
-        return
     assert any(t.startswith("saved as quicksave") for t in texts), texts
     sim = app.town.sim
     saved_at, saved_pos = sim.now, sim.visitor.pos
@@ -258,6 +257,8 @@ def test_f5_saves_and_f9_loads_the_quick_save(make_app, monkeypatch, tmp_path):
     loaded = app.town.sim
     assert loaded is not sim and loaded.now == saved_at and loaded.visitor.pos == saved_pos
     assert {n: len(a.memory) for n, a in loaded.agents.items()} == saved_memories
+    assert loaded.config.mode is ClockMode.REALTIME and app.town.visitor.name == "Robin"
+    assert any("loaded quicksave" in t.text for t in app.town.notes.toasts)
     frames(app, 30)
     assert loaded.now > saved_at  # and it plays on, on the real-time clock
 
@@ -270,7 +271,7 @@ def test_the_start_screen_starts_a_new_game(tmp_path):
         app.start()
         frames(app, 1)
         start = app.stack.top
-        three = next(b for b in start.scenario_buttons if b.key == "new:three")
+        three = next(b for b in start.scenario_buttons if b.key == Choice(scenario="three"))
         post(app, click_events(three.rect.center))
         post(app, click_events(start.name_box.rect.center))
         for _ in "Robin":
@@ -336,7 +337,7 @@ def test_memory_filters_search_and_jump_to_evidence(make_app):
     sim = app.town.sim
     assert run_until(app, lambda: len(sim.agents[name].memory) >= 5, 10)
     inspector = app.town.open_inspector(name)
-    inspector.open_tab("Memories")
+    inspector.open_tab(Tab.MEMORIES)
     frames(app, 1)
     memory = sim.agents[name].memory
     kind = memory.record(0).kind
@@ -352,62 +353,28 @@ def test_memory_filters_search_and_jump_to_evidence(make_app):
     frames(app, 1)
     shown = [int(r.tag) for r in inspector.list.rows if r.tag]
     assert 0 in shown and all(word in memory.text(i).lower() for i in shown)
-    inspector.follow("jump:1")  # what a click on an evidence link does
+    inspector.follow(Jump(1))  # what a click on an evidence link does
     frames(app, 1)
     row = next(r for r in inspector.list.rows if r.tag == "1")
     assert row.highlight and inspector.search.text == "" and inspector.kind is None
 
 
-def test_f5_and_f9_use_the_saves_module_when_it_exists(make_app, monkeypatch, tmp_path):
-    import sys
-    import types
-
-    from game.sim.simulation import ClockMode
-
-    calls = []
-
-    def save_game(sim, name):
-        calls.append(("save", name))
-        return tmp_path / f"{name}.json"
-
-    def load_game(name):
-        calls.append(("load", name))
-        return build_simulation("three", seed=5, workers=2)
-
-    fake = types.ModuleType("game.sim.saves")
-    fake.save_game, fake.load_game = save_game, load_game
-    fake.list_saves = lambda: ["quicksave"]
-    monkeypatch.setitem(sys.modules, "game.sim.saves", fake)
-    app = make_app()
-    old = app.town
-    post(app, key_event(pygame.K_F5))
-    post(app, key_event(pygame.K_F9))
-    frames(app, 1)
-    assert calls[0] == ("save", "quicksave")
-    assert calls[1] == ("load", "quicksave")
-    assert app.town.sim.config.mode is ClockMode.REALTIME
-    assert app.town is not old and app.town.visitor.name == "Robin"
-    assert any("loaded quicksave" in t.text for t in app.town.notes.toasts)
-
-
 def test_the_start_screen_loads_a_saved_game(monkeypatch, tmp_path):
-    from game.ui import saving
+    from game.sim.saves import save_game
     from game.ui.app import App, Options
 
-    if saving.saves_module() is None:
-        return
     monkeypatch.setenv("SMALLVILLE_DATA", str(tmp_path))
     sim = build_simulation("three", seed=2, workers=2)
     for _ in range(30):
         sim.step()
-    sim.add_visitor("Sasha")
-    assert saving.save(sim, "mine").ok
+    sim.player.add_visitor("Sasha")
+    save_game(sim, "mine")
     sim.close()
     app = App(Options(autosave_minutes=0), events=lambda: [])
     try:
         app.start()
         frames(app, 1)
-        button = next(b for b in app.stack.top.save_buttons if b.key == "load:mine")
+        button = next(b for b in app.stack.top.save_buttons if b.key == Choice(save="mine"))
         post(app, click_events(button.rect.center))
         post(app, click_events(app.stack.top.start_button.rect.center))
         frames(app, 1)

@@ -211,7 +211,9 @@ class LLMBrain:
         missing = [d for d, k in zip(q.drafts, mine, strict=True) if k is None]
         if missing:
             unique = tuple({d.text: d for d in missing}.values())
-            rated = self.client.ask(SPECS[RateImportance], RateImportance(q.persona, unique), q.agent)
+            rated = self.client.ask(
+                SPECS[RateImportance], RateImportance(q.persona, unique), q.agent
+            )
             for d, score in zip(unique, rated, strict=True):
                 self.memo.put((RateImportance, q.agent, d.text), int(score))
             mine = [self.memo.get((RateImportance, q.agent, d.text)) if k is None else k

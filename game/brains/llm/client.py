@@ -36,7 +36,8 @@ import openai
 from game.brains.audit import AuditLog, redact
 from game.brains.budget import BudgetGuard
 from game.brains.llm.jsontext import Invalid, extract_json, schema_hint
-from game.brains.llm.specs import Args, Spec as Question
+from game.brains.llm.specs import Args
+from game.brains.llm.specs import Spec as Question
 from game.brains.replay import ReplayCache, ReplayMiss, request_key
 from game.brains.scripted import ScriptedBrain
 from game.brains.usage import UsageMeter

@@ -197,7 +197,6 @@ def check_emoji(value: str) -> str:
     return value
 
 
-
 # -- importance ----------------------------------------------------------------------------
 
 

@@ -13,11 +13,15 @@ from dataclasses import dataclass
 import pygame
 
 from game.core.errors import SmallvilleError
-from game.ui import saving, theme
+from game.sim import saves
+from game.sim.player import Visitor
+from game.sim.simulation import ClockMode
+from game.sim.view import SimView
+from game.ui import theme
 from game.ui.actors import VISITOR_KEY, ActorLayer
 from game.ui.chat import ChatPanel
 from game.ui.hud import BAR_HEIGHT, Hud, Notifications
-from game.ui.input import Act, Command
+from game.ui.input import Act, Command, PanelAction
 from game.ui.inspector import WIDTH as INSPECTOR_WIDTH
 from game.ui.inspector import Inspector
 from game.ui.mapview import Camera, MapRenderer
@@ -31,6 +35,7 @@ VISITOR_STEP_S = 0.14  # the visitor walks about 7 tiles a real second
 DRAG_THRESHOLD = 6  # pixels the pointer must move before a press becomes a drag
 SPEECH_SECONDS = 6.0
 MARGIN = 8
+QUICKSAVE = "quicksave"
 
 
 @dataclass
@@ -45,7 +50,9 @@ class TownScene(Scene):
     opaque = True
     runs_below = True  # the town keeps living under the help overlay
 
-    def __init__(self, app, sim, visitor_name: str, speed: int = 1, autosave_minutes: int = 0):
+    def __init__(
+        self, app, sim: SimView, visitor_name: str, speed: int = 1, autosave_minutes: int = 0
+    ) -> None:
         super().__init__(app)
         self.sim = sim
         self.visitor = _ensure_visitor(sim, visitor_name)
@@ -53,7 +60,7 @@ class TownScene(Scene):
         self.camera = Camera(view=app.size, world=self.map.size)
         self.map.prepare(self.camera.zoom)
         self.actors = ActorLayer(tile=sim.town.tile)
-        self.pacer = Pacer(step_seconds=sim.config.step_seconds)
+        self.pacer = Pacer(step_seconds=sim.step_seconds)
         self.pacer.set_speed(speed)
         self.hud = Hud()
         self.notes = Notifications()
@@ -65,7 +72,7 @@ class TownScene(Scene):
         self.held: list[tuple[int, int]] = []  # walk directions held, latest last
         self.walk_timer = 0.0
         self.speech: dict[str, tuple[str, float]] = {}  # who -> (line, until real time)
-        self._chat_seen = {k: len(v) for k, v in getattr(sim, "chats", {}).items()}
+        self._chat_seen = {k: len(v) for k, v in sim.chats.items()}
         self.autosave_minutes = autosave_minutes
         self.last_autosave = sim.now
         self.autosave_warned = False
@@ -106,8 +113,8 @@ class TownScene(Scene):
             self.held.remove(command.delta)
 
     def _step_visitor(self, delta: tuple[int, int]) -> None:
-        if self.visitor is not None:
-            self.sim.move_visitor(*delta)
+        if self.sim.player is not None:
+            self.sim.player.move_visitor(*delta)
 
     def _pointer_down(self, command: Command) -> None:
         if self._ui_at(command.pos):
@@ -135,9 +142,9 @@ class TownScene(Scene):
 
     def click(self, pos: tuple[int, int]) -> None:
         """A click: HUD first, then the panels, then whoever or whatever is on the map."""
-        key = self.hud.click(pos)
-        if key:
-            self._hud_action(key)
+        command = self.hud.click(pos)
+        if command is not None:
+            self.handle(command)
             return
         for panel in self._panels():
             if panel.rect.collidepoint(pos):
@@ -166,26 +173,16 @@ class TownScene(Scene):
         elif self.editor is not None:
             self.editor = None
 
-    def _hud_action(self, key: str) -> None:
-        if key == "pause":
-            self.pacer.toggle_pause()
-        elif key == "help":
-            self.app.toggle_help()
-        elif key.startswith("speed:"):
-            self.pacer.set_speed(int(key.split(":", 1)[1]))
-
-    def _panel_action(self, panel, action: str) -> None:
-        if action == "close":
+    def _panel_action(self, panel, action: PanelAction) -> None:
+        if action is PanelAction.CLOSE:
             self.close_panel(panel)
-        elif action == "talk" and panel is self.inspector:
+        elif action is PanelAction.TALK and panel is self.inspector:
             self.open_chat(self.inspector.name)
 
     def _wheel(self, command: Command) -> None:
         for panel in self._panels():
             if panel.rect.collidepoint(command.pos):
-                wheel = getattr(panel, "wheel", None)
-                if wheel is not None:
-                    wheel(command.pos, command.value)
+                panel.wheel(command.pos, command.value)
                 return  # the wheel over a panel never zooms the map
         self.camera.zoom_by(command.value)
 
@@ -208,19 +205,26 @@ class TownScene(Scene):
         self.open_chat(who)
 
     def _save(self, command: Command) -> None:
-        if getattr(self.sim, "recorded", None) is not None:
+        if self.sim.recorded:
             self.notes.push("A replay cannot be saved: it is the recorded run.", theme.ACCENT)
             return
-        outcome = saving.save(self.sim, self.app.options.save_name or saving.QUICK)
-        self.notes.push(outcome.message, theme.GOOD if outcome.ok else theme.ACCENT)
+        name = self.app.options.save_name or QUICKSAVE
+        try:
+            path = saves.save_game(self.sim, name)
+        except (SmallvilleError, OSError) as exc:
+            self.notes.push(f"could not save: {exc}", theme.ACCENT)
+            return
+        self.notes.push(f"saved as {name} ({path})", theme.GOOD)
 
     def _load(self, command: Command) -> None:
-        outcome = saving.load(self.app.options.save_name or saving.QUICK)
-        if not outcome.ok:
-            self.notes.push(outcome.message, theme.ACCENT)
+        name = self.app.options.save_name or QUICKSAVE
+        try:  # the window plays a loaded game on its real-time clock, whatever the save ran
+            sim = saves.load_game(name, mode=ClockMode.REALTIME)
+        except (SmallvilleError, OSError) as exc:
+            self.notes.push(f"could not load {name}: {exc}", theme.ACCENT)
             return
-        self.app.replace_town(outcome.sim, self.visitor.name if self.visitor else "Visitor")
-        self.app.notify(outcome.message)
+        self.app.replace_town(sim, self.visitor.name if self.visitor else "Visitor")
+        self.app.notify(f"loaded {name}")
 
     # -- panels ---------------------------------------------------------------------------
     def open_inspector(self, name: str) -> Inspector:
@@ -257,9 +261,8 @@ class TownScene(Scene):
             self.actors.select(None)
 
     def _end_chat(self, name: str) -> None:
-        end = getattr(self.sim, "end_chat", None)
-        if end is not None:
-            end(name)
+        if self.sim.player is not None:
+            self.sim.player.end_chat(name)
 
     def nearest_resident(self) -> str | None:
         """Who T talks to: the inspected resident if near, else the nearest one in range."""
@@ -274,11 +277,9 @@ class TownScene(Scene):
         return min(near, key=lambda a: (_distance(a.pos, v.pos), a.name)).name
 
     def _near(self, name: str) -> bool:
-        near = getattr(self.sim, "visitor_near", None)
-        if near is not None:
-            return bool(near(name))
-        v, agent = self.visitor, self.sim.agents.get(name)
-        return v is not None and agent is not None and _distance(v.pos, agent.pos) <= 3
+        """Whether the visitor stands near enough to talk (never, in a replay)."""
+        player = self.sim.player
+        return player is not None and player.visitor_near(name)
 
     # -- time passing ---------------------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -317,8 +318,7 @@ class TownScene(Scene):
     def _watch_chats(self) -> None:
         """New chat lines (the visitor's or a resident's) become speech bubbles; a resident
         who greets the visitor opens the chat panel."""
-        chats = getattr(self.sim, "chats", {})
-        for name, lines in chats.items():
+        for name, lines in self.sim.chats.items():
             seen = self._chat_seen.get(name, 0)
             if len(lines) <= seen:
                 continue
@@ -336,12 +336,16 @@ class TownScene(Scene):
         if (self.sim.now - self.last_autosave).total_seconds() < self.autosave_minutes * 60:
             return
         self.last_autosave = self.sim.now
-        outcome = saving.save(self.sim, saving.AUTO)
-        if outcome.ok or not self.autosave_warned:
-            self.notes.push(
-                f"autosave: {outcome.message}", theme.GOOD if outcome.ok else theme.MUTED
-            )
-        self.autosave_warned = True
+        if self.sim.recorded:
+            return
+        try:
+            path = saves.autosave(self.sim)
+        except (SmallvilleError, OSError) as exc:
+            if not self.autosave_warned:
+                self.notes.push(f"autosave: could not save: {exc}", theme.MUTED)
+            self.autosave_warned = True
+            return
+        self.notes.push(f"autosave: saved as autosave ({path})", theme.GOOD)
 
     def _update_actors(self, dt: float) -> None:
         pace = max(self.pacer.steps_per_second, 6.0)
@@ -381,7 +385,7 @@ class TownScene(Scene):
         """Where the HUD and the panels go for the current window size."""
         w, h = self.app.size
         self.camera.resize((w, h))
-        self.hud.update(self.sim, self.pacer, w, _brain_label(self.sim))  # a budget may switch it
+        self.hud.update(self.sim, self.pacer, w)
         right = w - MARGIN
         if self.inspector is not None:
             width = min(INSPECTOR_WIDTH, w // 2)
@@ -424,26 +428,15 @@ def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-def _ensure_visitor(sim, name: str):
-    """The visitor walking this town: the loaded one, or a new one with the player's name."""
-    visitor = getattr(sim, "visitor", None)
-    if visitor is not None:
-        return visitor
-    add = getattr(sim, "add_visitor", None)
-    if add is None:
-        return None
+def _ensure_visitor(sim: SimView, name: str) -> Visitor | None:
+    """The visitor walking this town: the loaded one, a new one with the player's name,
+    or none at all in a replay."""
+    if sim.visitor is not None or sim.player is None:
+        return sim.visitor
     try:
-        return add(name)
+        return sim.player.add_visitor(name)
     except SmallvilleError:
-        return add(f"{name} (visitor)")
-
-
-def _brain_label(sim) -> str:
-    label = getattr(sim, "brain_label", None)
-    if callable(label):
-        return label()
-    name = sim.mind.brain.name
-    return "scripted residents: no language model configured" if name == "scripted" else name
+        return sim.player.add_visitor(f"{name} (visitor)")
 
 
 _HANDLERS = {

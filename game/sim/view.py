@@ -1,0 +1,167 @@
+"""What the screen reads of a running town: one protocol, two implementations.
+
+Why a protocol: the window shows a live Simulation and a Replay of a saved run alike, and
+it must not care which. Everything the UI (and the CLI's run) reads is listed here, so
+neither probes for attributes, reaches into the scheduler or the brain, or catches
+AttributeError. A Replay answers `player` with None: the player's commands are not
+available on a recorded run, and the window says so instead of failing.
+
+The brain helpers at the bottom are the one place that asks a brain for what only some
+brains have (a usage meter, notices, a model and endpoint); every caller gets typed
+answers, zeros and empties for a brain that has none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+from urllib.parse import urlparse
+
+from game.core.records import Utterance
+from game.mind.agent import Action, Conversation
+from game.mind.memory import MemoryStream
+from game.mind.plan import DayPlan
+from game.sim.events import EventLog
+from game.sim.player import EditSource, Player, Visitor
+from game.world.scenario import Resident
+from game.world.town import Town
+
+SCRIPTED_LABEL = "scripted residents: no language model configured"
+READ_ONLY = "this is a replay of a recorded run: the residents cannot be changed"
+
+
+class ResidentView(Protocol):
+    """What the screen reads of one resident (game.mind.agent.Agent has all of it)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def persona(self) -> Resident: ...
+    @property
+    def pos(self) -> tuple[int, int]: ...
+    @property
+    def facing(self) -> str: ...
+    @property
+    def path(self) -> Sequence[tuple[int, int]]: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def emoji(self) -> str: ...
+    @property
+    def action(self) -> Action | None: ...
+    @property
+    def plan(self) -> DayPlan: ...
+    @property
+    def memory(self) -> MemoryStream: ...
+    @property
+    def summary(self) -> str: ...
+    @property
+    def location(self) -> str: ...
+    @property
+    def conversation(self) -> Conversation | None: ...
+
+
+@dataclass(frozen=True)
+class Usage:
+    """The model's bill so far, as the HUD shows it."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+
+    @classmethod
+    def of(cls, totals: Mapping[str, Any]) -> Usage:
+        return cls(
+            int(totals.get("calls", 0)),
+            int(totals.get("prompt_tokens", 0)),
+            int(totals.get("completion_tokens", 0)),
+            float(totals.get("cost_usd", 0.0) or 0.0),
+        )
+
+
+@dataclass(frozen=True)
+class ObjectState:
+    """An object's state and who set it ('' if nobody has changed it this run)."""
+
+    address: str
+    state: str
+    set_by: str = ""
+
+    @property
+    def by_player(self) -> bool:
+        return self.set_by == EditSource.PLAYER
+
+
+class SimView(Protocol):
+    """The town as the screen sees it; implemented by Simulation and Replay."""
+
+    @property
+    def now(self) -> datetime: ...
+    @property
+    def step_seconds(self) -> int: ...
+    @property
+    def town(self) -> Town: ...
+    @property
+    def agents(self) -> Mapping[str, ResidentView]: ...
+    @property
+    def log(self) -> EventLog: ...
+    @property
+    def visitor(self) -> Visitor | None: ...
+    @property
+    def chats(self) -> Mapping[str, Sequence[Utterance]]: ...
+    @property
+    def player(self) -> Player | None: ...
+    @property
+    def recorded(self) -> bool: ...
+
+    def step(self) -> None: ...
+    def close(self) -> None: ...
+    def thinking(self, name: str) -> bool: ...
+    def object_state(self, address: str) -> ObjectState: ...
+    def brain_label(self) -> str: ...
+    def model_usage(self) -> Usage: ...
+    def notices(self) -> Sequence[str]: ...
+
+
+# The members of SimView, for tests that check an implementation without isinstance.
+SIM_VIEW_MEMBERS = tuple(name for name in vars(SimView) if not name.startswith("_"))
+
+
+# -- the brain, asked in one place -----------------------------------------------------
+def describe_brain(name: str, model: str = "", base_url: str = "") -> str:
+    """The brain in plain words: the start screen, the HUD and the CLI all say this."""
+    if name == "scripted":
+        return SCRIPTED_LABEL
+    host = urlparse(base_url or "").hostname or "default endpoint"
+    return f"language model {model or name} at {host}"
+
+
+def brain_label(brain: object) -> str:
+    name = str(getattr(brain, "name", "brain"))
+    return describe_brain(name, getattr(brain, "model", ""), getattr(brain, "base_url", ""))
+
+
+def brain_usage(brain: object) -> dict[str, Any]:
+    """The brain's usage report with the HUD's counters always present."""
+    meter = getattr(brain, "usage", None)
+    totals = meter() if callable(meter) else {}
+    return {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, **totals}
+
+
+def brain_notices(brain: object) -> tuple[str, ...]:
+    """What the brain wants a person told (the endpoint is down, the budget is spent)."""
+    return tuple(getattr(brain, "notices", None) or ())
+
+
+def brain_fatal(brain: object) -> str:
+    """Why a run must stop now ('' to go on): strict mode, a replay miss."""
+    return str(getattr(brain, "fatal", "") or "")
+
+
+def close_brain(brain: object) -> None:
+    close = getattr(brain, "close", None)
+    if callable(close):
+        close()
