@@ -42,8 +42,8 @@ from game.brains.llm import questions as Q
 from game.brains.llm.client import ChatClient
 from game.brains.llm.embedder import open_embedder
 from game.brains.llm.questions import Chunk, Step
+from game.brains.llm.recording import ReplayCache
 from game.brains.protocol import AgentContext, Embedder
-from game.brains.replay import ReplayCache
 from game.brains.scripted import ScriptedBrain, lexicon
 from game.brains.usage import Pricing, UsageMeter
 from game.core.config import LLMSettings, cache_dir, data_dir
