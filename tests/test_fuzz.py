@@ -195,7 +195,7 @@ def test_fuzz_config_file(tmp_path):
 
 
 def test_damaged_replay_cache_is_a_clear_error(tmp_path):
-    from game.brains.replay import ReplayCache
+    from game.brains.llm.recording import ReplayCache
 
     path = tmp_path / "llm-cache.sqlite3"
     ReplayCache(path).close()

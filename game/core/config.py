@@ -77,9 +77,6 @@ class LLMSettings:
     audit: bool = True
     audit_file: str = ""  # '' = user data dir / saves / audit / <time>.jsonl
 
-    def key_present(self) -> bool:
-        return bool(os.environ.get(self.api_key_env, ""))
-
     def api_key(self) -> str:
         """Read at use, never stored: see the module docstring."""
         return os.environ.get(self.api_key_env, "")

@@ -15,7 +15,7 @@ from protocol_server import ProtocolServer
 
 from game.brains.audit import AuditLog
 from game.brains.budget import BudgetGuard
-from game.brains.llm.client import ChatClient, _Modes
+from game.brains.llm.client import ChatClient
 from game.brains.questions import AgentContext
 from game.brains.scripted import ScriptedBrain
 from game.brains.usage import UsageMeter
@@ -30,11 +30,10 @@ SECRET = "sk-test-DO-NOT-LEAK-4242424242"
 
 
 def serve() -> Iterator[ProtocolServer]:
-    """The body of each test module's `server` fixture: a fresh server, fresh mode memory."""
-    _Modes.forget()
+    """The body of each test module's `server` fixture: a fresh server. (What an endpoint
+    accepts is remembered per client, so nothing carries over between tests.)"""
     with ProtocolServer(latency=0.0) as s:
         yield s
-    _Modes.forget()
 
 
 @cache

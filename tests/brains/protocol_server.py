@@ -11,7 +11,8 @@ fault for every request): 'malformed', 'truncated', 'garbage', 'enormous', 'empt
 'dropped' (the connection is closed with no answer), 'wrong_types', 'out_of_range',
 'unknown_area',
 'rate_limit' (429 + Retry-After), 'server_error' (500), 'hang' (sleep past the client's
-timeout), 'unauthorized' (401, echoing the key as some servers do). `accepts` lists the
+timeout), 'unauthorized' (401, echoing the key as some servers do), 'bad_request' (a
+plain 400). `accepts` lists the
 response_format types it takes (drop 'json_schema' to act like llama.cpp's server, drop
 both to act like a server without structured output), `embeddings=False` makes
 /v1/embeddings a 404, and `forced[question]` fixes the answer to one question.
@@ -186,6 +187,8 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
         return _error(429, "slow down", {"Retry-After": server.retry_after})
     if fault == "server_error":
         return _error(500, "the model crashed")
+    if fault == "bad_request":
+        return _error(400, "messages: too many items")
     if fault == "unauthorized":
         return _error(401, f"Incorrect API key provided: {auth.removeprefix('Bearer ')}")
     if fault == "hang":

@@ -210,7 +210,13 @@ def test_the_audit_log_holds_every_request_and_answer(server, tmp_path) -> None:
     c, _ = make_client(settings(server.url, tmp_path))
     rate(c)
     lines = [json.loads(x) for x in (tmp_path / "audit.jsonl").read_text().splitlines()]
-    assert [("error" in x) for x in lines] == [True, False]
+    assert [("answer" in x, "error" in x) for x in lines] == [
+        (True, False),  # the malformed answer, as it came
+        (False, True),  # the verdict on it
+        (True, False),  # the re-ask's answer
+    ]
+    assert lines[1]["error"].startswith("invalid: ") and lines[1]["question"] == "importance"
+    assert "invalid" in lines[2]["messages"][-1]["content"]  # the re-ask quotes the problem
     last = lines[-1]
     assert last["question"] == "importance" and last["agent"] == "Klaus Mueller"
     assert last["model"] == "test-model" and last["messages"][0]["role"] == "system"

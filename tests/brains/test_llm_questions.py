@@ -198,7 +198,9 @@ def test_react_talk_needs_a_person_and_react_needs_an_action() -> None:
     fact = facts.object_state("Hobbs Cafe:kitchen:stove", "burning")
     stove = Observation("Hobbs Cafe:kitchen:stove", "the stove is burning", False, "burning", fact)
     with pytest.raises(Invalid):
-        Q.REACT.parse({"decision": "talk", "action": "", "minutes": 0}, replace(args, observation=stove))
+        Q.REACT.parse(
+            {"decision": "talk", "action": "", "minutes": 0}, replace(args, observation=stove)
+        )
 
 
 def test_a_conversation_starts_with_the_first_speaker_and_ends() -> None:

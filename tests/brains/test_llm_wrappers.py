@@ -1,4 +1,4 @@
-"""The wrappers around every request: usage meter, budget guard, record/replay cache,
+"""The ledgers the wrappers report to: usage meter, budget guard, record/replay cache,
 audit log redaction."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 
 from game.brains.audit import REDACTED, AuditLog, redact
 from game.brains.budget import BudgetGuard
-from game.brains.replay import ReplayCache, ReplayMiss, request_key
+from game.brains.llm.model import EndpointDown, ReplayMiss
+from game.brains.llm.recording import ReplayCache, request_key
 from game.brains.usage import Pricing, UsageMeter
 from game.core.errors import SmallvilleError
 
@@ -65,7 +66,12 @@ def test_record_then_replay_and_a_clear_miss(tmp_path) -> None:
     key = request_key("chat", "m", {"messages": [1]})
     answer, replayed = cache.fetch(key, "chat", "m", lambda: {"content": "x"})
     assert (answer, replayed) == ({"content": "x"}, False)
-    cache.fetch(request_key("chat", "m", 2), "chat", "m", lambda: {"down": "refused"})
+
+    def unreachable() -> dict:
+        raise EndpointDown("refused")
+
+    with pytest.raises(EndpointDown):  # not an answer: nothing is stored
+        cache.fetch(request_key("chat", "m", 2), "chat", "m", unreachable)
     cache.close()
     replay = ReplayCache(path, replay=True)
     assert replay.fetch(key, "chat", "m", lambda: pytest.fail("network")) == (answer, True)

@@ -48,7 +48,9 @@ def test_add_returns_index_and_record_round_trips():
     assert len(stream) == 3
     said = "Sam Moore said: I'm running"
     assert stream.record(1) == MemoryRecord(1, CHAT, said, at(2), 6, heard)
-    assert stream.record(1).heard_from == "Sam Moore" and stream.record(1).fact.object == "I'm running"
+    assert (
+        stream.record(1).heard_from == "Sam Moore" and stream.record(1).fact.object == "I'm running"
+    )
     assert stream.record(-1).evidence == (0, 1)
     assert [r.index for r in stream.records([2, 0])] == [2, 0]
     with pytest.raises(IndexError):
@@ -160,7 +162,9 @@ def test_views_read_from_another_thread_while_appending():
 
 def test_state_round_trip_is_exact():
     stream = filled(70)
-    stream.add(REF, "Isabella plans a party", at(80), 8, np.array([0.1, 0.2, 0.3, 0.4]), None, [1, 5])
+    stream.add(
+        REF, "Isabella plans a party", at(80), 8, np.array([0.1, 0.2, 0.3, 0.4]), None, [1, 5]
+    )
     heard = facts.claim("Tom Moreno", "vote for Sam", None, intent=None)
     stream.add(CHAT, facts.render(heard), at(81), 4, vec(2), heard)
     stream.touch([3, 70], at(90))

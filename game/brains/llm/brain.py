@@ -36,6 +36,7 @@ from game.brains.audit import AuditLog
 from game.brains.budget import BudgetGuard
 from game.brains.llm.client import ChatClient
 from game.brains.llm.embedder import open_embedder
+from game.brains.llm.recording import ReplayCache
 from game.brains.llm.specs import SPECS
 from game.brains.protocol import Embedder
 from game.brains.questions import (
@@ -48,7 +49,6 @@ from game.brains.questions import (
     RateImportance,
     React,
 )
-from game.brains.replay import ReplayCache
 from game.brains.scripted import ScriptedBrain
 from game.brains.usage import Pricing, UsageMeter
 from game.core.config import LLMSettings, cache_dir, data_dir

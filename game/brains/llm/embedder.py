@@ -14,12 +14,11 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from game.brains.embed import CachedEmbedder, HashEmbedder
-from game.brains.llm.client import ChatClient, EmbeddingsMissing, EndpointDown, RequestFailed
+from game.brains.llm.client import ChatClient
+from game.brains.llm.model import ModelError, NoEmbeddings
 from game.brains.protocol import Embedder
-from game.brains.replay import ReplayMiss
 
 PROBE = "Smallville"
-FAILURES = (RequestFailed, EndpointDown, ReplayMiss, EmbeddingsMissing)
 
 
 class _Ticket:
@@ -104,7 +103,7 @@ class OpenAIEmbedder:
     def _vectors(self, texts: list[str]) -> np.ndarray:
         try:
             rows = np.asarray(self.client.embed(texts), dtype=np.float32)
-        except FAILURES as exc:
+        except ModelError as exc:
             self._warn(f"embeddings failed ({exc}); those memories get no relevance score")
             return np.zeros((len(texts), self.dim), dtype=np.float32)
         if rows.shape != (len(texts), self.dim):
@@ -131,13 +130,13 @@ def open_embedder(
         return offline
     try:
         dim = len(client.embed([PROBE])[0])
-    except EmbeddingsMissing as exc:
+    except NoEmbeddings as exc:
         notify(
             f"the endpoint has no /v1/embeddings for {model!r} ({exc}): memories use the "
             f"offline embedder {offline.name}"
         )
         return offline
-    except (RequestFailed, EndpointDown, ReplayMiss) as exc:
+    except ModelError as exc:
         if not client.down:
             notify(f"embeddings unavailable ({exc}): memories use the offline embedder")
         return offline

@@ -1,0 +1,62 @@
+"""The audit wrapper: every request and its reply or failure, one line each, in the
+audit log (the JSONL file the paper's ethics section asks for; see game/brains/audit.py,
+which also redacts any secret an endpoint echoes back)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.brains.audit import AuditLog
+from game.brains.llm.model import (
+    ChatReply,
+    ChatRequest,
+    EmbedReply,
+    EmbedRequest,
+    LanguageModel,
+    ModelError,
+    Wrapper,
+)
+
+
+class Audited(Wrapper):
+    def __init__(self, inner: LanguageModel, log: AuditLog, endpoint: str = "") -> None:
+        super().__init__(inner)
+        self.log, self.endpoint = log, endpoint
+
+    def chat(self, request: ChatRequest) -> ChatReply:
+        try:
+            reply = self.inner.chat(request)
+        except ModelError as exc:
+            self.log.write({**self._asked(request), "error": str(exc)})
+            raise
+        self.log.write({**self._asked(request), **_answered(reply)})
+        return reply
+
+    def embed(self, request: EmbedRequest) -> EmbedReply:
+        """Requests sent, not vectors: a line per batch that reached the endpoint."""
+        reply = self.inner.embed(request)
+        if not reply.replayed:
+            record = {"question": "embeddings", "model": request.model}
+            record.update(texts=len(request.texts), prompt_tokens=reply.prompt_tokens)
+            self.log.write({**record, "seconds": round(reply.seconds, 3)})
+        return reply
+
+    def _asked(self, request: ChatRequest) -> dict[str, Any]:
+        return {
+            "question": request.purpose,
+            "agent": request.agent,
+            "model": request.model,
+            "endpoint": self.endpoint,
+            "messages": request.wire_messages(),
+        }
+
+
+def _answered(reply: ChatReply) -> dict[str, Any]:
+    return {
+        "answer": reply.text,
+        "prompt_tokens": reply.prompt_tokens,
+        "completion_tokens": reply.completion_tokens,
+        "seconds": round(reply.seconds, 3),
+        "finish_reason": reply.finish_reason,
+        "replayed": reply.replayed,
+    }

@@ -1,0 +1,214 @@
+"""The language-model protocol inside the LLM brain, and the typed values that cross it.
+
+Every part of the client is a `LanguageModel` that takes the next one inside it: the
+openai transport at the centre, then retry, the output-mode ladder, record/replay, the
+meter, the audit log, the budget and the circuit breaker. Each does one thing, so each is
+tested alone against a fake inner model (the shape of Concordia's language_model
+wrappers). A request that gets no usable reply raises one of a small hierarchy of
+exceptions, so a caller handles a failure by its type, never by a key in a dict.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from enum import Enum, StrEnum
+from typing import Any, Protocol, runtime_checkable
+
+from game.brains.audit import redact
+from game.core.config import OutputMode
+from game.core.errors import SmallvilleError
+
+
+class Role(StrEnum):
+    SYSTEM = "system"
+    USER = "user"
+    ASSISTANT = "assistant"
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"role": str(self.role), "content": self.content}
+
+
+class Quirk(Enum):
+    """A request parameter some endpoint refuses, learnt from its 400 answer."""
+
+    MAX_COMPLETION_TOKENS = "max_completion_tokens"  # newer OpenAI models: not max_tokens
+    NO_TEMPERATURE = "no_temperature"  # reasoning models take none
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """One chat completion asked for. `purpose` (the question's name) and `agent` say who
+    asked, for the meter and the audit log; they never reach the endpoint."""
+
+    messages: tuple[Message, ...]
+    schema: Mapping[str, Any]
+    model: str
+    purpose: str = ""
+    agent: str = ""
+    max_tokens: int = 300
+    temperature: float = 0.7
+    cheap: bool = False  # priced as the cheap model
+    mode: OutputMode = OutputMode.JSON_SCHEMA  # set by the ladder
+    quirks: frozenset[Quirk] = frozenset()  # set by the ladder
+
+    @property
+    def title(self) -> str:
+        return str(self.schema.get("title", "answer"))
+
+    def wire_messages(self) -> list[dict[str, str]]:
+        return [m.as_dict() for m in self.messages]
+
+    def key(self) -> dict[str, Any]:
+        """What decides the answer: the recording's key (the model is keyed beside it)."""
+        return {"messages": self.wire_messages(), "schema": dict(self.schema)}
+
+    def corrected(self, bad: str, problem: str) -> ChatRequest:
+        """The same request with an invalid answer quoted back and what was wrong with it."""
+        note = (
+            f"That answer is invalid: {problem}. Reply again with the corrected JSON object only."
+        )
+        extra = (Message(Role.ASSISTANT, bad[:2000]), Message(Role.USER, note))
+        return replace(self, messages=(*self.messages, *extra))
+
+
+@dataclass(frozen=True)
+class ChatReply:
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float = 0.0
+    finish_reason: str = ""
+    replayed: bool = False  # from the recording, not the network
+
+
+@dataclass(frozen=True)
+class EmbedRequest:
+    texts: tuple[str, ...]
+    model: str
+
+
+@dataclass(frozen=True)
+class EmbedReply:
+    vectors: tuple[tuple[float, ...], ...]  # one per text, in order
+    prompt_tokens: int = 0
+    seconds: float = 0.0
+    replayed: bool = False  # every vector from the recording: no request was sent
+
+
+@runtime_checkable
+class LanguageModel(Protocol):
+    def chat(self, request: ChatRequest) -> ChatReply: ...
+
+    def embed(self, request: EmbedRequest) -> EmbedReply: ...
+
+
+class Wrapper:
+    """A LanguageModel around another; what a wrapper does not override passes through."""
+
+    def __init__(self, inner: LanguageModel) -> None:
+        self.inner = inner
+
+    def chat(self, request: ChatRequest) -> ChatReply:
+        return self.inner.chat(request)
+
+    def embed(self, request: EmbedRequest) -> EmbedReply:
+        return self.inner.embed(request)
+
+
+# -- what can go wrong ------------------------------------------------------------------------
+class ModelError(SmallvilleError):
+    """No usable reply. Its text is a line for a person, the key already redacted."""
+
+
+class EndpointDown(ModelError):
+    """The endpoint cannot be used at all: refused connection, refused key, no such model,
+    no quota. Retrying cannot mend it."""
+
+
+class Resting(ModelError):
+    """The circuit breaker holds requests back while a failing endpoint rests."""
+
+
+class BudgetSpent(ModelError):
+    """The budget guard said no: the cap on cost or calls is reached."""
+
+
+class ReplayMiss(ModelError):
+    """--replay met a request the recording does not hold."""
+
+
+class NoEmbeddings(ModelError):
+    """The endpoint has no usable /v1/embeddings."""
+
+
+class RequestFailed(ModelError):
+    """One request failed; the next one may work."""
+
+
+class Transient(RequestFailed):
+    """429, 5xx, a timeout or a dropped connection: worth another try after a wait."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after  # seconds the server asked for, if it did
+
+
+class Refused(RequestFailed):
+    """The endpoint rejected the request as asked (a 4xx other than the ones above)."""
+
+
+class FormatRefused(Refused):
+    """A 400/422 that names our response_format: the ladder steps down."""
+
+
+class ParamRefused(Refused):
+    """A 400 naming a parameter this model refuses: the ladder adapts and asks again."""
+
+    def __init__(self, quirk: Quirk, message: str) -> None:
+        super().__init__(message)
+        self.quirk = quirk
+
+
+class BadReply(RequestFailed):
+    """A 2xx answer that is not what was asked for (e.g. the wrong number of vectors)."""
+
+
+# -- what the stack says to a person ------------------------------------------------------------
+class Signals:
+    """Notices for the person at the game and the request to stop a run, shared by the parts
+    of one stack (never global). Every line passes through redaction of the key: an
+    endpoint may echo it back inside an error."""
+
+    def __init__(
+        self,
+        notify: Callable[[str], None] = lambda message: None,
+        secret: Callable[[], str] = lambda: "",
+    ) -> None:
+        self._notify, self._secret = notify, secret
+        self._lock = threading.Lock()
+        self._fatal = ""
+
+    @property
+    def fatal(self) -> str:
+        """Why the run must stop ('' while it may go on)."""
+        return self._fatal
+
+    def clean(self, text: str) -> str:
+        return redact(text, [self._secret()])
+
+    def tell(self, message: str) -> None:
+        self._notify(self.clean(message))
+
+    def stop(self, reason: str) -> None:
+        """Ask the run to stop; whoever stops it (the CLI) says why, once."""
+        with self._lock:
+            if not self._fatal:
+                self._fatal = self.clean(reason)

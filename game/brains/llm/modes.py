@@ -1,0 +1,80 @@
+"""The structured-output ladder, and what else an endpoint turns out to refuse.
+
+`json_schema` first; an endpoint that rejects it gets `json_object` with the schema beside
+it (what llama.cpp's server takes); one that rejects that too gets plain text with the
+schema in the prompt, and the JSON is dug out of the reply. Newer OpenAI models refuse
+`max_tokens` or a temperature; their 400 names the parameter and the request is adapted.
+What was learnt is kept by this instance (one per endpoint a brain talks to) for its
+life, so every later request is right the first time; nothing is process-global.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import replace
+
+from game.brains.llm.model import (
+    ChatReply,
+    ChatRequest,
+    FormatRefused,
+    LanguageModel,
+    ParamRefused,
+    Quirk,
+    Refused,
+    Wrapper,
+)
+from game.core.config import OutputMode
+
+log = logging.getLogger("smallville.llm")
+
+LADDER = (OutputMode.JSON_SCHEMA, OutputMode.JSON_OBJECT, OutputMode.TEXT)
+
+
+class ModeLadder(Wrapper):
+    """`forced` other than AUTO pins one mode: a refusal of it is then final."""
+
+    def __init__(
+        self, inner: LanguageModel, forced: OutputMode = OutputMode.AUTO, endpoint: str = ""
+    ) -> None:
+        super().__init__(inner)
+        self.forced, self.endpoint = forced, endpoint
+        self._lock = threading.Lock()
+        self._mode = LADDER[0]
+        self._quirks: frozenset[Quirk] = frozenset()
+
+    @property
+    def mode(self) -> OutputMode:
+        return self.forced if self.forced is not OutputMode.AUTO else self._mode
+
+    @property
+    def quirks(self) -> frozenset[Quirk]:
+        return self._quirks
+
+    def chat(self, request: ChatRequest) -> ChatReply:
+        while True:
+            mode, quirks = self.mode, self._quirks
+            try:
+                return self.inner.chat(replace(request, mode=mode, quirks=quirks))
+            except ParamRefused as exc:
+                if not self._learn(exc.quirk):
+                    raise Refused(f"the endpoint rejected the request: {exc}") from exc
+            except FormatRefused as exc:
+                if self.forced is not OutputMode.AUTO or mode is OutputMode.TEXT:
+                    raise Refused(f"the endpoint rejected the request: {exc}") from exc
+                self._step_down(mode)
+
+    def _learn(self, quirk: Quirk) -> bool:
+        """False when it was known already (the endpoint refuses for another reason)."""
+        with self._lock:
+            known = quirk in self._quirks
+            self._quirks |= {quirk}
+        return not known
+
+    def _step_down(self, rejected: OutputMode) -> None:
+        """One rung down from the mode refused; a parallel request may have stepped already."""
+        with self._lock:
+            if self._mode is rejected:
+                self._mode = LADDER[LADDER.index(rejected) + 1]
+            after = self._mode
+        log.info("%s rejected %s output; using %s", self.endpoint, rejected.value, after.value)

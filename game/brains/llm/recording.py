@@ -1,0 +1,246 @@
+"""Record and replay: answers stored in SQLite, keyed by what was asked.
+
+The key is a hash of the model, the messages and the schema (and for embeddings, the
+model and the texts): exactly what decides an answer. With `--record` every answer is
+written (and a request already recorded is answered from the file); with `--replay`
+nothing goes to the network and a request that was never recorded is a clear error.
+
+Two residents may send the same request at the same moment. `single_flight` lets only
+one of them ask and hands its answer to the other, so a recording holds one answer per
+request and a replay hands every asker the answer it got while recording.
+
+`Recording` is the wrapper: above the ladder and the retries (so a replay needs neither),
+below the meter and the audit log (so a replayed run counts and logs what the recorded
+one did). A failed request is recorded too, and replays as the same failure; an
+unreachable endpoint is not an answer and is never recorded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from game.brains.llm.model import (
+    BadReply,
+    ChatReply,
+    ChatRequest,
+    EmbedReply,
+    EmbedRequest,
+    LanguageModel,
+    NoEmbeddings,
+    Refused,
+    ReplayMiss,
+    RequestFailed,
+    Transient,
+    Wrapper,
+)
+from game.core.errors import SmallvilleError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS answers (
+    key TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    model TEXT NOT NULL,
+    answer TEXT NOT NULL
+)
+"""
+
+
+def request_key(kind: str, model: str, payload: Any) -> str:
+    text = json.dumps([kind, model, payload], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class ReplayCache:
+    """One SQLite file shared by the threads of one process (a lock serialises access)."""
+
+    def __init__(self, path: Path, replay: bool = False) -> None:
+        self.path = path
+        self.replay = replay
+        if replay and not path.is_file():
+            raise SmallvilleError(f"--replay: no recording at {path}; record one with --record")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise SmallvilleError(
+                f"{path}: not a usable record/replay cache ({exc}); move it aside to start anew"
+            ) from None
+        self._lock = threading.Lock()
+        self._closed = False
+        self._flights: dict[str, threading.Event] = {}
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        with self._lock:
+            if self._closed:
+                return None  # a job still running after the run ended
+            try:
+                row = self._db.execute(
+                    "SELECT answer FROM answers WHERE key = ?", (key,)
+                ).fetchone()
+                return None if row is None else json.loads(row[0])
+            except (sqlite3.DatabaseError, ValueError):
+                return None  # a damaged row is a miss, never a crash
+
+    def put(self, key: str, kind: str, model: str, answer: dict[str, Any]) -> None:
+        """Store an answer (never while replaying)."""
+        if self.replay:
+            return
+        text = json.dumps(answer, ensure_ascii=False)
+        with self._lock:
+            if self._closed:
+                return
+            self._db.execute(
+                "INSERT OR REPLACE INTO answers (key, kind, model, answer) VALUES (?, ?, ?, ?)",
+                (key, kind, model, text),
+            )
+
+    def fetch(
+        self, key: str, kind: str, model: str, ask: Callable[[], dict[str, Any]]
+    ) -> tuple[dict[str, Any], bool]:
+        """(answer, from_recording). `ask` goes to the network; what it raises is not stored.
+
+        In replay mode a miss raises ReplayMiss and `ask` is never called. A recorded
+        failure ({'error': ...}) is replayed as such, but recording asks again.
+        """
+        while True:
+            found = self.get(key)
+            if found is not None and (self.replay or "error" not in found):
+                return found, True
+            if self.replay:
+                raise ReplayMiss(
+                    f"--replay: the recording at {self.path} has no answer for this {kind} "
+                    "request; it was recorded with other settings, seed or code"
+                )
+            leader, event = self._join(key)
+            if leader:
+                break
+            event.wait()
+        try:
+            answer = ask()
+            self.put(key, kind, model, answer)
+            return answer, False
+        finally:
+            self._land(key)
+
+    def _join(self, key: str) -> tuple[bool, threading.Event]:
+        with self._lock:
+            event = self._flights.get(key)
+            if event is not None:
+                return False, event
+            event = self._flights[key] = threading.Event()
+            return True, event
+
+    def _land(self, key: str) -> None:
+        with self._lock:
+            event = self._flights.pop(key, None)
+        if event is not None:
+            event.set()
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._db.close()
+
+
+# Failures a recording can hold, by name: a replay raises the same type.
+RECORDED_FAILURES: dict[str, type[RequestFailed]] = {
+    cls.__name__: cls for cls in (RequestFailed, Transient, Refused, BadReply)
+}
+
+
+class Recording(Wrapper):
+    """Answers from the recording, else from the inner model (and recorded)."""
+
+    def __init__(self, inner: LanguageModel, cache: ReplayCache) -> None:
+        super().__init__(inner)
+        self.cache = cache
+
+    def chat(self, request: ChatRequest) -> ChatReply:
+        key = request_key("chat", request.model, request.key())
+        answer, replayed = self.cache.fetch(
+            key, "chat", request.model, lambda: _asked(self.inner, request)
+        )
+        return _chat_reply(answer, replayed)
+
+    def embed(self, request: EmbedRequest) -> EmbedReply:
+        """One vector per text is recorded (not per request), so a replay finds every text
+        however the concurrent requests of a run happened to be batched."""
+        found = self._recorded(request)
+        missing = tuple(t for t in dict.fromkeys(request.texts) if t not in found)
+        if not missing:
+            return EmbedReply(tuple(found[t] for t in request.texts), replayed=True)
+        reply = self._embed_and_record(replace(request, texts=missing))
+        found.update(zip(missing, reply.vectors, strict=True))
+        vectors = tuple(found[t] for t in request.texts)
+        return EmbedReply(vectors, reply.prompt_tokens, reply.seconds)
+
+    def _recorded(self, request: EmbedRequest) -> dict[str, tuple[float, ...]]:
+        out: dict[str, tuple[float, ...]] = {}
+        for text in dict.fromkeys(request.texts):
+            answer = self.cache.get(request_key("embed", request.model, text))
+            if answer is not None and "missing" in answer:
+                raise NoEmbeddings(str(answer["missing"]))
+            if answer is not None:
+                out[text] = tuple(map(float, answer["vector"]))
+            elif self.cache.replay:
+                raise ReplayMiss(
+                    f"--replay: the recording at {self.cache.path} has no embedding for a "
+                    "text of this run; it was recorded with other settings, seed or code"
+                )
+        return out
+
+    def _embed_and_record(self, request: EmbedRequest) -> EmbedReply:
+        try:
+            reply = self.inner.embed(request)
+        except NoEmbeddings as exc:
+            if len(request.texts) == 1:  # the probe: a replay then knows there are none
+                self._put(request.model, request.texts[0], {"missing": str(exc)})
+            raise
+        for text, vector in zip(request.texts, reply.vectors, strict=True):
+            self._put(request.model, text, {"vector": list(vector)})
+        return reply
+
+    def _put(self, model: str, text: str, answer: dict[str, Any]) -> None:
+        self.cache.put(request_key("embed", model, text), "embed", model, answer)
+
+
+def _asked(inner: LanguageModel, request: ChatRequest) -> dict[str, Any]:
+    """The inner model's reply, or the failure of a request, as a recording entry."""
+    try:
+        reply = inner.chat(request)
+    except RequestFailed as exc:
+        return {"error": str(exc), "failure": type(exc).__name__}
+    return {
+        "content": reply.text,
+        "prompt_tokens": reply.prompt_tokens,
+        "completion_tokens": reply.completion_tokens,
+        "seconds": reply.seconds,
+        "finish_reason": reply.finish_reason,
+    }
+
+
+def _chat_reply(answer: dict[str, Any], replayed: bool) -> ChatReply:
+    if "error" in answer:
+        kind = RECORDED_FAILURES.get(str(answer.get("failure", "")), RequestFailed)
+        raise kind(str(answer["error"]))
+    try:
+        return ChatReply(
+            str(answer["content"]),
+            int(answer["prompt_tokens"]),
+            int(answer["completion_tokens"]),
+            0.0 if replayed else float(answer["seconds"]),
+            str(answer.get("finish_reason", "")),
+            replayed,
+        )
+    except (KeyError, TypeError, ValueError):
+        raise BadReply("the recording holds a damaged answer for this request") from None

@@ -1,0 +1,63 @@
+"""Retry with backoff: a transient failure (429, 5xx, a timeout, a dropped connection) is
+asked again, at most `retries` more times, after the wait the server asked for
+(Retry-After) or else an exponential backoff with jitter. Every other failure passes
+straight up: retrying cannot mend a refused key or a rejected request."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from game.brains.llm.model import (
+    ChatReply,
+    ChatRequest,
+    EmbedReply,
+    EmbedRequest,
+    LanguageModel,
+    Transient,
+    Wrapper,
+)
+
+T = TypeVar("T")
+
+
+def backoff(attempt: int, base: float = 0.5, cap: float = 30.0) -> float:
+    """Exponential with full jitter around the mean, so parallel workers do not march."""
+    return min(cap, base * 2 ** (attempt - 1)) * random.uniform(0.5, 1.5)
+
+
+class Retrying(Wrapper):
+    """`on_retry(purpose, agent)` hears of each retry (the usage meter counts them)."""
+
+    def __init__(
+        self,
+        inner: LanguageModel,
+        retries: int = 2,
+        sleep: Callable[[float], None] = time.sleep,
+        on_retry: Callable[[str, str], None] = lambda purpose, agent: None,
+        wait: Callable[[int], float] = backoff,
+    ) -> None:
+        super().__init__(inner)
+        self.retries = max(0, retries)
+        self._sleep, self._on_retry, self._wait = sleep, on_retry, wait
+
+    def chat(self, request: ChatRequest) -> ChatReply:
+        return self._retrying(lambda: self.inner.chat(request), request.purpose, request.agent)
+
+    def embed(self, request: EmbedRequest) -> EmbedReply:
+        return self._retrying(lambda: self.inner.embed(request), "embeddings", "")
+
+    def _retrying(self, call: Callable[[], T], purpose: str, agent: str) -> T:
+        attempt = 0
+        while True:
+            try:
+                return call()
+            except Transient as exc:
+                attempt += 1
+                if attempt > self.retries:
+                    raise Transient(f"{exc}; gave up after {attempt} tries") from exc
+                self._on_retry(purpose, agent)
+                wait = exc.retry_after if exc.retry_after is not None else self._wait(attempt)
+                self._sleep(wait)

@@ -1,0 +1,79 @@
+"""`build_model`: the parts of the client stacked in their one right order.
+
+From the outside in, each part deciding before the next one costs anything:
+
+    Breaker      a down or resting endpoint is not asked (nothing spent, nothing logged)
+    Budgeted     past the cap, no request (a replayed one counts too)
+    Audited      every request that goes on, with its reply or failure
+    Metered      calls, tokens, latency, cost; failures
+    Recording    (with --record / --replay) answers from the file; misses stop a replay
+    ModeLadder   json_schema -> json_object -> text; parameters the model refuses
+    Retrying     429 / 5xx / timeouts / dropped connections, Retry-After honoured
+    OpenAIChat   one HTTP request through the `openai` package
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from game.brains.audit import AuditLog
+from game.brains.budget import BudgetGuard
+from game.brains.llm.auditing import Audited
+from game.brains.llm.breaker import Breaker
+from game.brains.llm.metering import Budgeted, Metered
+from game.brains.llm.model import LanguageModel, Signals
+from game.brains.llm.modes import ModeLadder
+from game.brains.llm.openai_chat import DEFAULT_URL, OpenAIChat
+from game.brains.llm.recording import Recording, ReplayCache
+from game.brains.llm.retry import Retrying
+from game.brains.usage import UsageMeter
+from game.core.config import LLMSettings
+
+
+@dataclass(frozen=True)
+class Stack:
+    """The outermost model, and the parts whose state a caller reads."""
+
+    model: LanguageModel
+    breaker: Breaker
+    ladder: ModeLadder
+
+
+@dataclass(frozen=True)
+class Ledgers:
+    """What the stack reports to, owned by the brain (it reads and closes them)."""
+
+    meter: UsageMeter
+    guard: BudgetGuard
+    audit: AuditLog
+    cache: ReplayCache | None = None
+
+
+def build_model(
+    settings: LLMSettings,
+    ledgers: Ledgers,
+    signals: Signals,
+    sleep: Callable[[float], None] = time.sleep,
+    transport: LanguageModel | None = None,
+) -> Stack:
+    """`transport` replaces the openai one (a test's fake endpoint)."""
+    url = settings.base_url or DEFAULT_URL
+    model: LanguageModel = transport or OpenAIChat(
+        settings.base_url, settings.api_key, settings.timeout, settings.api_key_env
+    )
+    count = ledgers.meter.count
+    model = Retrying(model, settings.network_retries, sleep, lambda p, a: count("retries", p, a))
+    ladder = ModeLadder(model, settings.output_mode, url)
+    model = ladder if ledgers.cache is None else Recording(ladder, ledgers.cache)
+    model = Audited(Metered(model, ledgers.meter), ledgers.audit, url)
+    model = Budgeted(model, ledgers.guard, signals.tell)
+    breaker = Breaker(
+        model,
+        signals,
+        settings.failures_before_rest,
+        settings.rest_seconds,
+        settings.strict,
+    )
+    return Stack(breaker, breaker, ladder)

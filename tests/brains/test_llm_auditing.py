@@ -1,0 +1,64 @@
+"""The audit wrapper alone: a line per request with its reply or its failure, a line per
+embeddings batch sent, and no secret in the file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from llm_fakes import FakeModel, ask
+
+from game.brains.audit import REDACTED, AuditLog
+from game.brains.llm.auditing import Audited
+from game.brains.llm.model import ChatReply, EmbedReply, EmbedRequest, EndpointDown, Transient
+
+KEY = "sk-audit-test-987654"
+
+
+def lines(path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def test_a_request_and_its_reply_or_failure_are_one_line_each(tmp_path) -> None:
+    log = AuditLog(tmp_path / "a.jsonl")
+    reply = ChatReply('{"ratings": [4]}', 30, 6, 0.1234, "stop", replayed=True)
+    model = Audited(FakeModel(reply, Transient("server error (500); gave up")), log, "http://x")
+    model.chat(ask("first"))
+    with pytest.raises(Transient):
+        model.chat(ask("second"))
+    log.close()
+    ok, failed = lines(tmp_path / "a.jsonl")
+    assert ok["question"] == "importance" and ok["agent"] == "Klaus" and ok["model"] == "m"
+    assert ok["endpoint"] == "http://x" and ok["messages"][1] == {
+        "role": "user",
+        "content": "first",
+    }
+    assert (ok["answer"], ok["prompt_tokens"], ok["completion_tokens"]) == (
+        '{"ratings": [4]}',
+        30,
+        6,
+    )
+    assert ok["seconds"] == 0.123 and ok["replayed"] is True and ok["finish_reason"] == "stop"
+    assert failed["error"] == "server error (500); gave up" and "answer" not in failed
+    assert failed["messages"][1]["content"] == "second"
+
+
+def test_an_echoed_key_is_redacted(tmp_path) -> None:
+    log = AuditLog(tmp_path / "a.jsonl", secrets=[KEY])
+    model = Audited(FakeModel(EndpointDown(f"Incorrect API key provided: {KEY}")), log)
+    with pytest.raises(EndpointDown):
+        model.chat(ask())
+    log.close()
+    text = (tmp_path / "a.jsonl").read_text()
+    assert KEY not in text and REDACTED in text
+
+
+def test_embeddings_batches_sent_are_logged_and_replayed_ones_not(tmp_path) -> None:
+    log = AuditLog(tmp_path / "a.jsonl")
+    replayed = EmbedReply(((1.0,),), replayed=True)
+    model = Audited(FakeModel(EmbedReply(((1.0,), (2.0,)), 9, 0.5), replayed), log)
+    model.embed(EmbedRequest(("a", "b"), "e"))
+    model.embed(EmbedRequest(("a",), "e"))
+    log.close()
+    (only,) = lines(tmp_path / "a.jsonl")
+    assert only["question"] == "embeddings" and only["texts"] == 2 and only["prompt_tokens"] == 9
