@@ -12,9 +12,11 @@ from llm_helpers import SECRET, ctx, resident, serve, settings
 from llm_helpers import client as make_client
 from protocol_server import refused_url
 
-from game.brains.llm import questions as Q
+from game.brains import questions as B
+from game.brains.llm import specs as Q
 from game.brains.scripted import ScriptedBrain
-from game.world.town import AreaKind
+from game.core.records import MemoryKind, Source
+from game.mind import facts
 
 TEXTS = ["Klaus Mueller is reading", "Maria Lopez is planning a Valentine's Day party"]
 
@@ -24,20 +26,19 @@ def server():
     yield from serve()
 
 
+def drafts(texts) -> tuple[B.Draft, ...]:
+    return tuple(
+        B.Draft(MemoryKind.OBSERVATION, t, facts.statement("", t, Source.SEEN)) for t in texts
+    )
+
+
 def rate(c, texts=TEXTS):
-    return c.ask(Q.IMPORTANCE, {"persona": resident(), "texts": list(texts)}, "Klaus Mueller")
+    return c.ask(Q.IMPORTANCE, B.RateImportance(resident(), drafts(texts)), "Klaus Mueller")
 
 
 def choose(c, options=("library", "classroom")):
-    args = {
-        "ctx": ctx(),
-        "action": "reading",
-        "level": AreaKind.ARENA,
-        "options": list(options),
-        "current": "",
-        "hint": "",
-    }
-    return c.ask(Q.CHOOSE_AREA, args, "Klaus Mueller")
+    question = B.ChooseSector(ctx(), "reading", tuple(options))
+    return c.ask(Q.CHOOSE_SECTOR, question, "Klaus Mueller")
 
 
 def formats(server) -> list[str]:
@@ -105,7 +106,7 @@ def test_malformed_json_is_retried_with_the_error(server, tmp_path) -> None:
 
 
 def scripted_importance() -> list[int]:
-    return ScriptedBrain(0).rate_importance(resident(), TEXTS)
+    return ScriptedBrain(0).ask(B.RateImportance(resident(), drafts(TEXTS)))
 
 
 def test_wrong_types_are_retried_twice_then_fall_back(server, tmp_path) -> None:
@@ -227,5 +228,5 @@ def test_the_audit_log_holds_every_request_and_answer(server, tmp_path) -> None:
 def test_the_cheap_model_answers_the_simple_questions(server, tmp_path) -> None:
     c, _ = make_client(settings(server.url, tmp_path, cheap_model="tiny"))
     rate(c)
-    c.ask(Q.REFLECT_QUESTIONS, {"persona": resident(), "recent": []}, "Klaus Mueller")
+    c.ask(Q.REFLECT_QUESTIONS, B.ReflectQuestions(resident(), ()), "Klaus Mueller")
     assert [r["body"]["model"] for r in server.chat_requests()] == ["tiny", "test-model"]
