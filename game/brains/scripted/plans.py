@@ -60,7 +60,7 @@ def plan_day(ctx: AgentContext, yesterday: str, wake: datetime, seed: int) -> li
     slots = _respect_hours(day, _routine_slots(day))
     events = _events(ctx, day)
     for known in events:
-        slots = _add_event(day, slots, known.event)
+        slots = _add_event(day, slots, known)
     for intention in _intentions(ctx, wake):
         end = min(day.sleep, wake + timedelta(minutes=INTENTION_MINUTES))
         slots = interrupt(day, slots, day.slot(wake, end, intention, "", fixed=True))
@@ -73,7 +73,7 @@ def plan_day(ctx: AgentContext, yesterday: str, wake: datetime, seed: int) -> li
     slots = _add_meal(day, slots, "dinner", DINNER_TIMES, DINNER_WINDOW)
     slots = vary_free_time(day, slots)
     slots = _normalise(day, slots)
-    intents = {event_text(persona, k.event): k.intent for k in events}
+    intents = {_event_words(persona, k): k.intent for k in events}
     return [_item(s, intents.get(s.text, "") if s.kind == "event" else "") for s in slots]
 
 
@@ -233,6 +233,7 @@ class KnownEvent:
 
     event: Event
     intent: str = ""
+    text: str = ""  # the words an earlier plan gave it, when what and host are not known
 
 
 def _events(ctx: AgentContext, day: Day) -> list[KnownEvent]:
@@ -248,9 +249,9 @@ def _events(ctx: AgentContext, day: Day) -> list[KnownEvent]:
         key = (event.place, event.start)
         old = found.get(key)
         if old is None or _is_host(day.persona, event):
-            found[key] = KnownEvent(event, known.intent or (old.intent if old else ""))
+            found[key] = replace(known, intent=known.intent or (old.intent if old else ""))
         elif known.intent and not old.intent:
-            found[key] = KnownEvent(old.event, known.intent)
+            found[key] = replace(old, intent=known.intent)
     events = sorted(found.values(), key=lambda k: k.event.start)
     return [k for k in events if attends(day.persona, k.event, day.seed)]
 
@@ -277,9 +278,12 @@ def planned_events(memory: MemoryRecord, events: dict[str, Event]) -> list[Known
     for item in memory.fact.plan:
         if item.intent and item.place:
             full = events.get(item.intent)
-            what, host = (full.what, full.host) if full is not None else ("", "")
-            event = Event(item.place, item.start, item.end, what, host)
-            out.append(KnownEvent(event, item.intent))
+            if full is not None:
+                event = Event(item.place, item.start, item.end, full.what, full.host)
+                out.append(KnownEvent(event, item.intent))
+            else:
+                event = Event(item.place, item.start, item.end)
+                out.append(KnownEvent(event, item.intent, item.description))
     return out
 
 
@@ -306,9 +310,14 @@ def event_text(persona: Resident, event: Event) -> str:
     return f"going to the {what} at {event.place}"
 
 
-def _add_event(day: Day, slots: list[Slot], event: Event) -> list[Slot]:
+def _event_words(persona: Resident, known: KnownEvent) -> str:
+    return known.text or event_text(persona, known.event)
+
+
+def _add_event(day: Day, slots: list[Slot], known: KnownEvent) -> list[Slot]:
+    event = known.event
     start, end = max(event.start, day.wake), min(event.end, day.sleep)
-    text = event_text(day.persona, event)
+    text = _event_words(day.persona, known)
     slots = interrupt(day, slots, day.slot(start, end, text, event.place, fixed=True, kind="event"))
     if _is_host(day.persona, event):
         prep_start = max(day.wake, start - timedelta(minutes=PREP_MINUTES))
