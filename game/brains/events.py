@@ -1,16 +1,18 @@
-"""Events named in memory text: 'a party at Hobbs Cafe on February 14 from 5 pm to 7 pm'.
+"""Events named in words: 'a party at Hobbs Cafe on February 14 from 5 pm to 7 pm'.
 
-News spreads as words, so a resident who only heard of a party knows of it only through a
-sentence in its memory. The scripted brain reads such sentences with these rules to plan
-attending; nothing here guesses: no place, date or time in the text, no event.
+Memories carry the events they name as fields (`Fact.event`), so these rules read only
+words nobody has put into fields yet: the visitor's speech (once, when it is heard), the
+scenario's own seed sentences, and questions put to a resident. Nothing here guesses: no
+place, date or time in the text, no event.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+
+from game.core.records import Event
 
 DEFAULT_EVENT_MINUTES = 120  # 'at 5 pm' with no end: a two-hour event
 
@@ -72,25 +74,9 @@ _HOST_THIRD = re.compile(rf"(?<![\w'])({_NAME}) (?:is|are|will be|was) (?:{HOST_
 _HOST_FIRST = re.compile(rf"\b({_NAME}): (?:I'm|I am|I'll be|we're|we are) (?:{HOST_VERBS})\b")
 
 
-@dataclass(frozen=True)
-class ParsedEvent:
-    """An event found in a sentence; `what` ('Valentine's Day party') and `host` may be ''."""
-
-    place: str
-    start: datetime
-    end: datetime
-    text: str
-    what: str = ""
-    host: str = ""
-
-    @property
-    def minutes(self) -> int:
-        return int((self.end - self.start).total_seconds() // 60)
-
-
 def parse_event(
     text: str, places: Collection[str], year: int = 2023, today: date | None = None
-) -> ParsedEvent | None:
+) -> Event | None:
     """The event `text` speaks of, if it names a place, a day and a time; else None.
 
     `today` resolves 'today', 'tomorrow' and weekday names; without it they are ignored.
@@ -108,7 +94,7 @@ def parse_event(
     end = datetime.combine(day, datetime.min.time()) + timedelta(minutes=window[1])
     if end <= start:
         end += timedelta(days=1)
-    return ParsedEvent(place, start, end, text, event_name(text), event_host(text))
+    return Event(place, start, end, event_name(text), event_host(text))
 
 
 def find_place(text: str, places: Collection[str]) -> str | None:

@@ -1,4 +1,5 @@
-"""Reading events out of memory sentences, in the phrasings residents actually use."""
+"""Reading events out of words (a visitor's speech, seed sentences, questions), in the
+phrasings people actually use."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from datetime import date, datetime
 
 import pytest
 
-from game.brains.events import ParsedEvent, event_host, event_name, find_window, parse_event
+from game.brains.events import event_host, event_name, find_window, parse_event
+from game.core.records import Event
 
 PLACES = ("Hobbs Cafe", "The Rose and Crown Pub", "Johnson Park", "Oak Hill College")
 PARTY = (
@@ -21,13 +23,8 @@ def when(day: int, hour: int, minute: int = 0, month: int = 2) -> datetime:
 
 def test_the_seeded_party() -> None:
     event = parse_event(PARTY, PLACES)
-    assert event == ParsedEvent(
-        "Hobbs Cafe",
-        when(14, 17),
-        when(14, 19),
-        PARTY,
-        "Valentine's Day party",
-        "Isabella Rodriguez",
+    assert event == Event(
+        "Hobbs Cafe", when(14, 17), when(14, 19), "Valentine's Day party", "Isabella Rodriguez"
     )
     assert event.minutes == 120
 
@@ -99,8 +96,8 @@ def test_weekday_and_tonight() -> None:
     assert event is not None and event.start == when(13, 19)
 
 
-def test_chat_memory_form_keeps_host() -> None:
-    event = parse_event(f"Maria Lopez said: {PARTY}", PLACES)
+def test_reported_speech_keeps_host() -> None:
+    event = parse_event(f"Maria Lopez told me: {PARTY}", PLACES)
     assert event is not None
     assert event.host == "Isabella Rodriguez"
 

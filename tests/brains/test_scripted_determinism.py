@@ -5,23 +5,23 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
-from test_scripted_personas import DAY, HAND_MADE, context, memory, seeds, smallville
+from test_scripted_personas import DAY, HAND_MADE, Brain, context, heard, see, seeds, smallville
 
-from game.brains.protocol import Brain
+from game.brains.protocol import Brain as BrainProtocol
 from game.brains.scripted import ScriptedBrain
-from game.core.records import MemoryKind, Observation, PlanItem, Utterance
+from game.core.records import PlanItem, Utterance
 from game.world.town import AreaKind
 
 PARTY = (
-    "Isabella Rodriguez said: Isabella Rodriguez is hosting a Valentine's Day party at "
+    "Isabella Rodriguez is hosting a Valentine's Day party at "
     "Hobbs Cafe on February 14 from 5 pm to 7 pm"
 )
 
 
-def battery(brain: ScriptedBrain, persona) -> list[object]:
+def battery(brain: Brain, persona) -> list[object]:
     """One call of every question for one persona; the answers, in order."""
     now = DAY + timedelta(hours=12)
-    memories = (*seeds(persona), memory(99, PARTY, MemoryKind.CHAT, 7, "Isabella Rodriguez"))
+    memories = (*seeds(persona), heard(99, "Isabella Rodriguez", PARTY))
     ctx = context(persona, now, memories, "reading")
     wake = datetime(2023, 2, 14) + timedelta(minutes=persona.wake)
     plan = brain.plan_day(context(persona, wake, memories), "", wake)
@@ -36,7 +36,7 @@ def battery(brain: ScriptedBrain, persona) -> list[object]:
         brain.object_state(persona, "cooking", "x:kitchen:stove", "idle"),
         brain.emoji("making espresso"),
         [
-            brain.react(ctx, Observation(f"Person {i}", "Person is reading", True, "reading"))
+            brain.react(ctx, see(f"Person {i}"))
             for i in range(20)
         ],
         brain.utter(ctx, "Maria Lopez", [hello]),
@@ -53,13 +53,13 @@ def people():
 
 def test_the_scripted_brain_is_a_brain() -> None:
     brain = ScriptedBrain()
-    assert isinstance(brain, Brain)
+    assert isinstance(brain, BrainProtocol)
     assert brain.name == "scripted" and brain.seed == 0
 
 
 def test_same_seed_same_answers_in_any_order() -> None:
-    forward = {p.name: battery(ScriptedBrain(3), p) for p in people()}
-    brain = ScriptedBrain(3)
+    forward = {p.name: battery(Brain(3), p) for p in people()}
+    brain = Brain(3)
     backward = {p.name: battery(brain, p) for p in reversed(people())}
     assert forward == backward
     brain.plan_day(context(HAND_MADE[0]), "yesterday was long", DAY)  # unrelated calls between
@@ -67,7 +67,7 @@ def test_same_seed_same_answers_in_any_order() -> None:
 
 
 def test_threads_get_the_same_answers() -> None:
-    brain = ScriptedBrain(5)
+    brain = Brain(5)
     alone = [battery(brain, p) for p in people()]
     with ThreadPoolExecutor(max_workers=8) as pool:
         together = list(pool.map(lambda p: battery(brain, p), people() * 2))
@@ -75,6 +75,6 @@ def test_threads_get_the_same_answers() -> None:
 
 
 def test_seeds_change_some_answers() -> None:
-    a = [battery(ScriptedBrain(1), p) for p in people()]
-    b = [battery(ScriptedBrain(2), p) for p in people()]
+    a = [battery(Brain(1), p) for p in people()]
+    b = [battery(Brain(2), p) for p in people()]
     assert a != b

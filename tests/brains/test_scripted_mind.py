@@ -6,14 +6,30 @@ import re
 from datetime import timedelta
 
 import pytest
-from test_scripted_personas import BERT, DAY, IRIS, LEO, NORA, context, memory, seeds, smallville
+from test_scripted_personas import (
+    BERT,
+    DAY,
+    IRIS,
+    LEO,
+    NORA,
+    Brain,
+    context,
+    did,
+    heard,
+    memory,
+    planned,
+    seeds,
+    seen,
+    smallville,
+    talked,
+)
 
-from game.brains.scripted import ScriptedBrain
 from game.brains.scripted.util import pick
-from game.core.records import MemoryKind
+from game.core.records import PlanItem
+from game.mind import facts
 from game.world.town import AreaKind
 
-BRAIN = ScriptedBrain(seed=0)
+BRAIN = Brain(seed=0)
 NOW = DAY + timedelta(hours=15)
 PARTY_FACT = (
     "Isabella Rodriguez is hosting a Valentine's Day party at Hobbs Cafe on February 14 "
@@ -216,24 +232,25 @@ def test_emoji_default() -> None:
 
 
 # -- reflection ------------------------------------------------------------------------------
+KLAUS, MARIA = "Klaus Mueller", "Maria Lopez"
+PAIR = (KLAUS, MARIA)
+FRIENDS = facts.statement(
+    KLAUS, "Klaus is friends with his classmate Maria Lopez", facts.Source.SEED
+)
+STOVE = facts.object_state("Klaus Mueller's room:stove", "idle")
+
+
 def klaus_memories():
     when = DAY + timedelta(hours=9)
     return (
-        memory(0, "Klaus is friends with his classmate Maria Lopez", when=DAY),
-        memory(1, "Maria Lopez is studying at the desk", when=when),
-        memory(2, f"Maria Lopez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Maria Lopez", when),
-        memory(
-            3,
-            "Conversation with Maria Lopez: Klaus: Hi Maria! / Maria: Hey Klaus!",
-            MemoryKind.CHAT,
-            4,
-            "Maria Lopez",
-            when,
-        ),
-        memory(4, "Maria Lopez is drinking coffee at the cafe", when=when),
-        memory(5, "Klaus Mueller is writing his research paper", when=when),
-        memory(6, "Klaus Mueller is writing his research paper", when=when + timedelta(hours=1)),
-        memory(7, "the stove is idle", importance=1, when=when),
+        memory(0, "Klaus is friends with his classmate Maria Lopez", when=DAY, fact=FRIENDS),
+        seen(1, "Maria Lopez", "studying at the desk", when),
+        heard(2, "Maria Lopez", PARTY_FACT, 7, when),
+        talked(3, "Klaus Mueller", PAIR, [(KLAUS, "Hi Maria!"), (MARIA, "Hey Klaus!")], 4, when),
+        seen(4, "Maria Lopez", "drinking coffee at the cafe", when),
+        did(5, "Klaus Mueller", "writing his research paper", when),
+        did(6, "Klaus Mueller", "writing his research paper", when + timedelta(hours=1)),
+        memory(7, "the stove is idle", importance=1, when=when, fact=STOVE),
     )
 
 
@@ -305,15 +322,11 @@ def test_without_memories_nobody_claims_to_know(question: str, words: str) -> No
 
 def test_answers_name_their_source() -> None:
     tom = smallville().resident("Tom Moreno")
-    told = memory(
-        1,
-        "Sam Moore said: Sam Moore is running for mayor of Smallville",
-        MemoryKind.CHAT,
-        7,
-        "Sam Moore",
-    )
-    heard = memory(2, f"Jane Moreno said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Jane Moreno")
-    ctx = context(tom, NOW, (told, heard))
+    sam = smallville().resident("Sam Moore")
+    running = next(m.fact for m in seeds(sam) if m.fact.intent == "election")
+    told = heard(1, "Sam Moore", "Sam Moore is running for mayor of Smallville", shared=running)
+    news = heard(2, "Jane Moreno", PARTY_FACT)
+    ctx = context(tom, NOW, (told, news))
     mayor = BRAIN.answer(ctx, "Who is running for mayor?")
     assert "Sam Moore is running for mayor" in mayor and "Sam told me" in mayor
     party = BRAIN.answer(ctx, "Do you know about any party?")
@@ -351,11 +364,9 @@ def test_introduction_plans_and_emergencies() -> None:
 
 def test_a_guest_says_where_it_will_be_during_the_party() -> None:
     maria = smallville().resident("Maria Lopez")
-    heard = memory(
-        1, f"Isabella Rodriguez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Isabella Rodriguez"
-    )
+    news = heard(1, "Isabella Rodriguez", PARTY_FACT)
     got = BRAIN.answer(
-        context(maria, NOW, (heard,)), "What will you be doing at 6 pm on February 14?"
+        context(maria, NOW, (news,)), "What will you be doing at 6 pm on February 14?"
     )
     assert "Valentine's Day party" in got
 
@@ -367,17 +378,25 @@ def test_hand_made_personas_answer_too() -> None:
         assert BRAIN.answer(ctx, "What will you be doing at 10 am tomorrow?")
 
 
-PLAN_MEMORY = (
-    "Maria Lopez's plan for Tuesday February 14: 10:00-10:30 waking up and getting ready for "
-    "the day; 10:30-11:00 having breakfast; 11:00-14:00 attending physics classes; "
-    "14:00-17:00 studying physics; 17:00-19:00 going to Isabella's Valentine's Day party at "
-    "Hobbs Cafe; 19:00-00:00 streaming games online"
-)
+def plan_items() -> tuple[PlanItem, ...]:
+    day = DAY + timedelta(days=1)
+    rows = (
+        ("10:00", 30, "waking up and getting ready for the day"),
+        ("10:30", 30, "having breakfast"),
+        ("11:00", 180, "attending physics classes"),
+        ("14:00", 180, "studying physics"),
+        ("17:00", 120, "going to Isabella's Valentine's Day party at Hobbs Cafe"),
+        ("19:00", 300, "streaming games online"),
+    )
+    return tuple(
+        PlanItem(text, day + timedelta(hours=int(at[:2]), minutes=int(at[3:])), minutes)
+        for at, minutes, text in rows
+    )
 
 
 def test_the_plan_memory_answers_what_one_will_do() -> None:
     maria = smallville().resident("Maria Lopez")
-    plan = memory(3, PLAN_MEMORY, MemoryKind.PLAN, 7, when=DAY + timedelta(days=1, hours=10))
+    plan = planned(3, "Maria Lopez", plan_items(), DAY + timedelta(days=1, hours=10))
     ctx = context(maria, DAY + timedelta(days=1, hours=11), (plan,))
     got = BRAIN.answer(ctx, "What will you be doing at 3 pm?")
     assert got == "According to my plan, I'll be studying physics."

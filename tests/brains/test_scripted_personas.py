@@ -6,13 +6,28 @@ cases: no routine at all, a night owl whose day ends after midnight, a gruff ear
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from functools import cache
 
 import pytest
 
-from game.brains.protocol import AgentContext
-from game.core.records import MemoryKind, MemoryRecord
-from game.world.scenario import Look, Resident, RoutineBlock, Scenario, load_scenario
+from game.brains import questions as q
+from game.brains.questions import AgentContext
+from game.brains.scripted import ScriptedBrain, places
+from game.core.records import (
+    Fact,
+    FactKind,
+    MemoryKind,
+    MemoryRecord,
+    Observation,
+    PlanItem,
+    Source,
+    Utterance,
+)
+from game.mind import facts
+from game.world.scenario import Intent, Look, Resident, RoutineBlock, Scenario, load_scenario
+from game.world.town import AreaKind
 
 LOOK = Look("#d8a47d", "#4a2a1a", "#2e8b7a", "#3a2c28", "short")
 DAY = datetime(2023, 2, 13)
@@ -137,20 +152,132 @@ def memory(
     text: str,
     kind: MemoryKind = MemoryKind.OBSERVATION,
     importance: int = 3,
-    source: str = "",
+    fact: Fact | None = None,
     when: datetime = DAY + timedelta(hours=9),
 ) -> MemoryRecord:
-    return MemoryRecord(index, kind, text, when, importance, source)
+    """A memory of the given fact (a bare statement of the text if none is given)."""
+    fact = fact or Fact(FactKind.STATEMENT, Source.SELF, object=text)
+    return MemoryRecord(index, kind, text, when, importance, fact)
+
+
+def of(index: int, fact: Fact, kind: MemoryKind, importance: int, when: datetime) -> MemoryRecord:
+    """A memory whose text is rendered from its fact, as the architecture writes it."""
+    return MemoryRecord(index, kind, facts.render(fact), when, importance, fact)
+
+
+def intents() -> tuple[Intent, ...]:
+    return smallville().intents
+
+
+def heard(
+    index: int, speaker: str, said: str, importance: int = 7, when: datetime = DAY, shared=None
+) -> MemoryRecord:
+    """News heard from a resident: with the speaker's fields if given, else tied to the
+    scenario intent its words name (as a model's line is)."""
+    intent = None if shared else facts.intent_named(said, intents())
+    fact = facts.claim(speaker, said, shared, intent)
+    return of(index, fact, MemoryKind.CHAT, importance, when)
+
+
+def seen(index: int, name: str, doing: str, when: datetime = DAY + timedelta(hours=9)):
+    return of(index, facts.doing(name, doing, Source.SEEN), MemoryKind.OBSERVATION, 3, when)
+
+
+def did(index: int, name: str, doing: str, when: datetime = DAY + timedelta(hours=9)):
+    return of(index, facts.doing(name, doing, Source.SELF), MemoryKind.OBSERVATION, 3, when)
+
+
+def talked(
+    index: int,
+    holder: str,
+    pair: tuple[str, str],
+    lines: Sequence[tuple[str, str]],
+    importance: int = 4,
+    when: datetime = DAY + timedelta(hours=9),
+) -> MemoryRecord:
+    said = [Utterance(who, text) for who, text in lines]
+    return of(index, facts.conversation(holder, pair, said), MemoryKind.CHAT, importance, when)
+
+
+def planned(index: int, name: str, items: Sequence[PlanItem], when: datetime) -> MemoryRecord:
+    return of(index, facts.plan(name, items), MemoryKind.PLAN, 7, when)
 
 
 def seeds(persona: Resident, importance: int = 0) -> tuple[MemoryRecord, ...]:
-    """The persona's seed clauses as memories (importance from the brain if 0)."""
+    """The persona's seed clauses as memories (importance from the brain if 0), tied to the
+    smallville intents they name as the architecture ties them."""
     from game.brains.scripted.lexicon import importance as rate
 
-    return tuple(
-        memory(i, text, importance=importance or rate(persona, text), when=DAY)
-        for i, text in enumerate(persona.seed_memories())
-    )
+    known = intents() if persona in smallville().residents else ()
+    out = []
+    for i, text in enumerate(persona.seed_memories()):
+        fact = facts.seed(persona, text, known)
+        rating = importance or rate(persona, text, fact)
+        out.append(of(i, fact, MemoryKind.OBSERVATION, rating, DAY))
+    return tuple(out)
+
+
+def see(name: str, doing: str = "reading", visitor: bool = False) -> Observation:
+    fact = facts.doing(name, doing, Source.VISITOR if visitor else Source.SEEN)
+    return Observation(name, facts.render(fact), True, doing, fact)
+
+
+def see_object(address: str, state: str) -> Observation:
+    fact = facts.object_state(address, state)
+    return Observation(address, facts.render(fact), False, state, fact)
+
+
+class Brain:
+    """The scripted brain asked through its typed questions, with short calls for tests."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.inner = ScriptedBrain(seed)
+        self.seed = seed
+
+    def ask(self, question):
+        return self.inner.ask(question)
+
+    def rate_importance(self, persona: Resident, texts: Sequence[str]) -> tuple[int, ...]:
+        drafts = tuple(q.Draft(MemoryKind.OBSERVATION, t, memory(0, t).fact) for t in texts)
+        return self.ask(q.RateImportance(persona, drafts))
+
+    def plan_day(self, ctx: AgentContext, yesterday: str, wake: datetime) -> list[PlanItem]:
+        from game.brains.scripted.plans import sleep_time
+
+        sleep = sleep_time(ctx.persona, wake)
+        return list(self.ask(q.PlanDay(ctx, yesterday, wake, sleep)))
+
+    def decompose(self, ctx: AgentContext, item: PlanItem, grain: int) -> list[PlanItem]:
+        if grain >= 60:
+            return [c.item for c in self.ask(q.DecomposeHours(ctx, item))]
+        return list(self.ask(q.DecomposeSteps(ctx, item)))
+
+    def choose_area(self, ctx, action, level: AreaKind, options, current="", hint="") -> str:
+        return places.choose(ctx.persona, action, level, list(options), current, hint)
+
+    def object_state(self, persona: Resident, action: str, obj: str, old: str) -> str:
+        return self.ask(q.ActionDetails(persona, action, obj, old)).state
+
+    def emoji(self, action: str) -> str:
+        return self.ask(q.Emoji(LEO, action))
+
+    def react(self, ctx: AgentContext, observation: Observation):
+        return self.ask(q.React(ctx, observation))
+
+    def utter(self, ctx: AgentContext, partner: str, history) -> Utterance:
+        return self.ask(q.Utter(ctx, partner, tuple(history)))
+
+    def reflect_questions(self, persona: Resident, memories) -> list[str]:
+        return list(self.ask(q.ReflectQuestions(persona, tuple(memories))))
+
+    def insights(self, persona: Resident, question: str, memories) -> list:
+        return list(self.ask(q.Insights(persona, question, tuple(memories))))
+
+    def summarize(self, persona: Resident, topic: str, memories) -> str:
+        return self.ask(q.Summarize(persona, topic, tuple(memories)))
+
+    def answer(self, ctx: AgentContext, question: str) -> str:
+        return self.ask(q.Answer(ctx, question))
 
 
 def context(
@@ -173,9 +300,14 @@ def context(
 
 def smallville() -> Scenario:
     try:
-        return load_scenario("smallville")
+        return _load("smallville")
     except Exception as exc:  # the file may still be being written
         pytest.skip(f"smallville scenario not available: {exc}")
+
+
+@cache
+def _load(name: str) -> Scenario:
+    return load_scenario(name)
 
 
 def test_hand_made_personas_are_well_formed() -> None:

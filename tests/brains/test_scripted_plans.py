@@ -12,22 +12,24 @@ from test_scripted_personas import (
     IRIS,
     LEO,
     NORA,
+    Brain,
     context,
-    memory,
+    heard,
+    planned,
+    seeds,
     smallville,
 )
 
-from game.brains.scripted import ScriptedBrain
 from game.brains.scripted.places import PUBLIC_HOURS
 from game.brains.scripted.plans import sleep_time
 from game.brains.scripted.traits import DECLINE_CAP, decline_chance
-from game.core.records import MemoryKind, PlanItem
+from game.core.records import PlanItem
 from game.world.scenario import Resident
 from game.world.town import sector_of
 
-BRAIN = ScriptedBrain(seed=0)
+BRAIN = Brain(seed=0)
 PARTY = (
-    "Isabella Rodriguez said: Isabella Rodriguez is hosting a Valentine's Day party at "
+    "Isabella Rodriguez is hosting a Valentine's Day party at "
     "Hobbs Cafe on February 14 from 5 pm to 7 pm"
 )
 
@@ -111,13 +113,13 @@ def test_one_lunch_and_one_dinner_at_most() -> None:
 
 
 def test_a_guest_who_heard_of_the_party_goes() -> None:
-    heard = [memory(0, PARTY, MemoryKind.CHAT, 7, "Isabella Rodriguez")]
+    news = [heard(0, "Isabella Rodriguez", PARTY)]
     town = smallville()
     going = 0
     for persona in town.residents:
         if persona.name == "Isabella Rodriguez":
             continue
-        items = plan(persona, 14, heard)
+        items = plan(persona, 14, news)
         party = [i for i in items if "party" in i.description]
         if party:
             going += 1
@@ -147,9 +149,9 @@ def test_nobody_goes_to_a_party_they_never_heard_of() -> None:
 
 
 def test_the_party_is_only_on_its_day() -> None:
-    heard = [memory(0, PARTY, MemoryKind.CHAT, 7, "Isabella Rodriguez")]
+    news = [heard(0, "Isabella Rodriguez", PARTY)]
     maria = smallville().resident("Maria Lopez")
-    assert not any("party" in i.description for i in plan(maria, 13, heard))
+    assert not any("party" in i.description for i in plan(maria, 13, news))
 
 
 def test_the_host_prepares_and_hosts() -> None:
@@ -179,7 +181,7 @@ def test_plans_vary_by_day_and_by_seed_but_not_by_call() -> None:
     people = smallville().residents
     days = {p.name: [tuple(plan(p, d)) for d in (13, 15)] for p in people}
     assert any(a != b for a, b in days.values())
-    other = ScriptedBrain(seed=7)
+    other = Brain(seed=7)
     assert any(plan(p, 13) != plan(p, 13, brain=other) for p in people)
     assert all(plan(p, 13) == plan(p, 13) for p in people)
 
@@ -299,16 +301,20 @@ def test_meal_steps_start_with_the_meal() -> None:
 def test_a_plan_memory_keeps_the_party_on_a_new_plan() -> None:
     """Replanning mid-day (the inner voice) sees the party in the morning's plan memory."""
     maria = smallville().resident("Maria Lopez")
-    text = (
-        "Maria Lopez's plan for Tuesday February 14: 10:00-11:00 having breakfast; "
-        "17:00-19:00 going to Isabella's Valentine's Day party at Hobbs Cafe; "
-        "19:00-00:00 streaming games online"
+    morning = datetime(2023, 2, 14, 10)
+    party_text = "going to Isabella's Valentine's Day party at Hobbs Cafe"
+    items = (
+        PlanItem("having breakfast", morning, 60, "Maria Lopez's house"),
+        PlanItem(party_text, datetime(2023, 2, 14, 17), 120, "Hobbs Cafe", intent="party"),
+        PlanItem("streaming games online", datetime(2023, 2, 14, 19), 300, "Maria Lopez's house"),
     )
-    plan_memory = memory(0, text, MemoryKind.PLAN, 7, when=datetime(2023, 2, 14, 10))
+    seed = next(m for m in seeds(smallville().resident("Isabella Rodriguez")) if m.fact.event)
+    plan_memory = planned(0, "Maria Lopez", items, morning)
     now = datetime(2023, 2, 14, 13)
-    items = BRAIN.plan_day(context(maria, now, (plan_memory,)), "", now)
-    party = next(i for i in items if "party" in i.description)
-    assert party.description == "going to Isabella's Valentine's Day party at Hobbs Cafe"
+    for memories in ((plan_memory,), (plan_memory, seed)):  # with and without the event
+        items = BRAIN.plan_day(context(maria, now, memories), "", now)
+        party = next(i for i in items if "party" in i.description)
+        assert party.description == party_text and party.intent == "party"
     assert party.start == datetime(2023, 2, 14, 17) and party.minutes == 120
     assert items[0].start == now and not items[0].description.startswith("waking up")
     assert not any("breakfast" in i.description for i in items)

@@ -5,31 +5,34 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from test_scripted_personas import BERT, DAY, LEO, NORA, context, memory, seeds, smallville
+from test_scripted_personas import (
+    BERT,
+    DAY,
+    LEO,
+    NORA,
+    Brain,
+    context,
+    heard,
+    see,
+    see_object,
+    seeds,
+    seen,
+    smallville,
+    talked,
+)
 
-from game.brains.scripted import ScriptedBrain
 from game.brains.scripted import talk as talk_rules
 from game.brains.scripted.news import news_for, shareable
-from game.core.records import CONTINUE, MemoryKind, Observation, ReactionKind, Utterance
+from game.core.records import CONTINUE, ReactionKind, Utterance
 from game.world.scenario import Resident
 
-BRAIN = ScriptedBrain(seed=0)
+BRAIN = Brain(seed=0)
 NOW = DAY + timedelta(hours=10)
 STOVE = "Lin family's house:kitchen:stove"
 PARTY_FACT = (
     "Isabella Rodriguez is hosting a Valentine's Day party at Hobbs Cafe on February 14 "
     "from 5 pm to 7 pm"
 )
-
-
-def see_object(address: str, state: str) -> Observation:
-    name = address.split(":")[-1]
-    return Observation(address, f"the {name} is {state}", False, state)
-
-
-def see(name: str, doing: str = "reading", visitor: bool = False) -> Observation:
-    text = f"{name} is {doing}" + (" (a visitor to town)" if visitor else "")
-    return Observation(name, text, True, doing)
 
 
 def converse(a: Resident, b: Resident, mem_a=(), mem_b=(), status_a="", status_b=""):
@@ -126,7 +129,7 @@ def test_base_chances_are_tunable_constants() -> None:
 def test_private_memories_are_never_shared() -> None:
     town = smallville()
     maria, klaus = town.resident("Maria Lopez"), town.resident("Klaus Mueller")
-    assert not any("crush" in n.fact for n in shareable(seeds(maria), maria))
+    assert not any("crush" in n.text for n in shareable(seeds(maria), maria))
     for partner in (klaus, town.resident("Isabella Rodriguez"), LEO):
         for line in converse(maria, partner, seeds(maria)):
             assert "crush" not in line.text.lower() and "crush" not in line.shares.lower()
@@ -135,35 +138,27 @@ def test_private_memories_are_never_shared() -> None:
 
 
 def test_the_party_passes_to_someone_who_has_not_heard() -> None:
-    heard = memory(
-        20, f"Isabella Rodriguez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Isabella Rodriguez"
-    )
+    news = heard(20, "Isabella Rodriguez", PARTY_FACT)
     town = smallville()
     maria, klaus = town.resident("Maria Lopez"), town.resident("Klaus Mueller")
-    lines = converse(maria, klaus, (*seeds(maria), heard), seeds(klaus))
+    lines = converse(maria, klaus, (*seeds(maria), news), seeds(klaus))
     shared = [u for u in lines if u.speaker == maria.name and u.shares]
     assert shared and shared[0].shares == PARTY_FACT
     assert "Valentine" in shared[0].text
+    assert shared[0].shared is not None and shared[0].shared.intent == "party"
+    assert shared[0].shared.event == news.fact.event
 
 
 def test_news_is_not_told_twice_or_back_to_its_teller() -> None:
     maria = smallville().resident("Maria Lopez")
-    heard = memory(
-        20, f"Isabella Rodriguez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Isabella Rodriguez"
-    )
-    told = memory(
-        21,
-        f"Conversation with Klaus Mueller: Maria: Have you heard? {PARTY_FACT}. / Klaus: Oh nice!",
-        MemoryKind.CHAT,
-        6,
-        "Klaus Mueller",
-    )
-    assert news_for((heard,), maria, "Klaus Mueller")
-    assert not news_for((heard,), maria, "Isabella Rodriguez")  # her own party, and she told it
-    assert not news_for((heard, told), maria, "Klaus Mueller")
-    from_klaus = memory(
-        22, f"Klaus Mueller said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Klaus Mueller"
-    )
+    news = heard(20, "Isabella Rodriguez", PARTY_FACT)
+    pair = ("Maria Lopez", "Klaus Mueller")
+    lines = [("Maria Lopez", f"Have you heard? {PARTY_FACT}."), ("Klaus Mueller", "Oh nice!")]
+    told = talked(21, "Maria Lopez", pair, lines, 6)
+    assert news_for((news,), maria, "Klaus Mueller")
+    assert not news_for((news,), maria, "Isabella Rodriguez")  # her own party, and she told it
+    assert not news_for((news, told), maria, "Klaus Mueller")
+    from_klaus = heard(22, "Klaus Mueller", PARTY_FACT)
     assert not news_for((from_klaus,), maria, "Klaus Mueller")
 
 
@@ -174,21 +169,22 @@ def test_the_host_invites_in_the_first_person() -> None:
     invite = next(u for u in lines if u.speaker == isabella.name and u.shares)
     assert invite.text.startswith("I'm planning a Valentine's Day party")
     assert invite.shares.startswith("Isabella Rodriguez is planning a Valentine's Day party")
+    assert invite.shared is not None and invite.shared.intent == "party"
 
 
 def test_someone_who_knows_says_so() -> None:
-    heard = memory(20, f"Maria Lopez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Maria Lopez")
+    news = heard(20, "Maria Lopez", PARTY_FACT)
     town = smallville()
     klaus, ayesha = town.resident("Klaus Mueller"), town.resident("Ayesha Khan")
 
     def reply_to_news(lines: list[Utterance]) -> Utterance:
         return lines[lines.index(next(u for u in lines if u.shares)) + 1]
 
-    both_know = reply_to_news(converse(klaus, ayesha, (heard,), (heard,)))
+    both_know = reply_to_news(converse(klaus, ayesha, (news,), (news,)))
     assert both_know.speaker == ayesha.name
     assert "already heard that from Maria" in both_know.text
-    news = reply_to_news(converse(klaus, ayesha, (heard,), ()))
-    assert "already" not in news.text
+    fresh = reply_to_news(converse(klaus, ayesha, (news,), ()))
+    assert "already" not in fresh.text
 
 
 def test_tom_is_gruff_about_sams_campaign() -> None:
@@ -232,29 +228,27 @@ def test_either_side_may_end_and_a_goodbye_is_answered() -> None:
 
 
 # -- the architecture's own memory shapes and the player's visitor ---------------------------
-BETWEEN = (
-    "Conversation between Maria Lopez and Klaus Mueller: Maria Lopez: Hi, Klaus! | "
-    f"Klaus Mueller: Have you heard? {PARTY_FACT}. | Maria Lopez: Oh, lovely!"
-)
-
-
-def test_the_architectures_transcripts_are_understood() -> None:
-    from game.brains.scripted.memtext import chat_partner
-    from game.brains.scripted.news import facts_in
+def test_conversations_are_understood_by_their_fields() -> None:
+    from game.brains.scripted.news import chat_partner
 
     maria = smallville().resident("Maria Lopez")
-    talk = memory(5, BETWEEN, MemoryKind.CHAT, 6, "Klaus Mueller")
-    assert chat_partner(talk) == "Klaus Mueller"
-    assert facts_in(talk, maria) == [(PARTY_FACT, "Klaus Mueller")]
-    assert not news_for((talk,), maria, "Klaus Mueller")  # he told her: not back to him
-    assert news_for((talk,), maria, "Ayesha Khan")[0].fact == PARTY_FACT
+    pair = ("Maria Lopez", "Klaus Mueller")
+    lines = [("Maria Lopez", "Hi, Klaus!"), ("Klaus Mueller", f"Have you heard? {PARTY_FACT}.")]
+    talk = talked(5, "Maria Lopez", pair, lines, 6)
+    news = heard(6, "Klaus Mueller", PARTY_FACT)
+    assert chat_partner(talk) == "Klaus Mueller" and chat_partner(news) == "Klaus Mueller"
+    assert not news_for((talk, news), maria, "Klaus Mueller")  # he told her: not back to him
+    assert news_for((talk, news), maria, "Ayesha Khan")[0].text == PARTY_FACT
 
 
 def test_a_visitor_is_welcomed_and_answered_from_memory_only() -> None:
+    from game.mind import facts
+
     klaus = smallville().resident("Klaus Mueller")
-    seen = memory(1, "a visitor named Robin is looking around")
-    heard = memory(2, f"Maria Lopez said: {PARTY_FACT}", MemoryKind.CHAT, 7, "Maria Lopez")
-    ctx = context(klaus, NOW, (seen, heard), "reading")
+    fact = facts.doing("Robin", "looking around", facts.Source.VISITOR)
+    robin = seen(1, "Robin", "looking around")
+    robin = type(robin)(1, robin.kind, facts.render(fact), robin.created, 3, fact)
+    ctx = context(klaus, NOW, (robin, heard(2, "Maria Lopez", PARTY_FACT)), "reading")
     first = BRAIN.utter(ctx, "Robin", [Utterance("Robin", "Hello there!")])
     assert "welcome to Smallville" in first.text and not first.end
     asked = [Utterance("Robin", "Hello!"), first, Utterance("Robin", "Is there a party soon?")]

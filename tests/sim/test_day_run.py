@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from game.core.clock import minute_of_day
-from game.core.records import MemoryKind
+from game.core.records import MemoryKind, Source
 from game.sim.events import EventKind
 from game.sim.factory import build_simulation
 from game.sim.report import build_report, knowers
@@ -90,7 +90,8 @@ def test_reflections_cite_real_memories(day):
     for agent in sim.agents.values():
         for i in range(len(agent.memory)):
             record = agent.memory.record(i)
-            if record.kind is MemoryKind.REFLECTION and record.source != "inner voice":
+            own = record.fact.source is not Source.INNER_VOICE
+            if record.kind is MemoryKind.REFLECTION and own:
                 assert record.evidence and all(0 <= e < i for e in record.evidence)
                 checked += 1
     assert checked > 0

@@ -10,16 +10,14 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from game.brains.events import find_date, find_window, parse_event
+from game.brains.events import find_date, find_window
 from game.brains.questions import AgentContext
-from game.core.records import MemoryKind, MemoryRecord
+from game.core.records import FactKind, MemoryRecord, Source
 from game.world.scenario import Resident
 
-from . import memtext
 from .lexicon import trouble
-from .news import chat_partner, facts_in, is_private, subject_of
-from .places import PUBLIC_PLACES
-from .plans import attends, event_key, event_text, sleep_time
+from .news import Stated, chat_partner, facts_in, is_private, names, people_in
+from .plans import attends, event_key, event_text, remembered_events, sleep_time
 from .traits import declines, dislikes, tension
 from .util import (
     article,
@@ -28,7 +26,6 @@ from .util import (
     first_name,
     has_any,
     join_and,
-    mentions,
     sentence,
 )
 from .wording import PROJECT_KEYS, first_person, mine, relation_in_first_person
@@ -93,7 +90,7 @@ def _who_is(ctx: AgentContext, question: str, seed: int) -> str:
     if name == ctx.persona.name:
         return _intro(ctx, question, seed)
     relation = ctx.persona.relation_to(name)
-    about = [x for x in _memories_naming(ctx, name) if not is_private(x.text)]
+    about = [x for x in _memories_naming(ctx, name) if not _private(x)]
     if relation is None and not about:
         return "I don't know who that is."
     parts = [f"{name} is {relation_in_first_person(relation, ctx.persona)}."] if relation else []
@@ -106,12 +103,16 @@ def _resolve(ctx: AgentContext, name: str) -> str:
     if " " in name:
         return name
     known = [n for n, _ in ctx.persona.relationships]
-    known += re.findall(r"\b([A-Z][a-z]+ [A-Z][a-z]+)\b", " ".join(m.text for m in ctx.memories))
+    known += sorted({n for m in ctx.memories for n in people_in(m.fact)})
     return next((k for k in known if k.split()[0] == name), name)
 
 
 def _memories_naming(ctx: AgentContext, name: str) -> list[MemoryRecord]:
-    return [m for m in ctx.memories if mentions(m.text, name)]
+    return [m for m in ctx.memories if names(m, name)]
+
+
+def _private(memory: MemoryRecord) -> bool:
+    return memory.fact.private or is_private(memory.text)
 
 
 def _details(ctx: AgentContext, name: str, about: list[MemoryRecord]) -> list[str]:
@@ -124,18 +125,17 @@ def _details(ctx: AgentContext, name: str, about: list[MemoryRecord]) -> list[st
 
 
 def _detail(ctx: AgentContext, name: str, m: MemoryRecord) -> str:
-    me = ctx.persona
-    if m.kind is MemoryKind.OBSERVATION and m.text.startswith(name + " is "):
-        doing = sentence(m.text[len(name) + 4 :])
-        return f"Last time I saw {first_name(name)}, they were {doing}."
-    for fact, source in facts_in(m, me):
-        if mentions(subject_of(fact), first_name(me.name)):
-            return first_person(fact, me) + "."
-        if source == name:
-            return f"{first_name(name)} told me that {fact}."
-        if source:
-            return f"{first_name(source)} told me that {fact}."
-        return f"I know that {fact}."
+    me, fact = ctx.persona, m.fact
+    if fact.kind is FactKind.DOING and fact.source is Source.SEEN and fact.subject == name:
+        return f"Last time I saw {first_name(name)}, they were {sentence(fact.object)}."
+    for s in facts_in(m, me):
+        if s.subject == me.name:
+            return first_person(s.text, me) + "."
+        if s.source == name:
+            return f"{first_name(name)} told me that {s.text}."
+        if s.source:
+            return f"{first_name(s.source)} told me that {s.text}."
+        return f"I know that {s.text}."
     return ""
 
 
@@ -181,15 +181,14 @@ def _feel_topic(ctx: AgentContext, keys: tuple[str, ...], label: str, seed: int)
     found = _best_fact(ctx, keys)
     if found is None:
         return f"I haven't heard about {label}, so I can't say."
-    fact = found[0]
-    subject = subject_of(fact)
-    if mentions(subject, first_name(ctx.persona.name)):
+    fact, subject = found.text, found.subject
+    if subject == ctx.persona.name:
         return "It matters a lot to me. " + first_person(fact, ctx.persona) + "."
     if has_any(fact, ("mayor", "election", "campaign")):
         if subject and dislikes(ctx.persona, subject):
             return f"I don't think {first_name(subject)} should be mayor, frankly."
         return "I'm curious to see how it turns out."
-    event = parse_event(fact, PUBLIC_PLACES, year=ctx.now.year)
+    event = found.fact.event
     key = event_key(event) if event else fact
     if declines(ctx.persona, key, seed):
         return "It sounds nice, but I probably won't go."
@@ -204,36 +203,31 @@ def _topic(ctx: AgentContext, question: str, seed: int) -> str:
     return ""
 
 
-_DETAIL = re.compile(r"\b(january|february|march|april|\d{1,2} ?(?:am|pm))\b", re.I)
-
-
-def _best_fact(ctx: AgentContext, keys: tuple[str, ...]) -> tuple[str, str] | None:
-    """The most telling fact on a topic: one with a date or time beats a passing remark."""
+def _best_fact(ctx: AgentContext, keys: tuple[str, ...]) -> Stated | None:
+    """The most telling fact on a topic: one naming a dated event beats a passing remark."""
     found = [
-        (bool(_DETAIL.search(fact)), m.importance, m.created, fact, source)
-        for m in ctx.memories
-        for fact, source in facts_in(m, ctx.persona)
-        if has_any(fact, keys) and not is_private(fact)
+        (s.fact.event is not None, m.importance, m.created, i, s)
+        for i, m in enumerate(ctx.memories)
+        for s in facts_in(m, ctx.persona)
+        if has_any(s.text, keys) and not s.fact.private and not is_private(s.text)
     ]
     if not found:
         return None
-    best = max(found, key=lambda f: f[:3])
-    return best[3], best[4]
+    return max(found, key=lambda f: (*f[:3], -f[3]))[4]
 
 
 def _known(ctx: AgentContext, keys: tuple[str, ...], label: str) -> str:
     found = _best_fact(ctx, keys)
     if found is None:
         return f"I haven't heard anything about {label}."
-    fact, source = found
+    fact, source, subject = found.text, found.source, found.subject
     me = ctx.persona
-    if mentions(subject_of(fact), first_name(me.name)):
+    if subject == me.name:
         return f"Yes! {first_person(fact, me)}."
-    if source and source == subject_of(fact):
+    if source and source == subject:
         told = f"{fact}. {first_name(source)} told me so in person."
     else:
         told = f"{source} told me that {fact}." if source else f"As far as I know, {fact}."
-    subject = subject_of(fact)
     if subject and dislikes(me, subject):
         told += " Not that I'm happy about it."
     return told
@@ -250,10 +244,10 @@ def _plans(ctx: AgentContext, question: str, seed: int) -> str:
 
 
 def _event_at(ctx: AgentContext, when: datetime, seed: int) -> str:
-    places = {*PUBLIC_PLACES, *ctx.known_places, *ctx.persona.known_places}
-    for m in ctx.memories:
-        event = parse_event(m.text, places, year=when.year, today=m.created.date())
-        if event is not None and event.start <= when < event.end:
+    """An event the memories name (by field) that is on at that time."""
+    for known in remembered_events(ctx.memories):
+        event = known.event
+        if event.start <= when < event.end:
             if attends(ctx.persona, event, seed):
                 return f"I'll be {event_text(ctx.persona, event)}."
             return f"There's the {event.what or 'event'} at {event.place}, but I'll give it a miss."
@@ -262,14 +256,10 @@ def _event_at(ctx: AgentContext, when: datetime, seed: int) -> str:
 
 def _plan_at(ctx: AgentContext, when: datetime) -> str:
     """What the plan memory for that day has at that time."""
-    minute = when.hour * 60 + when.minute
     for m in ctx.memories:
-        day, lines = memtext.plan_day(m, when.year)
-        if day != when.date():
-            continue
-        for line in lines:
-            if line.start <= minute < line.end:
-                return f"According to my plan, I'll be {mine(line.text, ctx.persona)}."
+        for item in m.fact.plan if m.fact.kind is FactKind.PLAN else ():
+            if item.covers(when):
+                return f"According to my plan, I'll be {mine(item.description, ctx.persona)}."
     return ""
 
 
@@ -304,15 +294,14 @@ def _fallback(ctx: AgentContext, question: str) -> str:
     wanted = content_words(question)
     best, score = None, 0
     for m in ctx.memories:
-        for fact, _source in facts_in(m, ctx.persona):
-            overlap = len(wanted & content_words(fact))
-            if overlap > score and not is_private(fact):
-                best, score = fact, overlap
+        for s in facts_in(m, ctx.persona):
+            overlap = len(wanted & content_words(s.text))
+            if overlap > score and not s.fact.private and not is_private(s.text):
+                best, score = s, overlap
     if best is None:
         return "I'm not sure. I don't know anything about that."
-    if mentions(subject_of(best), first_name(ctx.persona.name)):
-        best = first_person(best, ctx.persona)
-    return f"All I can tell you is this: {best}."
+    said = first_person(best.text, ctx.persona) if best.subject == ctx.persona.name else best.text
+    return f"All I can tell you is this: {said}."
 
 
 Handler = Callable[[AgentContext, str, int], str]

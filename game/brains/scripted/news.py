@@ -3,19 +3,22 @@
 This is how information spreads through town: a fact is shareable when it is public (a
 party, an election), important, and not private (a crush, a secret, a grudge). A fact the
 speaker already told this listener, or heard from them, is not told again.
+
+Everything is read from the memories' fields (`MemoryRecord.fact`): who said it, whom it
+is about, which scenario intent and event it names, whether it is private. The words are
+only classified with keyword tables (is it news, which topic) and passed on as they are.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from game.core.records import MemoryKind, MemoryRecord, Utterance
+from game.core.records import Fact, FactKind, MemoryKind, MemoryRecord, Source, Utterance
 from game.world.scenario import Resident
 
-from .memtext import chat_partner, said, transcript
-from .util import coverage, first_name, has_any, is_person, mentions, sentence
+from .util import coverage, first_name, has_any, mentions, sentence
 
 NEWS_KEYS = (
     "party", "celebrat", "election", "mayor", "campaign", "exhibition", "show\\b", "concert",
@@ -30,16 +33,32 @@ PRIVATE_KEYS = (
 NEWS_MIN_IMPORTANCE = 6
 SAME_FACT = 0.6  # share of a fact's words another text must hold to count as the same fact
 MAX_NEWS_PER_TALK = 2
+STATED_BY_SELF = (Source.SEED, Source.SELF, Source.SEEN)  # what one knows first hand
 
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|me|my|we|we're|our|you|your)\b")
-_SUBJECT = re.compile(r"^([A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)\b")
+
+@dataclass(frozen=True)
+class Stated:
+    """A fact a memory states: its words (third person, no full stop) and its fields."""
+
+    text: str
+    fact: Fact
+
+    @property
+    def source(self) -> str:
+        """Who told the holder; '' for the holder's own knowledge."""
+        return self.fact.heard_from
+
+    @property
+    def subject(self) -> str:
+        return subject_of(self.fact)
 
 
 @dataclass(frozen=True)
 class News:
-    """A fact worth passing on, as a plain third-person statement without a full stop."""
+    """A fact worth passing on: its words, the fields it came from, and how it ranks."""
 
-    fact: str
+    text: str
+    fact: Fact  # passed on as `Utterance.shared`, so the listener keeps intent and event
     source: str  # who told the holder; '' for the holder's own knowledge
     importance: int
     created: datetime
@@ -50,10 +69,16 @@ class News:
         return subject_of(self.fact)
 
 
-def subject_of(fact: str) -> str:
-    """The name a fact is about: 'Sam Moore' in 'Sam Moore is running for mayor'."""
-    m = _SUBJECT.match(fact)
-    return m.group(1) if m and is_person(m.group(1)) and "'" not in m.group(1) else ""
+def subject_of(fact: Fact) -> str:
+    """Whom a fact is about; for news heard only as words, the host of the event it names."""
+    if fact.subject or fact.event is None:
+        return fact.subject
+    return fact.event.host
+
+
+def chat_partner(memory: MemoryRecord) -> str:
+    """Whom a chat memory is with or from ('' for other kinds of memory)."""
+    return memory.fact.heard_from if memory.kind is MemoryKind.CHAT else ""
 
 
 def is_private(text: str) -> bool:
@@ -62,6 +87,11 @@ def is_private(text: str) -> bool:
 
 def is_news(text: str) -> bool:
     return has_any(text, NEWS_KEYS) and not is_private(text)
+
+
+def is_public_news(stated: Stated) -> bool:
+    """News to pass on: news words, and neither the fields nor the words say private."""
+    return not stated.fact.private and is_news(stated.text)
 
 
 def third_person(fact: str, persona: Resident) -> str:
@@ -73,35 +103,19 @@ def third_person(fact: str, persona: Resident) -> str:
     return fact
 
 
-def facts_in(memory: MemoryRecord, holder: Resident) -> list[tuple[str, str]]:
-    """(fact, source) pairs a memory states in the third person. Plans and reflections
-    state no facts about the world; a visitor's claims are not taken as facts."""
+def facts_in(memory: MemoryRecord, holder: Resident) -> list[Stated]:
+    """The facts a memory states. Plans, reflections, conversations (their news is kept
+    as claims of its own), objects and a visitor's claims state none."""
+    fact = memory.fact
     if memory.kind in (MemoryKind.REFLECTION, MemoryKind.PLAN):
         return []
-    heard = said(memory)
-    if heard is not None:
-        return [(sentence(heard[1]), heard[0])]
-    lines = transcript(memory)
-    if lines:
-        return _transcript_facts(lines, memory, holder)
-    if memory.kind is MemoryKind.CHAT:
-        return []
-    return [(third_person(memory.text, holder), memory.heard_from)]
-
-
-def _transcript_facts(
-    lines: list[tuple[str, str]], memory: MemoryRecord, holder: Resident
-) -> list[tuple[str, str]]:
-    """Plain third-person sentences said in a conversation, with who said them."""
-    out = []
-    for speaker, line in lines:
-        own = speaker in (holder.name, first_name(holder.name))
-        source = "" if own else (speaker if " " in speaker else chat_partner(memory))
-        for part in re.split(r"(?<=[.!?])\s+", line):
-            part = sentence(part.rstrip("!?"))
-            if " " in subject_of(part) and not _FIRST_PERSON.search(part):
-                out.append((part, source))  # only 'Full Name does ...'
-    return out
+    if fact.kind is FactKind.CLAIM and fact.source is Source.HEARD:
+        return [Stated(sentence(fact.object), fact)]
+    if fact.kind is FactKind.STATEMENT and fact.source in STATED_BY_SELF:
+        return [Stated(third_person(fact.object, holder), fact)]
+    if fact.kind is FactKind.DOING and fact.source in STATED_BY_SELF:
+        return [Stated(sentence(memory.text), fact)]
+    return []
 
 
 def shareable(memories: tuple[MemoryRecord, ...], holder: Resident) -> list[News]:
@@ -110,46 +124,53 @@ def shareable(memories: tuple[MemoryRecord, ...], holder: Resident) -> list[News
     for m in memories:
         if m.importance < NEWS_MIN_IMPORTANCE or m.kind is MemoryKind.REFLECTION:
             continue
-        for fact, source in facts_in(m, holder):
-            if not is_news(fact):
-                continue
-            own = mentions(subject_of(fact), first_name(holder.name))
-            found.append(News(fact, source, m.importance, m.created, own))
+        for s in facts_in(m, holder):
+            if is_public_news(s):
+                own = s.subject == holder.name
+                found.append(News(s.text, s.fact, s.source, m.importance, m.created, own))
     found.sort(key=lambda n: (n.importance + int(n.own), n.created), reverse=True)
     return _dedupe(found)
 
 
 def _dedupe(news: list[News]) -> list[News]:
-    """One fact per piece of news: the same words, or the same topic about the same person."""
+    """One fact per piece of news: the same words, or the same story."""
     out: list[News] = []
     for n in news:
-        if not any(same_fact(n.fact, o.fact) or same_story(n.fact, o.fact) for o in out):
+        if not any(same_words(n.text, o.text) or same_story(n, o) for o in out):
             out.append(n)
     return out
 
 
-def topic(fact: str) -> str:
-    """The news word a fact turns on ('party', 'mayor'), or ''."""
-    return next((k for k in NEWS_KEYS if has_any(fact, (k,))), "")
+def topic(text: str) -> str:
+    """The news word a fact's words turn on ('party', 'mayor'), or ''."""
+    return next((k for k in NEWS_KEYS if has_any(text, (k,))), "")
 
 
-def same_story(a: str, b: str) -> bool:
-    """Two facts about the same person's party (or campaign ...) are one story."""
-    return bool(topic(a)) and topic(a) == topic(b) and subject_of(a) == subject_of(b)
+def same_story(a: News | Stated, b: News | Stated) -> bool:
+    """One story: the same scenario intent, or (with no intent) the same person's party."""
+    if a.fact.intent or b.fact.intent:
+        return a.fact.intent == b.fact.intent
+    return bool(a.subject) and a.subject == b.subject and topic(a.text) == topic(b.text) != ""
 
 
-def same_fact(a: str, b: str) -> bool:
+def same_words(a: str, b: str) -> bool:
     return coverage(a, b) >= SAME_FACT or coverage(b, a) >= SAME_FACT
 
 
-def told(fact: str, partner: str, memories: tuple[MemoryRecord, ...]) -> bool:
-    """Whether a past conversation with the partner already carried this fact."""
+def told(news: News, partner: str, memories: tuple[MemoryRecord, ...]) -> bool:
+    """Whether the partner already had this story from us, or gave it to us."""
     for m in memories:
-        if m.kind is not MemoryKind.CHAT:
+        if m.fact.heard_from != partner:
             continue
-        if chat_partner(m) == partner and coverage(fact, m.text) >= SAME_FACT:
+        if m.fact.kind is FactKind.CONVERSATION and coverage(news.text, _said(m.fact)) >= SAME_FACT:
+            return True
+        if m.fact.kind is FactKind.CLAIM and same_story(news, Stated(m.fact.object, m.fact)):
             return True
     return False
+
+
+def _said(fact: Fact) -> str:
+    return " ".join(line.text for line in fact.lines)
 
 
 def news_for(
@@ -159,22 +180,60 @@ def news_for(
     history: tuple[Utterance, ...] = (),
 ) -> list[News]:
     """What the holder could still tell this partner, best first."""
-    said = [u.shares for u in history if u.shares] + [u.text for u in history]
     out = []
     for n in shareable(memories, holder):
-        if mentions(n.subject, first_name(partner)) and n.subject:
+        if n.subject == partner:
             continue  # nobody needs to be told about their own party
-        if n.source == partner or told(n.fact, partner, memories):
-            continue
-        if any(coverage(n.fact, s) >= SAME_FACT or same_story(n.fact, s) for s in said):
+        if n.source == partner or told(n, partner, memories) or _in_talk(n, history):
             continue
         out.append(n)
     return out
 
 
-def known_fact(fact: str, memories: tuple[MemoryRecord, ...]) -> MemoryRecord | None:
-    """The memory by which the holder already knows the fact, if any."""
+def _in_talk(news: News, history: Iterable[Utterance]) -> bool:
+    """Whether this conversation already carried the story (either side may have told it)."""
+    for u in history:
+        if u.shared is not None and same_story(news, Stated(u.shares, u.shared)):
+            return True
+        if any(coverage(news.text, said) >= SAME_FACT for said in (u.shares, u.text) if said):
+            return True
+    return False
+
+
+def known_fact(
+    words: str, shared: Fact | None, memories: tuple[MemoryRecord, ...]
+) -> MemoryRecord | None:
+    """The memory by which the holder already knows the news it is told, if any: one
+    stating the same story (by its fields), or nearly the same words."""
+    told = Stated(words, shared) if shared is not None else None
     for m in memories:
-        if m.kind is not MemoryKind.REFLECTION and coverage(fact, m.text) >= SAME_FACT:
+        if m.kind is MemoryKind.REFLECTION:
+            continue
+        if told is not None and any(same_story(told, s) for s in _stories(m)):
+            return m
+        if coverage(words, m.text) >= SAME_FACT:
             return m
     return None
+
+
+def _stories(memory: MemoryRecord) -> list[Stated]:
+    """What a memory says it knows as a story: heard claims and its own statements."""
+    kinds = (FactKind.CLAIM, FactKind.STATEMENT)
+    fact = memory.fact
+    return [Stated(fact.object, fact)] if fact.kind in kinds else []
+
+
+def people_in(fact: Fact) -> set[str]:
+    """The people a memory's fields name: whom it is about, who said it, who talked, who
+    hosts the event it names (full names only: that is how the fields hold them)."""
+    names = {fact.heard_from, *fact.participants}
+    if fact.about_person:
+        names.add(fact.subject)
+    if fact.event is not None:
+        names.add(fact.event.host)
+    return {n for n in names if " " in n}
+
+
+def names(memory: MemoryRecord, name: str) -> bool:
+    """Whether a memory names the person: in its fields, or in its words."""
+    return name in people_in(memory.fact) or mentions(memory.text, name)

@@ -9,17 +9,16 @@ step only cuts or paints slots, so the day stays contiguous by construction.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, time, timedelta
 
-from game.brains.events import ParsedEvent, event_name, find_place, parse_event
+from game.brains.events import parse_event
 from game.brains.questions import AgentContext
 from game.core.clock import minute_of_day
-from game.core.records import MemoryKind, MemoryRecord, PlanItem, Source
+from game.core.records import Event, FactKind, MemoryRecord, PlanItem, Source
 from game.world.scenario import Resident
 from game.world.town import sector_of
 
-from . import memtext
 from .decompose import RESUME
 from .freetime import fill_free, filler, home_free, is_leisure, vary_free_time
 from .places import CAFE, PUB, PUBLIC_PLACES, is_open
@@ -59,8 +58,9 @@ def plan_day(ctx: AgentContext, yesterday: str, wake: datetime, seed: int) -> li
     persona = ctx.persona
     day = Day(persona, wake, sleep_time(persona, wake), seed, _known(ctx), yesterday)
     slots = _respect_hours(day, _routine_slots(day))
-    for event in _events(ctx, day):
-        slots = _add_event(day, slots, event)
+    events = _events(ctx, day)
+    for known in events:
+        slots = _add_event(day, slots, known)
     for intention in _intentions(ctx, wake):
         end = min(day.sleep, wake + timedelta(minutes=INTENTION_MINUTES))
         slots = interrupt(day, slots, day.slot(wake, end, intention, "", fixed=True))
@@ -73,7 +73,14 @@ def plan_day(ctx: AgentContext, yesterday: str, wake: datetime, seed: int) -> li
     slots = _add_meal(day, slots, "dinner", DINNER_TIMES, DINNER_WINDOW)
     slots = vary_free_time(day, slots)
     slots = _normalise(day, slots)
-    return [PlanItem(s.text, s.start, s.minutes, s.place) for s in slots]
+    intents = {_event_words(persona, k): k.intent for k in events}
+    return [_item(s, intents.get(s.text, "") if s.kind == "event" else "") for s in slots]
+
+
+def _item(s: Slot, intent: str) -> PlanItem:
+    """A broad item; an event's item names the scenario intent it serves, so a later replan
+    (and the memory of the plan) knows it by field."""
+    return PlanItem(s.text, s.start, s.minutes, s.place, intent=intent)
 
 
 INTENTION_MINUTES = 60  # how long an instruction from the inner voice is acted on
@@ -220,58 +227,81 @@ def _respect_hours(day: Day, slots: list[Slot]) -> list[Slot]:
 # -- events ----------------------------------------------------------------------------------
 
 
-def _events(ctx: AgentContext, day: Day) -> list[ParsedEvent]:
-    """Events the persona knows of that fall in its waking day and that it will attend."""
+@dataclass(frozen=True)
+class KnownEvent:
+    """An event the persona knows of, and the scenario intent it belongs to ('' if none)."""
+
+    event: Event
+    intent: str = ""
+    text: str = ""  # the words an earlier plan gave it, when what and host are not known
+
+
+def _events(ctx: AgentContext, day: Day) -> list[KnownEvent]:
+    """Events the persona knows of that fall in its waking day and that it will attend:
+    the events its memories name by field (a seed fact, news heard, a visitor's claim, an
+    earlier plan), and those its own seed paragraph states (the scenario's own words)."""
     places = {*day.known, *PUBLIC_PLACES}
-    found: dict[tuple[str, datetime], ParsedEvent] = {}
-    texts = [(m.text, m.created.date()) for m in ctx.memories if m.kind is not MemoryKind.PLAN]
-    texts += [(t, day.wake.date()) for t in day.persona.seed_memories()]
-    parsed = [parse_event(text, places, year=day.wake.year, today=when) for text, when in texts]
-    parsed += [e for m in ctx.memories for e in planned_events(m, places, day.wake.year)]
-    for event in parsed:
-        if event is None or event.end <= day.wake or event.start >= day.sleep:
+    found: dict[tuple[str, datetime], KnownEvent] = {}
+    for known in [*remembered_events(ctx.memories), *_seed_events(day, places)]:
+        event = known.event
+        if event.end <= day.wake or event.start >= day.sleep:
             continue
         key = (event.place, event.start)
-        if key not in found or _is_host(day.persona, event):
-            found[key] = event
-    events = sorted(found.values(), key=lambda e: e.start)
-    return [e for e in events if attends(day.persona, e, day.seed)]
+        old = found.get(key)
+        if old is None or _is_host(day.persona, event):
+            found[key] = replace(known, intent=known.intent or (old.intent if old else ""))
+        elif known.intent and not old.intent:
+            found[key] = replace(old, intent=known.intent)
+    events = sorted(found.values(), key=lambda k: k.event.start)
+    return [k for k in events if attends(day.persona, k.event, day.seed)]
 
 
-def planned_events(memory: MemoryRecord, places: set[str], year: int) -> list[ParsedEvent]:
-    """Events a plan memory already holds ('17:00-19:00 going to Isabella's party at ...')."""
-    when, lines = memtext.plan_day(memory, year)
-    if when is None:
+def remembered_events(memories: tuple[MemoryRecord, ...]) -> list[KnownEvent]:
+    """Events named by the memories' fields, then those an earlier plan already holds."""
+    out = [KnownEvent(m.fact.event, m.fact.intent) for m in memories if m.fact.event is not None]
+    by_intent = {k.intent: k.event for k in out if k.intent}
+    return out + [e for m in memories for e in planned_events(m, by_intent)]
+
+
+def _seed_events(day: Day, places: set[str]) -> list[KnownEvent]:
+    """Events the persona's seed paragraph states (scenario data, read as words)."""
+    found = (parse_event(t, places, today=day.wake.date()) for t in day.persona.seed_memories())
+    return [KnownEvent(e) for e in found if e is not None]
+
+
+def planned_events(memory: MemoryRecord, events: dict[str, Event]) -> list[KnownEvent]:
+    """Events a plan memory already holds: the items it planned for a scenario intent, with
+    the intent's event (what and who hosts) when `events` knows it."""
+    if memory.fact.kind is not FactKind.PLAN:
         return []
     out = []
-    for line in lines:
-        place = find_place(line.text, places)
-        if place is None or not re.match(r"(?:going to|hosting) ", line.text):
-            continue
-        start = datetime.combine(when, time()) + timedelta(minutes=line.start)
-        end = start + timedelta(minutes=line.end - line.start)
-        host = memory.text.split("'s plan", 1)[0] if line.text.startswith("hosting") else ""
-        guest_of = re.match(r"going to (\w+)'s ", line.text)
-        out.append(ParsedEvent(place, start, end, line.text, event_name(line.text),
-                               host or (guest_of.group(1) if guest_of else "")))  # fmt: skip
+    for item in memory.fact.plan:
+        if item.intent and item.place:
+            full = events.get(item.intent)
+            if full is not None:
+                event = Event(item.place, item.start, item.end, full.what, full.host)
+                out.append(KnownEvent(event, item.intent))
+            else:
+                event = Event(item.place, item.start, item.end)
+                out.append(KnownEvent(event, item.intent, item.description))
     return out
 
 
-def _is_host(persona: Resident, event: ParsedEvent) -> bool:
+def _is_host(persona: Resident, event: Event) -> bool:
     return bool(event.host) and mentions(persona.name, event.host.split()[0])
 
 
-def attends(persona: Resident, event: ParsedEvent, seed: int) -> bool:
+def attends(persona: Resident, event: Event, seed: int) -> bool:
     """The host always; a guest unless (rarely, by temperament) it turns the invitation down."""
     return _is_host(persona, event) or not declines(persona, event_key(event), seed)
 
 
-def event_key(event: ParsedEvent) -> str:
+def event_key(event: Event) -> str:
     """The same event however it was worded: its place and start."""
     return f"{event.place}@{event.start.isoformat()}"
 
 
-def event_text(persona: Resident, event: ParsedEvent) -> str:
+def event_text(persona: Resident, event: Event) -> str:
     what = event.what or "event"
     if _is_host(persona, event):
         return f"hosting the {what} at {event.place}"
@@ -280,9 +310,14 @@ def event_text(persona: Resident, event: ParsedEvent) -> str:
     return f"going to the {what} at {event.place}"
 
 
-def _add_event(day: Day, slots: list[Slot], event: ParsedEvent) -> list[Slot]:
+def _event_words(persona: Resident, known: KnownEvent) -> str:
+    return known.text or event_text(persona, known.event)
+
+
+def _add_event(day: Day, slots: list[Slot], known: KnownEvent) -> list[Slot]:
+    event = known.event
     start, end = max(event.start, day.wake), min(event.end, day.sleep)
-    text = event_text(day.persona, event)
+    text = _event_words(day.persona, known)
     slots = interrupt(day, slots, day.slot(start, end, text, event.place, fixed=True, kind="event"))
     if _is_host(day.persona, event):
         prep_start = max(day.wake, start - timedelta(minutes=PREP_MINUTES))

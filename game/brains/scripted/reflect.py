@@ -12,12 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.brains.events import find_date
-from game.core.records import Insight, MemoryKind, MemoryRecord
+from game.core.records import FactKind, Insight, MemoryKind, MemoryRecord, Source
 from game.world.scenario import Resident
 
-from . import memtext
 from .activities import classify
-from .news import chat_partner, facts_in, is_news, same_fact, subject_of
+from .news import chat_partner, facts_in, is_public_news, names, people_in, same_words
 from .util import (
     article,
     counts,
@@ -25,10 +24,8 @@ from .util import (
     has_any,
     is_person,
     join_and,
-    mentions,
     pronouns,
     sentence,
-    starts_with_name,
 )
 
 MAX_INSIGHTS = 5
@@ -57,17 +54,16 @@ TOPICS = (
 
 # -- who and what the memories are about -------------------------------------------------
 def people(persona: Resident, memories: Sequence[MemoryRecord]) -> dict[str, list[int]]:
-    """Each person the memories name (other than the persona) -> positions naming them."""
-    names = {n for n, _ in persona.relationships}
+    """Each person the memories name (other than the persona) -> positions naming them.
+
+    Who they are comes from the persona's relationships and the memories' fields; a memory
+    names someone when its fields do, or its words mention a person so found."""
+    known = {n for n, _ in persona.relationships}
     for m in memories:
-        names.update(n for n in _FULL_NAME.findall(m.text) if is_person(n))
-    names.discard(persona.name)
-    found = {n: [i for i, m in enumerate(memories) if _names(m.text, n)] for n in names}
+        known.update(n for n in people_in(m.fact) if is_person(n))
+    known.discard(persona.name)
+    found = {n: [i for i, m in enumerate(memories) if names(m, n)] for n in known}
     return {n: pos for n, pos in found.items() if pos}
-
-
-def _names(text: str, name: str) -> bool:
-    return name in text or re.search(rf"\b{re.escape(first_name(name))}\b", text) is not None
 
 
 def ranked_people(persona: Resident, memories: Sequence[MemoryRecord]) -> list[str]:
@@ -79,17 +75,23 @@ def own_activities(persona: Resident, memories: Sequence[MemoryRecord]) -> dict[
     """Activity key -> positions of memories of the persona doing it."""
     out: dict[str, list[int]] = {}
     for i, m in enumerate(memories):
-        if is_doing(m.text, persona):
+        if is_doing(m, persona):
             key = classify(m.text).key
             if key in ACTIVITY_PHRASES:
                 out.setdefault(key, []).append(i)
     return out
 
 
-def is_doing(text: str, persona: Resident) -> bool:
-    """'Isabella Rodriguez is making espresso': an observation of the persona's own action."""
-    names = "|".join(re.escape(n) for n in (persona.name, first_name(persona.name)))
-    return re.match(rf"^(?:{names}) is \w+ing\b", text) is not None
+def is_doing(memory: MemoryRecord, persona: Resident) -> bool:
+    """'Isabella Rodriguez is making espresso': a memory of the persona's own action."""
+    fact = memory.fact
+    return fact.kind is FactKind.DOING and fact.subject == persona.name
+
+
+def is_about_self(memory: MemoryRecord, persona: Resident) -> bool:
+    """A sentence about the persona itself: a seed fact, a thought, an insight."""
+    fact = memory.fact
+    return fact.kind is FactKind.STATEMENT and fact.subject == persona.name
 
 
 def topic_of(text: str) -> str:
@@ -179,11 +181,7 @@ def _person_drafts(
         out.append(_Draft(text, tuple(chats), weight + 1))
     elif chats:
         out.append(_Draft(f"{name} has had a conversation with {other}", tuple(chats), weight))
-    seen = [
-        i
-        for i, m in enumerate(memories)
-        if m.kind is MemoryKind.OBSERVATION and memories[i].text.startswith(other + " is ")
-    ]
+    seen = [i for i, m in enumerate(memories) if _seen_doing(m, other)]
     if len(seen) >= 2:
         out.append(_Draft(f"{name} often runs into {other}", tuple(seen), weight))
     out += _heard_from(persona, other, memories, weight)
@@ -191,14 +189,19 @@ def _person_drafts(
     return out
 
 
+def _seen_doing(memory: MemoryRecord, other: str) -> bool:
+    fact = memory.fact
+    return fact.kind is FactKind.DOING and fact.source is Source.SEEN and fact.subject == other
+
+
 def _heard_from(
     persona: Resident, other: str, memories: Sequence[MemoryRecord], weight: int
 ) -> list[_Draft]:
     out = []
     for i, m in enumerate(memories):
-        for fact, source in facts_in(m, persona):
-            if source == other and is_news(fact):
-                out.append(_Draft(f"{other} told {persona.name} that {fact}", (i,), weight))
+        for s in facts_in(m, persona):
+            if s.source == other and is_public_news(s):
+                out.append(_Draft(f"{other} told {persona.name} that {s.text}", (i,), weight))
     return out[:1]
 
 
@@ -207,8 +210,8 @@ def _own_words_about(
 ) -> list[_Draft]:
     """A seed-like memory of the persona's that names the other person."""
     for i, m in enumerate(memories):
-        own = m.kind is MemoryKind.OBSERVATION and starts_with_name(m.text, persona.name)
-        if own and _names(m.text, other):
+        own = m.kind is MemoryKind.OBSERVATION and m.fact.subject == persona.name
+        if own and names(m, other):
             fact = sentence(m.text)
             return [_Draft(f"{other} matters to {persona.name}, since {fact}", (i,), weight)]
     return []
@@ -217,14 +220,15 @@ def _own_words_about(
 def _news_drafts(persona: Resident, memories: Sequence[MemoryRecord], weight: int) -> list[_Draft]:
     out: list[_Draft] = []
     for i, m in enumerate(memories):
-        for fact, source in facts_in(m, persona):
-            if not is_news(fact) or any(same_fact(fact, d.text) for d in out):
+        for s in facts_in(m, persona):
+            fact = s.text
+            if not is_public_news(s) or any(same_words(fact, d.text) for d in out):
                 continue
-            evidence = tuple(j for j, o in enumerate(memories) if same_fact(fact, o.text)) or (i,)
-            if mentions(subject_of(fact), first_name(persona.name)):
+            evidence = tuple(j for j, o in enumerate(memories) if same_words(fact, o.text)) or (i,)
+            if s.subject == persona.name:
                 text = f"{persona.name} is busy with {pronouns(persona)[2]} plans: {fact}"
-            elif source:
-                text = f"{source} told {persona.name} that {fact}"
+            elif s.source:
+                text = f"{s.source} told {persona.name} that {fact}"
             else:
                 text = f"{persona.name} knows that {fact}"
             out.append(_Draft(text, evidence, weight + (1 if m.importance >= 7 else 0)))
@@ -264,11 +268,7 @@ def _top(memories: Sequence[MemoryRecord], n: int) -> list[MemoryRecord]:
 
 
 def _about_self(persona: Resident, memories: Sequence[MemoryRecord]) -> list[str]:
-    own = [
-        m
-        for m in memories
-        if starts_with_name(m.text, persona.name) and not is_doing(m.text, persona)
-    ]
+    own = [m for m in memories if is_about_self(m, persona)]
     return [sentence(m.text) + "." for m in _top(own, 2)]
 
 
@@ -290,10 +290,9 @@ def _occupation(persona: Resident, memories: Sequence[MemoryRecord]) -> str:
     plans = [m for m in memories if m.kind is MemoryKind.PLAN]
     if plans:
         latest = max(plans, key=lambda m: m.created)
-        lines = memtext.plan_day(latest, latest.created.year)[1]
-        longest = sorted(lines, key=lambda x: x.start - x.end)[:2]
+        longest = sorted(latest.fact.plan, key=lambda x: -x.minutes)[:2]
         if longest:
-            parts.append("Lately: " + "; ".join(x.text for x in longest) + ".")
+            parts.append("Lately: " + "; ".join(x.description for x in longest) + ".")
     return " ".join(parts)
 
 
@@ -332,8 +331,8 @@ def _day(persona: Resident, topic: str, memories: Sequence[MemoryRecord]) -> str
     talked = [p for p in dict.fromkeys(talked) if p and p != persona.name][:4]
     if talked:
         parts.append(f"{first} talked with {join_and(talked)}.")
-    news = [f for m in memories if m.kind is MemoryKind.CHAT for f, _ in facts_in(m, persona)]
-    news = [f for f in news if is_news(f)][:1]
+    news = [s for m in memories if m.kind is MemoryKind.CHAT for s in facts_in(m, persona)]
+    news = [s for s in news if is_public_news(s)][:1]
     if news:
-        parts.append(f"{first} heard that {news[0]}.")
+        parts.append(f"{first} heard that {news[0].text}.")
     return " ".join(parts) or f"{persona.name} has no memories of that day."

@@ -12,11 +12,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.brains.events import parse_event
 from game.brains.questions import AgentContext
 from game.core.records import (
     CONTINUE,
-    MemoryKind,
+    FactKind,
     Observation,
     Reaction,
     ReactionKind,
@@ -38,7 +37,6 @@ from .news import (
     news_for,
     subject_of,
 )
-from .places import PUBLIC_PLACES
 from .plans import event_key
 from .traits import (
     BLUNT_TRAITS,
@@ -220,7 +218,7 @@ def utter(ctx: AgentContext, partner: str, history: Sequence[Utterance], seed: i
     if turn.number >= limit or done:
         return _closing(turn, reply, news)
     if news:
-        return _line(turn, reply, _share(ctx, partner, news[0], turn.key), shares=news[0].fact)
+        return _line(turn, reply, _share(ctx, partner, news[0], turn.key), news[0])
     return _line(turn, reply, _small_talk(turn))
 
 
@@ -250,7 +248,7 @@ def _to_visitor(turn: Turn) -> Utterance:
         return _line(turn, hello, f"{reply} {_doing(ctx.status, ctx.persona)}".strip())
     news = turn.news()
     if news:
-        return _line(turn, hello, _share(ctx, partner, news[0], turn.key), shares=news[0].fact)
+        return _line(turn, hello, _share(ctx, partner, news[0], turn.key), news[0])
     return _line(turn, hello, _small_talk(turn))
 
 
@@ -259,16 +257,22 @@ def _closing(turn: Turn, reply: str, news: list[News]) -> Utterance:
     goodbye = _goodbye(turn.ctx, turn.partner, turn.key)
     if news and not any(u.shares for u in turn.mine):
         share = _share(turn.ctx, turn.partner, news[0], turn.key)
-        return _line(turn, reply, f"{share} {goodbye}", end=True, shares=news[0].fact)
+        return _line(turn, reply, f"{share} {goodbye}", news[0], end=True)
     return _line(turn, reply, goodbye, end=True)
 
 
-def _line(turn: Turn, reply: str, content: str, end: bool = False, shares: str = "") -> Utterance:
-    """Join the reply and the content, dropping the reply if the line would run long."""
+def _line(
+    turn: Turn, reply: str, content: str, news: News | None = None, end: bool = False
+) -> Utterance:
+    """Join the reply and the content, dropping the reply if the line would run long.
+    News told in the line goes with it as words and as the fact it came from, so the
+    listener's memory keeps its intent and event."""
     text = f"{reply} {content}".strip()
     if len(text) > LINE_LIMIT:
         text = content
-    return Utterance(turn.me.name, clip(text, LINE_LIMIT), end, shares)
+    if news is None:
+        return Utterance(turn.me.name, clip(text, LINE_LIMIT), end)
+    return Utterance(turn.me.name, clip(text, LINE_LIMIT), end, news.text, news.fact)
 
 
 def turn_limit(ctx: AgentContext, partner: str, history: tuple[Utterance, ...], seed: int) -> int:
@@ -342,14 +346,14 @@ HEARSAY = ("Have you heard? {fact}.", "Did you know? {fact}.", "Here's some news
 def _share(ctx: AgentContext, partner: str, news: News, key: tuple) -> str:
     me = ctx.persona
     if news.own:
-        invite = next((v for k, v in INVITES.items() if has_any(news.fact, (k,))), "")
-        return f"{first_person(news.fact, me)}. {invite}".strip()
-    template = pick(HEARSAY, *key, news.fact)
+        invite = next((v for k, v in INVITES.items() if has_any(news.text, (k,))), "")
+        return f"{first_person(news.text, me)}. {invite}".strip()
+    template = pick(HEARSAY, *key, news.text)
     if news.source and news.source != partner and news.source != news.subject:
         template = f"{first_name(news.source)} told me: {{fact}}."
-    line = template.format(fact=news.fact)
+    line = template.format(fact=news.text)
     if news.subject and dislikes(me, news.subject):
-        line += " Don't count on my vote." if _political(news.fact) else " Not that I care."
+        line += " Don't count on my vote." if _political(news.text) else " Not that I care."
     return line
 
 
@@ -360,7 +364,7 @@ def _political(text: str) -> bool:
 # -- answering what the partner said ---------------------------------------------------------
 def _reply(ctx: AgentContext, partner: str, last: Utterance, seed: int, key: tuple) -> str:
     if last.shares:
-        return _react_to_news(ctx, partner, last.shares, seed, key)
+        return _react_to_news(ctx, partner, last, seed, key)
     if last.end:
         return ""
     if _is_greeting(last.text) and "?" in last.text:
@@ -375,18 +379,20 @@ def _is_greeting(text: str) -> bool:
     )
 
 
-def _react_to_news(ctx: AgentContext, partner: str, fact: str, seed: int, key: tuple) -> str:
-    me = ctx.persona
-    known = known_fact(fact, ctx.memories)
+def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, key: tuple) -> str:
+    """Surprise, interest, a doubt or a polite no, read from the news's fields (whom it is
+    about, the event it names) when the speaker gave them, else from its words."""
+    me, fact, shared = ctx.persona, told.shares, told.shared
+    known = known_fact(fact, shared, ctx.memories)
     if known is not None:
         source = known.heard_from if known.heard_from and known.heard_from != partner else ""
         if source:
             return f"I already heard that from {first_name(source)}."
         return "Yes, I'd heard about that."
-    subject = subject_of(fact)
+    subject = subject_of(shared) if shared is not None else ""
     if _political(fact):
         return _react_politics(me, subject, key)
-    event = parse_event(fact, PUBLIC_PLACES, year=ctx.now.year, today=ctx.now.date())
+    event = shared.event if shared is not None else None
     if event is not None or has_any(fact, ("party", "celebrat", "exhibition", "show\\b")):
         if declines(me, event_key(event) if event else fact, seed):
             return _decline(me, key)
@@ -465,8 +471,9 @@ def _project_line(ctx: AgentContext, key: tuple) -> str:
 def _seen_line(ctx: AgentContext, partner: str) -> str:
     """'I saw you studying earlier' from an observation of the partner."""
     for m in ctx.memories:
-        if m.kind is MemoryKind.OBSERVATION and m.text.startswith(partner + " is "):
-            doing = m.text[len(partner) + 4 :].rstrip(".")
+        fact = m.fact
+        if fact.kind is FactKind.DOING and fact.source is Source.SEEN and fact.subject == partner:
+            doing = fact.object.rstrip(".")
             if doing and doing != "idle":
                 return f"I saw you {doing} earlier."
     return ""

@@ -96,16 +96,16 @@ def first_name(name: str) -> str:
 
 
 def mentions(text: str, name: str) -> bool:
-    """Whether the text names the person, by full or first name."""
+    """Whether the text names the person, by full or first name (a whole word)."""
     if not name:
         return False
-    names = (re.escape(name), re.escape(first_name(name)))
-    return re.search(r"\b(?:" + "|".join(names) + r")\b", text) is not None
+    return name in text or first_name(name) in _name_words(text)
 
 
-def starts_with_name(text: str, name: str) -> bool:
-    """Whether the sentence's subject is the person ('Isabella is ...', 'Isabella R...')."""
-    return mentions(text.split(" ")[0], name) or text.startswith(name)
+def _name_words(text: str) -> set[str]:
+    """The words of a text as names are spelled ('Isabella's' gives 'Isabella')."""
+    kept = "".join(c if c.isalnum() or c == "-" else " " for c in text.replace("'s", " "))
+    return set(kept.split())
 
 
 def pronouns(persona: Resident) -> tuple[str, str, str]:
