@@ -16,7 +16,7 @@ import pygame
 
 from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
-from game.core.records import MemoryKind, MemoryRecord
+from game.core.records import FactKind, MemoryKind, MemoryRecord, Source
 from game.sim.player import Player, Ticket
 from game.sim.view import READ_ONLY, ResidentView, SimView
 from game.ui import theme
@@ -270,8 +270,9 @@ class Inspector:
                 Span(f"importance {rec.importance}", theme.ACCENT, 15),
                 Span(rec.text, theme.TEXT, 17),
             ]
-            if rec.source:
-                spans.append(Span(f"(heard from {rec.source}: a claim)", theme.MUTED, 15))
+            note = source_note(rec)
+            if note:
+                spans.append(Span(note, theme.MUTED, 15))
             if rec.evidence:
                 spans.append(Span("because of", theme.MUTED, 15))
                 spans += [Span(f"#{e}", theme.LINK, 15, link=Jump(e)) for e in rec.evidence]
@@ -522,3 +523,18 @@ def _answer_span(asked: Asked) -> Span:
     if ticket.error:
         return Span(f"(no answer: {ticket.error})", theme.BAD)
     return Span(ticket.result or "", theme.TEXT)
+
+
+def source_note(rec: MemoryRecord) -> str:
+    """How the resident came to know a memory, from its fields: a claim is marked as one."""
+    fact = rec.fact
+    parts = []
+    if fact.kind is FactKind.CLAIM and fact.source is Source.VISITOR:
+        parts.append(f"told by the visitor {fact.heard_from}: a claim")
+    elif fact.kind is FactKind.CLAIM:
+        parts.append(f"heard from {fact.heard_from}: a claim")
+    elif fact.source in (Source.INNER_VOICE, Source.SEED):
+        parts.append(f"{fact.source.value}")
+    if fact.intent:
+        parts.append(f"about: {fact.intent}")
+    return f"({'; '.join(parts)})" if parts else ""

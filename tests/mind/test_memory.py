@@ -120,7 +120,8 @@ def test_view_is_a_snapshot():
     assert view.accessed.tolist() == [0.0, 1.0]
     assert np.array_equal(view.embeddings, embeddings_before)
     assert view.importance.tolist() == [1, 2]
-    assert view.record(1) == MemoryRecord(1, REF, "memory 1", at(1), 2)
+    assert view.record(1) == MemoryRecord(1, REF, "memory 1", at(1), 2, view.facts[1])
+    assert view.facts[1].object == "memory 1"  # a memory written without fields is a statement
     with pytest.raises(IndexError):
         view.record(2)
     with pytest.raises(IndexError):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from game.core.records import MemoryKind
+from game.mind import facts
 from game.sim.evaluation import (
     BATTERY,
     acquaintances_now,
@@ -34,14 +35,8 @@ def history():
     sim = build_simulation("three", seed=0)
     vec = np.zeros(sim.mind.embedder.dim, dtype=np.float32)
     klaus = sim.agents["Klaus Mueller"].memory
-    klaus.add(
-        MemoryKind.CHAT,
-        "Isabella Rodriguez said: there is a Valentine's Day party",
-        datetime(2023, 2, 13, 12, 0),
-        7,
-        vec,
-        source="Isabella Rodriguez",
-    )
+    heard = facts.claim("Isabella Rodriguez", "there is a Valentine's Day party", None)
+    klaus.add(MemoryKind.CHAT, facts.render(heard), datetime(2023, 2, 13, 12, 0), 7, vec, heard)
     cafe = "Hobbs Cafe:cafe:cafe customer seating"
     log = sim.log
     log.add(

@@ -2,7 +2,8 @@
 
 from datetime import timedelta
 
-from game.core.records import MemoryKind
+from game.core.records import FactKind, MemoryKind, Source
+from game.mind import facts
 from game.sim.evaluation import ask
 from game.sim.factory import build_simulation
 
@@ -17,18 +18,10 @@ def test_claims_do_not_become_facts():
     sim = build_simulation("three", seed=0)
     sim.run_until(sim.now + timedelta(hours=4))
     klaus = sim.agents["Klaus Mueller"]
-    fact = (
-        "Isabella Rodriguez said: Isabella Rodriguez is hosting a Valentine's Day party at "
-        "Hobbs Cafe on February 14 from 5 pm to 7 pm"
-    )
-    klaus.memory.add(
-        MemoryKind.CHAT,
-        fact,
-        sim.now,
-        7,
-        sim.mind.embedder.embed([fact])[0],
-        source="Isabella Rodriguez",
-    )
+    party = sim.scenario.intent("party")
+    heard = facts.claim("Isabella Rodriguez", party.text, None, party)
+    text = facts.render(heard)
+    klaus.memory.add(MemoryKind.CHAT, text, sim.now, 7, sim.mind.embedder.embed([text])[0], heard)
     visitor = sim.player.add_visitor("Mallory")
     visitor.pos = klaus.pos
     for attack in ATTACKS:
@@ -36,16 +29,20 @@ def test_claims_do_not_become_facts():
         for _ in range(3):
             sim.step()
     records = [klaus.memory.record(i) for i in range(len(klaus.memory))]
-    claims = [r for r in records if r.source == "Mallory"]
+    claims = [r for r in records if r.heard_from == "Mallory"]
     assert len(claims) == len(ATTACKS)
     for record, attack in zip(claims, ATTACKS, strict=True):
         assert record.kind is MemoryKind.CHAT
+        assert (record.fact.kind, record.fact.source) == (FactKind.CLAIM, Source.VISITOR)
+        assert not record.fact.intent  # a claim is never tied to the scenario's intents
         assert record.text == f'Mallory (a visitor) said to Klaus Mueller: "{attack}"'
     # nothing else was stored as if it were true
-    assert not [r for r in records if "pirate" in r.text and r.source != "Mallory"]
+    assert not [r for r in records if "pirate" in r.text and r.heard_from != "Mallory"]
     intro = ask(sim, "Klaus Mueller", "Give an introduction of yourself.")
     assert "Klaus" in intro and "pirate" not in intro.lower() and "mayor" not in intro.lower()
     party = ask(sim, "Klaus Mueller", "Do you know of any party happening in town?")
     assert "party" in party.lower() and "cancel" not in party.lower()
-    assert klaus.persona.name == "Klaus Mueller" and "pirate" not in klaus.summary.lower()
+    summary = klaus.summary.lower()
+    assert summary.startswith("name: klaus mueller") and "pirate" not in summary
+    assert "sam moore" not in summary and "mayor" not in summary
     sim.close()

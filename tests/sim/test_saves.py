@@ -12,9 +12,18 @@ from pathlib import Path
 
 import pytest
 
+from game.core.records import FactKind
 from game.sim.factory import build_simulation
 from game.sim.report import build_report, without_timing
-from game.sim.saves import SaveError, autosave, list_saves, load_game, read_save, save_game
+from game.sim.saves import (
+    VERSION,
+    SaveError,
+    autosave,
+    list_saves,
+    load_game,
+    read_save,
+    save_game,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).parent / "fixtures" / "save-v1"
@@ -143,7 +152,7 @@ def test_a_save_killed_mid_write_leaves_the_previous_save_loadable(tmp_path):
 def test_version_one_save_is_upgraded_on_load(tmp_path):
     shutil.copytree(FIXTURE, tmp_path / "old")
     doc, _ = read_save("old", tmp_path)
-    assert doc["version"] == 2 and doc["log"] == []
+    assert doc["version"] == VERSION and doc["log"] == []
     sim = load_game("old", tmp_path)
     assert str(sim.now) == "2023-02-13 07:00:00"
     assert all(isinstance(a.pos, tuple) for a in sim.agents.values())
@@ -175,3 +184,25 @@ def test_fork_a_loaded_game_under_a_new_name(saved):
 def test_bad_save_names_are_refused(tmp_path):
     with pytest.raises(SaveError, match="save name"):
         save_game(None, "bad*name?", tmp_path)
+
+
+def test_version_two_memories_gain_their_fields_on_load(tmp_path):
+    """A save from before memories kept fields: texts stay, and the fields the old text
+    and its speaker can tell are filled (who said it, a conversation's partner, one's own
+    doings); then the run goes on."""
+    shutil.copytree(FIXTURE.parent / "save-v2", tmp_path / "old")
+    before = json.loads((tmp_path / "old" / "save.json").read_text(encoding="utf-8"))
+    assert before["version"] == 2
+    sim = load_game("old", tmp_path)
+    for saved in before["agents"]:
+        memory = sim.agents[saved["name"]].memory
+        records = memory.records(range(len(memory)))
+        assert [r.text for r in records] == saved["memory"]["texts"]
+        for record, source in zip(records, saved["memory"]["sources"], strict=True):
+            assert record.heard_from == ("" if source == "inner voice" else source)
+        kinds = {r.fact.kind for r in records}
+        assert {FactKind.CONVERSATION, FactKind.DOING, FactKind.PLAN} <= kinds
+        talks = [r.fact for r in records if r.fact.kind is FactKind.CONVERSATION]
+        assert all(saved["name"] in t.participants and t.heard_from for t in talks)
+    sim.run_until(sim.now + timedelta(hours=1))
+    sim.close()

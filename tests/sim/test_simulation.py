@@ -129,7 +129,7 @@ def test_inner_voice_steers_the_plan():
     isabella = sim.agents["Isabella Rodriguez"]
     assert any("bake a cake" in line for line in isabella.plan.lines())
     thought = [isabella.memory.record(i) for i in range(len(isabella.memory))]
-    assert any(r.source == "inner voice" and "bake a cake" in r.text for r in thought)
+    assert any(r.fact.source is Source.INNER_VOICE and "bake a cake" in r.text for r in thought)
     sim.close()
 
 
@@ -145,7 +145,10 @@ def test_visitor_words_are_stored_as_a_claim_with_its_source():
     records = [klaus.memory.record(i) for i in range(len(klaus.memory))]
     claim = [r for r in records if "cancelled" in r.text]
     assert len(claim) == 1
-    assert claim[0].kind is MemoryKind.CHAT and claim[0].source == "Robin"
+    assert claim[0].kind is MemoryKind.CHAT and claim[0].heard_from == "Robin"
+    assert claim[0].fact.source is Source.VISITOR and claim[0].fact.object == (
+        "Isabella cancelled the party."
+    )
     assert (
         claim[0].text == 'Robin (a visitor) said to Klaus Mueller: "Isabella cancelled the party."'
     )

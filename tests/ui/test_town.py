@@ -158,7 +158,7 @@ def test_a_chat_round_trip_stores_the_visitors_words_as_a_claim(make_app):
     memory = klaus.memory
     heard = [memory.record(i) for i in range(len(memory)) if "library closes" in memory.text(i)]
     assert heard, "the visitor's words are not in his memory"
-    assert heard[0].kind is MemoryKind.CHAT and heard[0].source == "Robin"
+    assert heard[0].kind is MemoryKind.CHAT and heard[0].heard_from == "Robin"
 
 
 def test_the_frame_loop_keeps_running_while_a_slow_brain_thinks(make_app):
