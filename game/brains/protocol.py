@@ -7,7 +7,7 @@ call from a worker thread: it reads only its arguments and returns a fresh value
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -22,8 +22,9 @@ from game.core.records import (
     Reaction,
     Utterance,
 )
+from game.world.roles import Role
 from game.world.scenario import Resident
-from game.world.town import AreaKind
+from game.world.town import Area, AreaKind
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class AgentContext:
     status: str  # current action, e.g. 'making espresso for a customer'
     memories: tuple[MemoryRecord, ...] = ()
     known_places: tuple[str, ...] = ()  # sectors the agent knows (its own subgraph)
+    sectors: tuple[Area, ...] = ()  # the town's sectors as the map states them: role, hours
     extras: dict[str, str] = field(default_factory=dict)  # ablation flags and notes
 
 
@@ -70,11 +72,13 @@ class Brain(Protocol):
         options: Sequence[str],
         current: str,
         hint: str = "",
+        roles: Mapping[str, Role | None] | None = None,
     ) -> str:
         """One of `options` (names at one level of the agent's tree) for doing `action`.
 
         `current` is the agent's area at that level ('' if none); `hint` is the place the
-        plan had in mind, if any. The architecture offers only open, not-full places.
+        plan had in mind, if any; `roles` is each option's role from the map (docs/MAP.md).
+        The architecture offers only open, not-full places.
         """
         ...
 

@@ -28,6 +28,7 @@ from game.core.settings import Ablation, MindSettings, RetrievalSettings
 from game.mind.agent import Action, ActionKind, AgentSnapshot, Conversation
 from game.mind.plan import DayPlan, fit_day, fit_to_span
 from game.mind.retrieval import retrieve
+from game.world.roles import Role
 from game.world.town import SEP, AreaKind, Town, split
 
 
@@ -162,6 +163,7 @@ def context(snap: AgentSnapshot, town: Town, memories: Sequence[MemoryRecord] = 
         status=snap.status,
         memories=tuple(memories),
         known_places=known,
+        sectors=tuple(town.sectors()),
     )
 
 
@@ -305,11 +307,12 @@ def _ask(
     options: list[str],
     current: str,
     hint: str,
+    roles: Mapping[str, Role | None],
 ) -> str:
     """One level of the tree walk; an answer outside the options falls back to the first."""
     if len(options) == 1:
         return options[0]
-    choice = mind.brain.choose_area(ctx, description, level, options, current, hint)
+    choice = mind.brain.choose_area(ctx, description, level, options, current, hint, roles)
     return choice if choice in options else options[0]
 
 
@@ -320,18 +323,26 @@ def ground(
     ctx = context(snap, world.town)
     here = split(snap.location)
     sectors = sector_options(snap, world) or [snap.persona.home]
-    sector = _ask(mind, ctx, description, AreaKind.SECTOR, sectors, _part(here, 0), hint)
+    roles = _roles(world.town, "", sectors)
+    sector = _ask(mind, ctx, description, AreaKind.SECTOR, sectors, _part(here, 0), hint, roles)
     arenas = _child_options(snap, world, sector)
     if not arenas:
         return sector
     current_arena = _part(here, 1) if _part(here, 0) == sector else ""
-    arena = _ask(mind, ctx, description, AreaKind.ARENA, arenas, current_arena, hint)
+    roles = _roles(world.town, sector, arenas)
+    arena = _ask(mind, ctx, description, AreaKind.ARENA, arenas, current_arena, hint, roles)
     arena_address = f"{sector}{SEP}{arena}"
     objects = _child_options(snap, world, arena_address)
     if not objects:
         return arena_address
-    obj = _ask(mind, ctx, description, AreaKind.OBJECT, objects, "", hint)
+    roles = _roles(world.town, arena_address, objects)
+    obj = _ask(mind, ctx, description, AreaKind.OBJECT, objects, "", hint, roles)
     return f"{arena_address}{SEP}{obj}"
+
+
+def _roles(town: Town, parent: str, names: list[str]) -> dict[str, Role | None]:
+    """Each option's role from the map, so a brain can match places by what they are for."""
+    return {n: town.areas[f"{parent}{SEP}{n}" if parent else n].role for n in names}
 
 
 def _part(parts: list[str], i: int) -> str:

@@ -6,7 +6,18 @@ import re
 from datetime import timedelta
 
 import pytest
-from test_scripted_personas import BERT, DAY, IRIS, LEO, NORA, context, memory, seeds, smallville
+from test_scripted_personas import (
+    BERT,
+    DAY,
+    IRIS,
+    LEO,
+    NORA,
+    context,
+    memory,
+    roles_of,
+    seeds,
+    smallville,
+)
 
 from game.brains.scripted import ScriptedBrain
 from game.brains.scripted.util import pick
@@ -77,7 +88,8 @@ SECTORS = [
 
 def choose(name: str, action: str, level: AreaKind, options, current="", hint="") -> str:
     persona = smallville().resident(name)
-    return BRAIN.choose_area(context(persona), action, level, options, current, hint)
+    roles = roles_of(options)
+    return BRAIN.choose_area(context(persona), action, level, options, current, hint, roles)
 
 
 @pytest.mark.parametrize(

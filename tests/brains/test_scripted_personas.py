@@ -7,12 +7,15 @@ cases: no routine at all, a night owl whose day ends after midnight, a gruff ear
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import cache
 
 import pytest
 
 from game.brains.protocol import AgentContext
 from game.core.records import MemoryKind, MemoryRecord
-from game.world.scenario import Look, Resident, RoutineBlock, Scenario, load_scenario
+from game.world.roles import Role
+from game.world.scenario import Look, Resident, RoutineBlock, Scenario, load_scenario, load_world
+from game.world.town import Town
 
 LOOK = Look("#d8a47d", "#4a2a1a", "#2e8b7a", "#3a2c28", "short")
 DAY = datetime(2023, 2, 13)
@@ -168,7 +171,20 @@ def context(
         status=status,
         memories=memories,
         known_places=persona.known_places,
+        sectors=tuple(town().sectors()),
     )
+
+
+@cache
+def town() -> Town:
+    """The big map, whose sectors (roles, hours) the scripted brain reads from a context."""
+    return load_world("smallville")[1]
+
+
+def roles_of(options) -> dict[str, Role | None]:
+    """Each option's role on the big map, by name (as the architecture passes them)."""
+    areas = town().areas.values()
+    return {o: next((a.role for a in areas if a.name == o), None) for o in options}
 
 
 def smallville() -> Scenario:

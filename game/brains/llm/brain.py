@@ -31,7 +31,7 @@ import logging
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,7 @@ from game.core.records import (
     ReactionKind,
     Utterance,
 )
+from game.world.roles import Role
 from game.world.scenario import Resident
 from game.world.town import SEP, AreaKind, Town, split
 
@@ -319,13 +320,14 @@ class LLMBrain:
         options: Sequence[str],
         current: str,
         hint: str = "",
+        roles: Mapping[str, Role | None] | None = None,
     ) -> str:
-        chosen = self._where(ctx, action, level, options, current, hint)
+        chosen = self._where(ctx, action, level, options, current, hint, roles)
         if level is AreaKind.SECTOR:  # remembered for this job's lower levels
             self._walk.state = ((ctx.persona.name, action, ctx.now), chosen, None)
         return chosen
 
-    def _where(self, ctx, action, level, options, current, hint) -> str:
+    def _where(self, ctx, action, level, options, current, hint, roles=None) -> str:
         name = ctx.persona.name
         parts, depth = split(hint), LEVELS.get(level, 0)
         if len(parts) > depth and parts[depth] in options:
@@ -352,6 +354,7 @@ class LLMBrain:
                 options=list(options),
                 current=current,
                 hint=hint,
+                roles=roles or {},
             )
         memo.put(key, chosen)
         return chosen

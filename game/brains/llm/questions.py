@@ -423,7 +423,7 @@ CHOOSE_AREA = Question(
     lambda a: titled("choose_area", obj(choice=enum(a["options"]))),
     lambda d, a: one_of(want(d, "choice", str), a["options"], "options"),
     lambda s, a: s.choose_area(
-        a["ctx"], a["action"], a["level"], a["options"], a["current"], a["hint"]
+        a["ctx"], a["action"], a["level"], a["options"], a["current"], a["hint"], a.get("roles")
     ),
     simple=True,
     max_tokens=60,

@@ -6,11 +6,12 @@ the question), so it is safe on any worker thread and reproducible in any call o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from game.brains.protocol import AgentContext
 from game.core.records import Insight, MemoryRecord, Observation, PlanItem, Reaction, Utterance
+from game.world.roles import Role
 from game.world.scenario import Resident
 from game.world.town import AreaKind
 
@@ -33,7 +34,7 @@ class ScriptedBrain:
         return plans.plan_day(ctx, yesterday, wake, self.seed)
 
     def decompose(self, ctx: AgentContext, item: PlanItem, grain: int) -> list[PlanItem]:
-        return _decompose.decompose(ctx.persona, item, grain, self.seed)
+        return _decompose.decompose(ctx.persona, item, grain, self.seed, places.Directory.of(ctx))
 
     def choose_area(
         self,
@@ -43,8 +44,10 @@ class ScriptedBrain:
         options: Sequence[str],
         current: str,
         hint: str = "",
+        roles: Mapping[str, Role | None] | None = None,
     ) -> str:
-        return places.choose(ctx.persona, action, level, options, current, hint)
+        directory = places.Directory.of(ctx)
+        return places.choose(ctx.persona, action, level, options, current, hint, roles, directory)
 
     def object_state(self, persona: Resident, action: str, obj: str, old_state: str) -> str:
         return lexicon.object_state(action, obj, old_state)

@@ -18,7 +18,7 @@ from game.world.scenario import Resident
 from . import memtext
 from .lexicon import trouble
 from .news import chat_partner, facts_in, is_private, subject_of
-from .places import PUBLIC_PLACES
+from .places import public_places
 from .plans import attends, event_key, event_text, sleep_time
 from .traits import declines, dislikes, tension
 from .util import (
@@ -189,7 +189,7 @@ def _feel_topic(ctx: AgentContext, keys: tuple[str, ...], label: str, seed: int)
         if subject and dislikes(ctx.persona, subject):
             return f"I don't think {first_name(subject)} should be mayor, frankly."
         return "I'm curious to see how it turns out."
-    event = parse_event(fact, PUBLIC_PLACES, year=ctx.now.year)
+    event = parse_event(fact, public_places(ctx), year=ctx.now.year)
     key = event_key(event) if event else fact
     if declines(ctx.persona, key, seed):
         return "It sounds nice, but I probably won't go."
@@ -250,7 +250,7 @@ def _plans(ctx: AgentContext, question: str, seed: int) -> str:
 
 
 def _event_at(ctx: AgentContext, when: datetime, seed: int) -> str:
-    places = {*PUBLIC_PLACES, *ctx.known_places, *ctx.persona.known_places}
+    places = {*public_places(ctx), *ctx.known_places, *ctx.persona.known_places}
     for m in ctx.memories:
         event = parse_event(m.text, places, year=when.year, today=m.created.date())
         if event is not None and event.start <= when < event.end:

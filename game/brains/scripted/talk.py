@@ -30,7 +30,7 @@ from .news import (
     news_for,
     subject_of,
 )
-from .places import PUBLIC_PLACES
+from .places import public_places
 from .plans import event_key
 from .traits import (
     BLUNT_TRAITS,
@@ -117,7 +117,7 @@ def _react_object(ctx: AgentContext, observation: Observation) -> Reaction:
     if rule is None:
         return CONTINUE
     obj = observation.subject.split(":")[-1]
-    action = rule.action.format(obj=obj)
+    action = rule.fix(obj)
     if action in ctx.status:
         return CONTINUE  # already dealing with it
     return Reaction(ReactionKind.REACT, action, rule.minutes, observation.subject)
@@ -376,7 +376,7 @@ def _react_to_news(ctx: AgentContext, partner: str, fact: str, seed: int, key: t
     subject = subject_of(fact)
     if _political(fact):
         return _react_politics(me, subject, key)
-    event = parse_event(fact, PUBLIC_PLACES, year=ctx.now.year, today=ctx.now.date())
+    event = parse_event(fact, public_places(ctx), year=ctx.now.year, today=ctx.now.date())
     if event is not None or has_any(fact, ("party", "celebrat", "exhibition", "show\\b")):
         if declines(me, event_key(event) if event else fact, seed):
             return _decline(me, key)
