@@ -19,7 +19,7 @@ from game.world.town import sector_of
 
 from .activities import GENERIC, Activity, Step, classify
 from .places import Directory, refine
-from .util import pick, shuffled
+from .util import pick, stable_int
 
 FINE_GRAIN_LIMIT = 30  # grains below this mean 5-15 minute actions
 DEFAULT_HOURS = ("{what}", "still {what}")
@@ -150,7 +150,7 @@ def _steps(job: Job) -> list[Step]:
     opening = list(activity.first) if role in (Role.WHOLE, Role.FIRST) else []
     closing = list(activity.last) if role in (Role.WHOLE, Role.LAST, Role.RESUME) else []
     pool = activity.middle or GENERIC.middle
-    middle = [pool[0], *shuffled(pool[1:], *job.key)]  # the core action comes first
+    middle = [pool[0], *_shuffled(pool[1:], job.key)]  # the core action comes first
     steps = list(opening)
     need = total - _sum(opening) - _sum(closing)
     i = 0
@@ -161,6 +161,12 @@ def _steps(job: Job) -> list[Step]:
         i += 1
     steps += closing
     return _fit(steps, len(closing), total)
+
+
+def _shuffled(steps: tuple[Step, ...], key: tuple[object, ...]) -> list[Step]:
+    """A stable shuffle keyed by the steps' words, so where a step happens never reorders
+    the steps."""
+    return sorted(steps, key=lambda s: stable_int(*key, s[0], s[1]))
 
 
 def _fit(steps: list[Step], closing: int, total: int) -> list[Step]:
