@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from tinymap import write_map
 
+from game.brains.protocol import AgentContext
 from game.brains.scripted import ScriptedBrain
+from game.brains.scripted.activities import classify
 from game.brains.scripted.lexicon import TROUBLES, emoji, fix_of, object_state
 from game.brains.scripted.places import Directory, choose
 from game.sim.factory import build_simulation
@@ -137,8 +139,8 @@ def test_without_roles_the_same_names_mean_nothing(tmp_path) -> None:
 
 
 def test_choices_follow_roles_not_names(tmp_path) -> None:
-    _, town = load_world(write_world(tmp_path))
-    persona = load_world(tmp_path / "tiny.json")[0].resident("Ada Reed")
+    scenario, town = load_world(write_world(tmp_path))
+    persona = scenario.resident("Ada Reed")
     galley = [a.name for a in town.children(f"{HOME}:galley")]
     roles = {a.name: a.role for a in town.children(f"{HOME}:galley")}
     directory = Directory({a.name: a for a in town.sectors()})
@@ -155,8 +157,6 @@ def test_choices_follow_roles_not_names(tmp_path) -> None:
 def test_a_cafe_by_another_name_is_where_lunch_is(tmp_path) -> None:
     """Sector roles: the planner's 'lunch at the cafe' finds the Brew House."""
     scenario, town = load_world(write_world(tmp_path))
-    from game.brains.protocol import AgentContext
-
     persona = scenario.resident("Ada Reed")
     brain = ScriptedBrain(seed=0)
     places = set()
@@ -174,6 +174,4 @@ def test_each_trouble_is_one_record_every_table_reads(rule) -> None:
     assert fix_of(action) is rule
     assert object_state(action, f"{HOME}:galley:hob", "x") == rule.fixed
     assert emoji(action).startswith(rule.emoji)
-    from game.brains.scripted.activities import classify
-
     assert classify(action).key == "fixing"

@@ -10,7 +10,7 @@ context.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from game.brains.protocol import AgentContext
@@ -51,7 +51,7 @@ class Directory:
         """Every public place of the town (a cafe, a park ...), in map order."""
         return tuple(name for name, area in self.sectors.items() if area.role not in PRIVATE)
 
-    def find(self, role: Role, known: frozenset[str] | set[str]) -> str:
+    def find(self, role: Role, known: Collection[str]) -> str:
         """The first place with this role that the persona knows, or ''."""
         return next((n for n, a in self.sectors.items() if a.role is role and n in known), "")
 
