@@ -2142,6 +2142,45 @@ GARDEN_THINGS: dict[str, Thing] = {
 }
 
 
+# Roles (docs/MAP.md): what each place is for, so the game's rules need not know its names.
+SECTOR_ROLES = {"home": "home", "dorm": "home", "cafe": "cafe", "pub": "bar", "park": "park",
+                "college": "college", "market": "market", "supply": "supply store"}  # kind or style
+ARENA_ROLES = {
+    "bedroom": "bedroom", "bathroom": "bathroom", "bathroom 1": "bathroom",
+    "bathroom 2": "bathroom", "kitchen": "kitchen", "common room": "living room",
+    "main room": "living room", "study": "study", "home office": "study", "studio": "studio",
+    "garden": "garden", "cafe": "cafe", "pub": "bar", "store": "store", "park": "park",
+    "classroom": "classroom", "library": "library", "hallway": "hallway",
+}
+OBJECT_ROLES = {
+    "bed": "bed", "closet": "closet", "desk": "desk", "writing desk": "desk",
+    "computer desk": "desk", "drawing tablet desk": "desk", "photo editing desk": "desk",
+    "dining table": "table", "library tables": "table", "picnic table": "table",
+    "cafe customer seating": "seat", "pub tables": "seat", "sofa": "sofa",
+    "park bench": "bench", "garden bench": "bench", "stove": "stove",
+    "dorm kitchen counter": "kitchen counter", "kitchen sink": "sink", "bathroom sink": "sink",
+    "shower": "shower", "toilet": "toilet", "refrigerator": "refrigerator",
+    "cafe counter": "counter", "bar counter": "counter", "cashier counter": "counter",
+    "store counter": "counter", "pharmacy counter": "counter",
+    "coffee machine": "coffee machine", "television": "television", "bookshelf": "bookshelf",
+    "library bookshelves": "bookshelf", "grocery shelves": "shelves",
+    "supply shelves": "shelves", "medicine shelves": "shelves", "paint shelves": "shelves",
+    "house garden": "garden", "park garden": "garden",
+}  # fmt: skip
+
+
+def role_prop(role: str | None) -> list[tuple[str, str, str]]:
+    """The `role` property, or none for a place without a role in the vocabulary."""
+    return [("role", "string", role)] if role else []
+
+
+def arena_role(name: str) -> str | None:
+    """A room's role from its name; a resident's own room is a bedroom."""
+    if name.endswith(("'s room", "'s bedroom")):
+        return "bedroom"
+    return ARENA_ROLES.get(name)
+
+
 def family_house(
     name: str, style: str, x: int, y: int, plan: list[str], rooms: dict[str, Room],
     extra: dict[str, Thing],
@@ -2566,6 +2605,7 @@ def find_rooms(b: Building) -> tuple[dict[tuple[int, int], str], list[tuple[str,
             name, _, cap = b.rooms[ch]
             rx, ry, rw, rh = bbox(region)
             props = [("capacity", "int", str(cap))] if cap is not None else []
+            props += role_prop(arena_role(name))
             arenas.append((ch, Area("arena", name, b.x + rx, b.y + ry, rw, rh, props)))
     return cell_room, arenas
 
@@ -2608,6 +2648,7 @@ def stamp_building(town: Town, b: Building) -> Area:
     if any(len(row) != w for row in b.plan):
         raise ValueError(f"{b.name}: blueprint rows differ in length")
     props = [("kind", "string", b.kind)]
+    props += role_prop(SECTOR_ROLES.get(b.kind) or SECTOR_ROLES.get(b.style))
     if b.hours:
         props = [("closes", "string", b.hours[1]), *props, ("opens", "string", b.hours[0])]
     sector = Area("sector", b.name, b.x, b.y, w, h, props)
@@ -2667,7 +2708,8 @@ def place_things(
             arena = by_digit[rooms.pop()]
             if any(o.name == name for o in arena.children):
                 raise ValueError(f"{b.name}: two objects named {name} in {arena.name}")
-            arena.children.append(Area("object", name, gx, gy, w, h, [("state", "string", "idle")]))
+            props = [("state", "string", "idle"), *role_prop(OBJECT_ROLES.get(name))]
+            arena.children.append(Area("object", name, gx, gy, w, h, props))
 
 
 def lead_paths(town: Town, b: Building) -> None:

@@ -31,7 +31,9 @@ from game.core.records import (
     Reaction,
     Utterance,
 )
+from game.world.roles import Role
 from game.world.scenario import Resident
+from game.world.town import Area
 
 A = TypeVar("A")
 
@@ -54,6 +56,7 @@ class AgentContext:
     status: str  # current action, e.g. 'making espresso for a customer'
     memories: tuple[MemoryRecord, ...] = ()
     known_places: tuple[str, ...] = ()  # sectors the agent knows (its own subgraph)
+    sectors: tuple[Area, ...] = ()  # the town's sectors as the map states them: role, hours
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,8 @@ class Spot:
     arena: str
     object: str = ""  # '' for the arena as a whole
     address: str = ""
-    role: str = ""  # the map's role for the object (or the arena): 'stove', 'kitchen'
+    arena_role: Role | None = None  # the map's roles: the arena's ('kitchen') ...
+    role: Role | None = None  # ... and the object's ('stove')
 
     @property
     def label(self) -> str:
@@ -280,7 +284,7 @@ class ChooseSector(Question[str]):
     options: tuple[str, ...]
     current: str = ""
     hint: str = ""
-    roles: Mapping[str, str] = field(default_factory=dict)  # option -> its map role
+    roles: Mapping[str, Role | None] = field(default_factory=dict)  # option -> its map role
 
     @property
     def agent(self) -> str:

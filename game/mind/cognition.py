@@ -169,6 +169,7 @@ def context(snap: AgentSnapshot, town: Town, memories: Sequence[MemoryRecord] = 
         status=snap.status,
         memories=tuple(memories),
         known_places=known,
+        sectors=tuple(town.sectors()),
     )
 
 
@@ -322,10 +323,12 @@ def spots_in(snap: AgentSnapshot, world: Surroundings, sector: str) -> tuple[Spo
     for arena in _children(snap, world, sector):
         arena_name = town.areas[arena].name
         objects = _children(snap, world, arena)
+        arena_role = town.areas[arena].role
         for obj in objects:
-            out.append(Spot(arena_name, town.areas[obj].name, obj))
+            thing = town.areas[obj]
+            out.append(Spot(arena_name, thing.name, obj, arena_role, thing.role))
         if not objects:
-            out.append(Spot(arena_name, "", arena))
+            out.append(Spot(arena_name, "", arena, arena_role))
     return tuple(out)
 
 
@@ -338,7 +341,8 @@ def ground(
     sectors = sector_options(snap, world) or [snap.persona.home]
     sector = sectors[0]
     if len(sectors) > 1:
-        question = ChooseSector(ctx, description, tuple(sectors), _part(here, 0), hint)
+        roles = {name: world.town.areas[name].role for name in sectors}
+        question = ChooseSector(ctx, description, tuple(sectors), _part(here, 0), hint, roles)
         answer = mind.brain.ask(question)
         sector = answer if answer in sectors else sectors[0]
     spots = spots_in(snap, world, sector)

@@ -10,6 +10,7 @@ import pytmx
 
 from game.core.clock import parse_hhmm
 from game.core.errors import MapError
+from game.world.roles import Role, parse_role
 from game.world.town import WORLD, Area, AreaKind, Rect, Town, join
 
 _LEVEL = {"sector": AreaKind.SECTOR, "arena": AreaKind.ARENA, "object": AreaKind.OBJECT}
@@ -160,6 +161,7 @@ def _make_area(
         opens = parse_hhmm(props["opens"]) if "opens" in props else None
         closes = parse_hhmm(props["closes"]) if "closes" in props else None
         capacity = int(props["capacity"]) if "capacity" in props else None
+        role = _role(props)
     except (TypeError, ValueError) as exc:
         raise MapError(path, f"{kind.value} {address!r}: bad property ({exc})") from exc
     if capacity is not None and capacity < 1:
@@ -175,7 +177,14 @@ def _make_area(
         closes=closes,
         capacity=capacity,
         default_state=str(props.get("state", "idle")) or "idle",
+        role=role,
     )
+
+
+def _role(props: dict) -> Role | None:
+    """The area's role (docs/MAP.md); an empty or missing property means none."""
+    text = str(props.get("role", "")).strip()
+    return parse_role(text) if text else None
 
 
 def _spawns(tmx: pytmx.TiledMap, path: str) -> dict[str, tuple[int, int]]:

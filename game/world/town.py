@@ -13,6 +13,7 @@ from enum import Enum
 import numpy as np
 
 from game.core.clock import in_window
+from game.world.roles import Role
 
 WORLD = ""  # the address of the root of the tree
 SEP = ":"
@@ -70,6 +71,7 @@ class Area:
     closes: int | None = None
     capacity: int | None = None
     default_state: str = "idle"
+    role: Role | None = None  # what the area is for (docs/MAP.md), whatever its name
 
     def is_open(self, minute: int) -> bool:
         """Opening hours as the map states them; areas without hours are always open."""
@@ -193,15 +195,6 @@ class Town:
 
     def sectors(self) -> list[Area]:
         return self.children(WORLD)
-
-    def objects_in(self, address: str) -> list[Area]:
-        """Every object below an address (an arena's objects, or a sector's)."""
-        prefix = address + SEP
-        return [
-            a
-            for a in self.areas.values()
-            if a.kind is AreaKind.OBJECT and a.address.startswith(prefix)
-        ]
 
     def find(self, address: str) -> Area | None:
         return self.areas.get(address)

@@ -18,6 +18,7 @@ from test_scripted_personas import (
     heard,
     memory,
     planned,
+    roles_of,
     seeds,
     seen,
     smallville,
@@ -93,7 +94,8 @@ SECTORS = [
 
 def choose(name: str, action: str, level: AreaKind, options, current="", hint="") -> str:
     persona = smallville().resident(name)
-    return BRAIN.choose_area(context(persona), action, level, options, current, hint)
+    roles = roles_of(options)
+    return BRAIN.choose_area(context(persona), action, level, options, current, hint, roles)
 
 
 @pytest.mark.parametrize(

@@ -26,8 +26,17 @@ from game.core.records import (
     Utterance,
 )
 from game.mind import facts
-from game.world.scenario import Intent, Look, Resident, RoutineBlock, Scenario, load_scenario
-from game.world.town import AreaKind
+from game.world.roles import Role
+from game.world.scenario import (
+    Intent,
+    Look,
+    Resident,
+    RoutineBlock,
+    Scenario,
+    load_scenario,
+    load_world,
+)
+from game.world.town import AreaKind, Town
 
 LOOK = Look("#d8a47d", "#4a2a1a", "#2e8b7a", "#3a2c28", "short")
 DAY = datetime(2023, 2, 13)
@@ -252,8 +261,11 @@ class Brain:
             return [c.item for c in self.ask(q.DecomposeHours(ctx, item))]
         return list(self.ask(q.DecomposeSteps(ctx, item)))
 
-    def choose_area(self, ctx, action, level: AreaKind, options, current="", hint="") -> str:
-        return places.choose(ctx.persona, action, level, list(options), current, hint)
+    def choose_area(
+        self, ctx, action, level: AreaKind, options, current="", hint="", roles=None
+    ) -> str:
+        where = places.Directory.of(ctx)
+        return places.choose(ctx.persona, action, level, list(options), current, hint, roles, where)
 
     def object_state(self, persona: Resident, action: str, obj: str, old: str) -> str:
         return self.ask(q.ActionDetails(persona, action, obj, old)).state
@@ -295,7 +307,20 @@ def context(
         status=status,
         memories=memories,
         known_places=persona.known_places,
+        sectors=tuple(town().sectors()),
     )
+
+
+@cache
+def town() -> Town:
+    """The big map, whose sectors (roles, hours) the scripted brain reads from a context."""
+    return load_world("smallville")[1]
+
+
+def roles_of(options) -> dict[str, Role | None]:
+    """Each option's role on the big map, by name (as the architecture passes them)."""
+    areas = town().areas.values()
+    return {o: next((a.role for a in areas if a.name == o), None) for o in options}
 
 
 def smallville() -> Scenario:
@@ -308,9 +333,3 @@ def smallville() -> Scenario:
 @cache
 def _load(name: str) -> Scenario:
     return load_scenario(name)
-
-
-def test_hand_made_personas_are_well_formed() -> None:
-    for p in HAND_MADE:
-        assert p.bed.startswith(p.home + ":")
-        assert p.seed_memories()

@@ -18,9 +18,9 @@ from test_scripted_personas import (
     planned,
     seeds,
     smallville,
+    town,
 )
 
-from game.brains.scripted.places import PUBLIC_HOURS
 from game.brains.scripted.plans import sleep_time
 from game.brains.scripted.traits import DECLINE_CAP, decline_chance
 from game.core.records import PlanItem
@@ -54,12 +54,15 @@ def assert_day(persona: Resident, items: list[PlanItem], wake: datetime) -> None
 
 
 def assert_open(persona: Resident, items: list[PlanItem]) -> None:
-    """No visit to a public place outside its hours, unless one works there or it's an event."""
+    """No visit to a public place outside its hours (the map's), unless one works there or
+    it's an event."""
     for item in items:
-        sector = sector_of(item.place)
-        if sector not in PUBLIC_HOURS or sector == persona.workplace or "party" in item.description:
+        sector = town().areas.get(sector_of(item.place))
+        if sector is None or sector.opens is None or sector.name == persona.workplace:
             continue
-        opens, closes = PUBLIC_HOURS[sector]
+        if "party" in item.description:
+            continue
+        opens, closes = sector.opens, sector.closes
         start = item.start.hour * 60 + item.start.minute
         assert opens <= start and start + item.minutes <= closes, item
 
@@ -257,9 +260,9 @@ def test_morning_routine_steps_go_to_the_bathroom_and_bed() -> None:
         "taking a shower",
         "getting dressed",
     ]
-    shower = steps[2]
-    assert shower.place == "Nora Vance's house:bathroom:shower"
-    assert steps[0].place == "Nora Vance's house:bedroom:bed"
+    shower = steps[2]  # the hint names roles (a shower in a bathroom), one's own room by name
+    assert shower.place == "Nora Vance's house:@bathroom:@shower"
+    assert steps[0].place == "Nora Vance's house:bedroom:@bed"
 
 
 def test_cafe_work_opens_once_and_closes_once() -> None:

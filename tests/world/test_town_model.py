@@ -5,6 +5,7 @@ from tinymap import write_map
 
 from game.core.errors import MapError
 from game.world.describe import describe_object, describe_tree, tree_dict
+from game.world.roles import Role
 from game.world.tmx import load_town
 from game.world.town import AreaKind
 
@@ -18,8 +19,8 @@ ART = """
 """
 AREAS = [
     ("sector", "Lin family's house", 1, 1, 5, 4, {"kind": "home"}),
-    ("arena", "kitchen", 2, 2, 3, 2, {"capacity": 1}),
-    ("object", "stove", 2, 2, 1, 1, {"state": "idle"}),
+    ("arena", "kitchen", 2, 2, 3, 2, {"capacity": 1, "role": " Kitchen "}),
+    ("object", "stove", 2, 2, 1, 1, {"state": "idle", "role": "stove"}),
     ("object", "refrigerator", 4, 2, 1, 1),
     ("sector", "Hobbs Cafe", 7, 1, 4, 4, {"kind": "cafe", "opens": "08:00", "closes": "20:00"}),
     ("arena", "cafe", 7, 1, 4, 4),
@@ -70,6 +71,13 @@ def test_tree_rendered_to_language(town):
     assert doc[0]["arenas"][0]["objects"][0] == {"name": "stove", "state": "idle"}
 
 
+def test_roles_are_read_and_optional(town):
+    assert town.find("Lin family's house:kitchen").role is Role.KITCHEN  # case, spacing
+    assert town.find("Lin family's house:kitchen:stove").role is Role.STOVE
+    assert town.find("Lin family's house:kitchen:refrigerator").role is None
+    assert town.find("Hobbs Cafe").role is None
+
+
 def test_old_type_attribute_is_read(tmp_path):
     town = load_town(write_map(tmp_path / "t.tmx", ART, AREAS, {}, klass_attr="type"))
     assert town.find("Hobbs Cafe:cafe") is not None
@@ -83,6 +91,7 @@ def test_old_type_attribute_is_read(tmp_path):
         ([("room", "A", 0, 0, 2, 2)], "expected sector, arena or object"),
         ([("sector", "A", 0, 0, 2, 2, {"capacity": "many"})], "bad property"),
         ([("sector", "A", 0, 0, 2, 2, {"opens": "25:00", "closes": "26:00"})], "bad property"),
+        ([("sector", "A", 0, 0, 2, 2, {"role": "spaceport"})], "sector 'A'.*unknown role"),
     ],
 )
 def test_bad_maps_give_clear_errors(tmp_path, areas, message):

@@ -18,8 +18,8 @@ from game.world.scenario import Resident
 from game.world.town import sector_of
 
 from .activities import GENERIC, Activity, Step, classify
-from .places import refine
-from .util import pick, shuffled
+from .places import Directory, refine
+from .util import pick, stable_int
 
 FINE_GRAIN_LIMIT = 30  # grains below this mean 5-15 minute actions
 DEFAULT_HOURS = ("{what}", "still {what}")
@@ -44,6 +44,7 @@ class Job:
     item: PlanItem
     activity: Activity
     key: tuple[object, ...]
+    directory: Directory
 
     @property
     def what(self) -> str:
@@ -59,13 +60,15 @@ def meal_word(text: str) -> str:
     return next((w for w in MEAL_WORDS if re.search(rf"\b{w}\b", low)), "a meal")
 
 
-def decompose(persona: Resident, item: PlanItem, grain: int, seed: int) -> list[PlanItem]:
+def decompose(
+    persona: Resident, item: PlanItem, grain: int, seed: int, directory: Directory | None = None
+) -> list[PlanItem]:
     if item.minutes <= 0:
         return [item]
     at_home = sector_of(item.place) == persona.home if item.place else None
     activity = classify(item.description, at_home)
     key = (seed, persona.name, item.start.isoformat(), item.description)
-    job = Job(persona, item, activity, key)
+    job = Job(persona, item, activity, key, directory or Directory())
     if grain >= FINE_GRAIN_LIMIT:
         return _chunks(job, grain)
     return _actions(job)
@@ -132,7 +135,7 @@ def _actions(job: Job) -> list[PlanItem]:
     start = job.item.start
     for text, minutes, spot in _steps(job):
         text = text.format(what=job.what, meal=job.meal)
-        place = refine(job.item.place, spot, job.persona)
+        place = refine(job.item.place, spot, job.persona, job.directory)
         if out and out[-1].description == text and out[-1].place == place:
             out[-1] = PlanItem(text, out[-1].start, out[-1].minutes + minutes, place)
         else:
@@ -147,7 +150,7 @@ def _steps(job: Job) -> list[Step]:
     opening = list(activity.first) if role in (Role.WHOLE, Role.FIRST) else []
     closing = list(activity.last) if role in (Role.WHOLE, Role.LAST, Role.RESUME) else []
     pool = activity.middle or GENERIC.middle
-    middle = [pool[0], *shuffled(pool[1:], *job.key)]  # the core action comes first
+    middle = [pool[0], *_shuffled(pool[1:], job.key)]  # the core action comes first
     steps = list(opening)
     need = total - _sum(opening) - _sum(closing)
     i = 0
@@ -158,6 +161,12 @@ def _steps(job: Job) -> list[Step]:
         i += 1
     steps += closing
     return _fit(steps, len(closing), total)
+
+
+def _shuffled(steps: tuple[Step, ...], key: tuple[object, ...]) -> list[Step]:
+    """A stable shuffle keyed by the steps' words, so where a step happens never reorders
+    the steps."""
+    return sorted(steps, key=lambda s: stable_int(*key, s[0], s[1]))
 
 
 def _fit(steps: list[Step], closing: int, total: int) -> list[Step]:

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from game.core.clock import minute_of_day
+from game.world.roles import Role
 
-from .places import CAFE, MARKET, PARK, PUB, is_open
 from .timeline import Day, Slot, paint
 from .util import chance, has_any, pick, shuffled
 
@@ -19,7 +19,6 @@ MAX_ITEMS_FOR_VARIETY = 8  # variety is added only while the day is shorter than
 
 FREE_SWAP_CHANCE = 0.35  # a long free block gets an hour of something else
 FREE_SWAP_MINUTES = 60
-HOME = "@home"
 _OWN = ("his", "her", "their", "'s")
 
 
@@ -27,23 +26,22 @@ _OWN = ("his", "her", "their", "'s")
 class FreeTime:
     """Something to do with free time, where, and the hours it makes sense in."""
 
-    text: str
-    place: str  # a sector, or HOME
+    text: str  # '{place}' is the place's name
+    place: Role | None  # the kind of place it happens in; None: at home
     earliest: int
     latest: int
-    pub_goers_only: bool = False
 
 
 FREE_TIME: tuple[FreeTime, ...] = (
-    FreeTime("taking a walk in Johnson Park", PARK, 7 * 60, 20 * 60),
-    FreeTime("having a coffee at Hobbs Cafe", CAFE, 8 * 60, 20 * 60),
-    FreeTime("reading a book at home", HOME, 0, 24 * 60),
-    FreeTime("relaxing at home", HOME, 0, 24 * 60),
-    FreeTime("having a drink at The Rose and Crown Pub", PUB, 17 * 60, 23 * 60, True),
-    FreeTime("watching television at home", HOME, 18 * 60, 24 * 60),
-    FreeTime("doing chores around the house", HOME, 8 * 60, 20 * 60),
-    FreeTime("picking up groceries at The Willows Market and Pharmacy", MARKET, 9 * 60, 17 * 60),
-    FreeTime("reading about {interest} at home", HOME, 0, 24 * 60),
+    FreeTime("taking a walk in {place}", Role.PARK, 7 * 60, 20 * 60),
+    FreeTime("having a coffee at {place}", Role.CAFE, 8 * 60, 20 * 60),
+    FreeTime("reading a book at home", None, 0, 24 * 60),
+    FreeTime("relaxing at home", None, 0, 24 * 60),
+    FreeTime("having a drink at {place}", Role.BAR, 17 * 60, 23 * 60),
+    FreeTime("watching television at home", None, 18 * 60, 24 * 60),
+    FreeTime("doing chores around the house", None, 8 * 60, 20 * 60),
+    FreeTime("picking up groceries at {place}", Role.MARKET, 9 * 60, 17 * 60),
+    FreeTime("reading about {interest} at home", None, 0, 24 * 60),
 )
 FREE_SPLIT_OVER = 150  # a free stretch longer than this becomes a few different activities
 FREE_PIECES = (90, 120)
@@ -87,15 +85,23 @@ def free_option(
         f
         for f in FREE_TIME
         if _fits(day, f, start, end)
-        and f.text.format(interest=_interest(day)) != exclude
-        and (f.place == HOME or not home_only)
+        and _text(day, f) != exclude
+        and (f.place is None or not home_only)
     ]
     fresh = [f for f in fitting if not _done_yesterday(day, f)] or fitting
     if not fresh:
         return "relaxing at home", day.persona.home
     choice = pick(fresh, *day.key("free", start.isoformat()))
-    text = choice.text.format(interest=_interest(day))
-    return text, day.persona.home if choice.place == HOME else choice.place
+    return _text(day, choice), _where(day, choice)
+
+
+def _where(day: Day, option: FreeTime) -> str:
+    """The sector: home, or the known place of the option's kind ('' if none is known)."""
+    return day.persona.home if option.place is None else day.place(option.place)
+
+
+def _text(day: Day, option: FreeTime) -> str:
+    return option.text.format(interest=_interest(day), place=_where(day, option))
 
 
 def _interest(day: Day) -> str:
@@ -110,16 +116,16 @@ def _fits(day: Day, option: FreeTime, start: datetime, end: datetime) -> bool:
     s, e = minute_of_day(start), minute_of_day(start) + int((end - start).total_seconds() // 60)
     if s < option.earliest or e > option.latest:
         return False
-    if option.place == HOME:
+    if option.place is None:
         return True
-    if option.place not in day.known or not is_open(option.place, s, e):
-        return False
-    return not option.pub_goers_only or PUB in day.known
+    where = _where(day, option)
+    return bool(where) and day.is_open(where, s, e)
 
 
 def _done_yesterday(day: Day, option: FreeTime) -> bool:
     """Variety: skip what yesterday's summary already mentions, if there is a choice."""
-    return bool(day.yesterday) and option.text.split(" at ")[0].lower() in day.yesterday.lower()
+    done = option.text.replace("{place}", _where(day, option)).split(" at ")[0].lower()
+    return bool(day.yesterday) and done in day.yesterday.lower()
 
 
 def vary_free_time(day: Day, slots: list[Slot]) -> list[Slot]:

@@ -1,11 +1,14 @@
 """Word tables: how poignant a memory is, which emoji an action shows, what an object's
 state becomes, and which object states call for action.
 
-Each table is ordered data read top to bottom, so tuning is editing a line.
+Each table is ordered data read top to bottom, so tuning is editing a line. Troubles (a
+burning stove, a leaking shower) are records: everything about fixing one lives in its
+line of TROUBLES, and the emoji, object-state and activity tables read it from there.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from game.core.records import Fact, FactKind
@@ -51,10 +54,9 @@ INTEREST_TOPICS: dict[str, tuple[str, ...]] = {
     "music": ("concert", "piano", "song"),
 }
 
-# (keys, emoji): the first two rules that match give the bubble (one or two symbols).
+# (keys, emoji): the first two rules that match give the bubble (one or two symbols). Fixing
+# a trouble shows the trouble's own emoji first (see TROUBLES).
 EMOJI_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("fire", "burning", "turning off the burning"), "🧯"),
-    (("fix", "repair", "leak", "mopping", "unjam"), "🔧"),
     (("sleep", "nap\\b", "asleep", "going to bed"), "😴"),
     (("waking up", "alarm"), "⏰"),
     (("party", "celebrat", "decorat"), "🎉"),
@@ -131,10 +133,8 @@ EMOJI_DEFAULT = "🙂"
 EMOJI_MAX = 2
 
 # (object keys, action keys, state): the first matching rule gives the object's state.
-# Empty action keys match any action. Fixing/turning off an object comes first.
+# Empty action keys match any action. Fixing a trouble comes first (see TROUBLES).
 OBJECT_STATE_RULES: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
-    ((), ("turning off", "putting out"), "off"),
-    ((), ("fixing", "repairing", "unjamming", "mopping", "emptying"), "idle"),
     (("coffee machine",), ("espresso", "coffee", "latte", "cappuccino", "brew"), "brewing coffee"),
     (("coffee machine",), ("clean", "wip"), "being cleaned"),
     (("stove",), ("cook", "breakfast", "lunch", "dinner", "fry", "boil", "bak", "stir"), "cooking"),
@@ -164,26 +164,44 @@ OBJECT_STATE_DEFAULT = "in use"
 
 @dataclass(frozen=True)
 class Trouble:
-    """An object state that needs a person: what they do about it and for how long."""
+    """One kind of trouble with a thing: the states that show it, what a person does about
+    it and for how long, the state the thing is in while being fixed, and the bubble."""
 
-    keys: tuple[str, ...]
-    action: str  # '{obj}' is the object's name
+    keys: tuple[str, ...]  # word starts of the abnormal state ('burning', 'smok')
+    action: str  # the fix; '{obj}' is the object's name
     minutes: int
+    fixed: str  # the object's state while (and after) someone fixes it
+    emoji: str
+
+    def fix(self, obj: str) -> str:
+        """The fixing action for one object: 'turning off the burning stove'."""
+        return self.action.format(obj=obj)
+
+    @property
+    def verb(self) -> str:
+        """The fix's words before the object ('turning off the burning'): what marks an
+        action as this fix, whatever the object."""
+        return self.action.split("{obj}")[0].strip()
 
 
 # Abnormal object states, worst first. Anything not listed (idle, in use, cooking ...)
 # is a normal state and the agent carries on.
 TROUBLES: tuple[Trouble, ...] = (
-    Trouble(("on fire", "in flames", "fire\\b"), "putting out the fire at the {obj}", 10),
-    Trouble(("burning", "burnt", "smok", "scorch"), "turning off the burning {obj}", 5),
-    Trouble(("flood",), "mopping up the water around the {obj}", 20),
-    Trouble(("leak", "dripping"), "fixing the leaking {obj}", 15),
-    Trouble(("overflow",), "stopping the overflowing {obj}", 10),
-    Trouble(("broken", "out of order", "not working", "cracked"), "repairing the broken {obj}", 20),
-    Trouble(("jammed", "stuck", "clogged", "blocked"), "unjamming the {obj}", 10),
-    Trouble(("left on",), "turning off the {obj}", 3),
-    Trouble(("dirty", "messy", "spilled", "spilt"), "cleaning the {obj}", 10),
-)
+    Trouble(("on fire", "in flames", "fire\\b"),
+            "putting out the fire at the {obj}", 10, "off", "🧯"),
+    Trouble(("burning", "burnt", "smok", "scorch"),
+            "turning off the burning {obj}", 5, "off", "🧯"),
+    Trouble(("flood",), "mopping up the water around the {obj}", 20, "idle", "🔧"),
+    Trouble(("leak", "dripping"), "fixing the leaking {obj}", 15, "idle", "🔧"),
+    Trouble(("overflow",), "stopping the overflowing {obj}", 10, "idle", "🔧"),
+    Trouble(("broken", "out of order", "not working", "cracked"),
+            "repairing the broken {obj}", 20, "idle", "🔧"),
+    Trouble(("jammed", "stuck", "clogged", "blocked"), "unjamming the {obj}", 10, "idle", "🔧"),
+    Trouble(("left on",), "turning off the {obj}", 3, "off", "🔌"),
+    Trouble(("dirty", "messy", "spilled", "spilt"),
+            "wiping up the mess on the {obj}", 10, "clean", "🧹"),
+)  # fmt: skip
+FIX_VERBS: tuple[str, ...] = tuple(re.escape(t.verb) for t in TROUBLES)  # what fixing reads like
 
 
 def importance(persona: Resident, text: str, fact: Fact) -> int:
@@ -228,7 +246,8 @@ def _touches_interest(persona: Resident, text: str) -> bool:
 
 
 def emoji(action: str) -> str:
-    found: list[str] = []
+    fixing = fix_of(action)
+    found: list[str] = [fixing.emoji] if fixing else []
     for keys, symbol in EMOJI_RULES:
         if symbol not in found and has_any(action, keys):
             found.append(symbol)
@@ -240,6 +259,9 @@ def emoji(action: str) -> str:
 def object_state(action: str, obj: str, old_state: str) -> str:
     """The object's state while someone does `action` with it."""
     name = obj.split(":")[-1]
+    fixing = fix_of(action)
+    if fixing is not None and action.startswith(fixing.fix(name)):
+        return fixing.fixed
     for obj_keys, action_keys, state in OBJECT_STATE_RULES:
         if obj_keys and not has_any(name, obj_keys):
             continue
@@ -254,5 +276,13 @@ def trouble(state: str) -> Trouble | None:
         return None
     for rule in TROUBLES:
         if has_any(state, rule.keys):
+            return rule
+    return None
+
+
+def fix_of(action: str) -> Trouble | None:
+    """The trouble an action is fixing ('turning off the burning stove'), if any."""
+    for rule in TROUBLES:
+        if has_any(action, (re.escape(rule.verb),)):
             return rule
     return None

@@ -1,105 +1,131 @@
 """Where things happen: the town's public places and hours, refining a plan's place for
 one action, and choosing among the areas the architecture offers.
 
-The names follow docs/TOWN.md. The rules only prefer names; when the map lacks one, the
-choice falls through to the next rule, so another map degrades gracefully.
+Places are matched by role (docs/MAP.md), never by this map's names: a rule says 'cook at
+a stove in a kitchen' and any map whose kitchen has the role works. The rules only prefer;
+when a place lacks a role, the choice falls through to the next rule, so a map without
+roles degrades gracefully. Opening hours are the map's, read from the sectors in the
+context.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 
+from game.brains.questions import AgentContext
+from game.world.roles import Role
 from game.world.scenario import Resident
-from game.world.town import AreaKind, split
+from game.world.town import Area, AreaKind, split
 
+from .spots import HOME, OWN, WORK, Pref, Spot, parse_token
 from .util import first_name, has_any
 
-CAFE = "Hobbs Cafe"
-PUB = "The Rose and Crown Pub"
-PARK = "Johnson Park"
-MARKET = "The Willows Market and Pharmacy"
-SUPPLY = "Harvey Oak Supply Store"
-COLLEGE = "Oak Hill College"
-# Opening hours (minutes after midnight) of the public places, as the map states them.
-PUBLIC_HOURS: dict[str, tuple[int, int]] = {
-    CAFE: (8 * 60, 20 * 60),
-    PUB: (12 * 60, 24 * 60),
-    MARKET: (8 * 60, 17 * 60),
-    SUPPLY: (8 * 60, 18 * 60),
-    COLLEGE: (8 * 60, 22 * 60),
-}
-PUBLIC_PLACES = (CAFE, PUB, PARK, MARKET, SUPPLY, COLLEGE)
+Roles = Mapping[str, Role | None]
+PRIVATE = (Role.HOME, None)  # sector roles that are nobody's public place
 
-HOME = "@home"  # tokens in the tables below: the persona's home, workplace, own room
-WORK = "@work"
-OWN = "@own"
+
+@dataclass(frozen=True)
+class Directory:
+    """The town's sectors by name, as the map states them: what each is for, its hours."""
+
+    sectors: Mapping[str, Area] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, ctx: AgentContext) -> Directory:
+        return cls({a.name: a for a in ctx.sectors})
+
+    def role(self, sector: str) -> Role | None:
+        area = self.sectors.get(sector)
+        return area.role if area is not None else None
+
+    def is_open(self, sector: str, start: int, end: int) -> bool:
+        """Whether the place is open for the whole visit (minutes after midnight); places
+        without hours (and unknown ones) always are."""
+        area = self.sectors.get(sector)
+        if area is None or area.opens is None or area.closes is None:
+            return True
+        return area.opens <= start and end <= area.closes
+
+    def public(self) -> tuple[str, ...]:
+        """Every public place of the town (a cafe, a park ...), in map order."""
+        return tuple(name for name, area in self.sectors.items() if area.role not in PRIVATE)
+
+    def find(self, role: Role, known: Collection[str]) -> str:
+        """The first place with this role that the persona knows, or ''."""
+        return next((n for n, a in self.sectors.items() if a.role is role and n in known), "")
+
+
+def public_places(ctx: AgentContext) -> tuple[str, ...]:
+    """The town's public places: where an event someone mentions may be."""
+    return Directory.of(ctx).public()
+
 
 # (action keys, preferred sectors) when no hint names a sector.
-SECTOR_RULES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+SECTOR_RULES: tuple[tuple[tuple[str, ...], tuple[Pref, ...]], ...] = (
     (("sleep", "nap\\b", "bed\\b", "shower", "brush", "teeth", "getting dressed",
       "morning routine", "getting ready", "waking up", "breakfast"), (HOME,)),
-    (("espresso", "coffee", "cafe", "latte"), (CAFE,)),
-    (("beer", "pub\\b", "pint", "bar\\b", "drink"), (PUB,)),
-    (("grocer", "medicine", "pharmacy", "prescription"), (MARKET,)),
-    (("tools?\\b", "supplies", "canvas", "hardware", "paints and"), (SUPPLY,)),
-    (("walk", "run\\b", "jog", "park\\b", "picnic", "outdoors", "training"), (PARK,)),
-    (("class", "lectur", "library", "seminar", "teach"), (COLLEGE,)),
+    (("espresso", "coffee", "cafe", "latte"), (Role.CAFE,)),
+    (("beer", "pub\\b", "pint", "bar\\b", "drink"), (Role.BAR,)),
+    (("grocer", "medicine", "pharmacy", "prescription"), (Role.MARKET,)),
+    (("tools?\\b", "supplies", "canvas", "hardware", "paints and"), (Role.SUPPLY,)),
+    (("walk", "run\\b", "jog", "park\\b", "picnic", "outdoors", "training"), (Role.PARK,)),
+    (("class", "lectur", "library", "seminar", "teach"), (Role.COLLEGE,)),
     (("work", "shift", "serving", "customers"), (WORK,)),
     (("cook", "dinner", "television", "tv\\b", "relax", "sofa", "housemates", "home"), (HOME,)),
 )  # fmt: skip
-# (action keys, preferred arenas); a preference matches an arena that starts with it.
-ARENA_RULES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+# (action keys, preferred arenas).
+ARENA_RULES: tuple[tuple[tuple[str, ...], tuple[Pref, ...]], ...] = (
     (("sleep", "nap\\b", "bed\\b", "getting dressed", "changing", "closet", "waking up"), (OWN,)),
-    (("shower", "bath", "brush", "teeth", "wash(?:ing)? up", "toilet"), ("bathroom",)),
+    (("shower", "bath", "brush", "teeth", "wash(?:ing)? up", "toilet"), (Role.BATHROOM,)),
     (("cook", "breakfast", "fridge", "ingredients", "stove", "bak", "dishes", "chopping",
-      "heating", "plating", "kitchen", "cup of tea"), ("kitchen", "common room")),
-    (("eat", "lunch", "dinner", "meal", "snack", "table"), ("dining", "common room", "cafe",
-                                                          "pub", "kitchen", "main room")),
+      "heating", "plating", "kitchen", "cup of tea"), (Role.KITCHEN, Role.LIVING_ROOM)),
+    (("eat", "lunch", "dinner", "meal", "snack", "table"),
+     (Role.LIVING_ROOM, Role.CAFE, Role.BAR, Role.KITCHEN)),
     (("television", "tv\\b", "sofa", "relax", "housemates", "dorm mates", "chat", "hanging out",
-      "watching"), ("common room", "main room")),
-    (("paint", "easel", "watercolo", "canvas"), ("studio", OWN)),
-    (("class", "lectur", "teach", "blackboard"), ("classroom",)),
-    (("library", "research", "thesis", "books?\\b"), ("library", OWN, "study")),
+      "watching"), (Role.LIVING_ROOM,)),
+    (("paint", "easel", "watercolo", "canvas"), (Role.STUDIO, OWN)),
+    (("class", "lectur", "teach", "blackboard"), (Role.CLASSROOM,)),
+    (("library", "research", "thesis", "books?\\b"), (Role.LIBRARY, OWN, Role.STUDY)),
     (("stud", "writ", "read", "homework", "desk", "cod", "stream", "compos", "practis",
       "scales", "keyboard", "animat", "draw", "photo", "tax", "client", "accounts", "rehears",
-      "lectures", "proof", "notes"), (OWN, "study", "home office", "main room", "library")),
-    (("garden", "plants", "weed", "vegetable"), ("garden",)),
-    (("coffee", "espresso", "serv", "customer", "pastr", "counter", "muffin"), ("cafe", "store")),
-    (("bar\\b", "beer", "pint", "drink", "pool", "jukebox", "regulars"), ("pub",)),
-    (("grocer", "medicine", "pharmacy", "shelves", "store", "shop"), ("store",)),
-    (("walk", "run", "bench", "pond", "fountain", "bird", "jog"), ("park",)),
-    (("notice", "vending"), ("hallway",)),
+      "lectures", "proof", "notes"), (OWN, Role.STUDY, Role.LIBRARY)),
+    (("garden", "plants", "weed", "vegetable"), (Role.GARDEN,)),
+    (("coffee", "espresso", "serv", "customer", "pastr", "counter", "muffin"),
+     (Role.CAFE, Role.STORE)),
+    (("bar\\b", "beer", "pint", "drink", "pool", "jukebox", "regulars"), (Role.BAR,)),
+    (("grocer", "medicine", "pharmacy", "shelves", "store", "shop"), (Role.STORE,)),
+    (("walk", "run", "bench", "pond", "fountain", "bird", "jog"), (Role.PARK,)),
+    (("notice", "vending"), (Role.HALLWAY,)),
 )  # fmt: skip
-OBJECT_RULES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
-    (("sleep", "nap\\b", "bed\\b", "pyjamas", "alarm", "waking up"), ("bed",)),
-    (("shower",), ("shower",)),
-    (("brush", "teeth", "wash(?:ing)? up", "wash hands"), ("bathroom sink", "sink")),
-    (("toilet",), ("toilet",)),
-    (("dishes", "washing up"), ("kitchen sink", "sink")),
-    (("espresso", "coffee", "latte", "brew"), ("coffee machine",)),
-    (("fridge", "ingredients", "refrigerator"), ("refrigerator",)),
+# (action keys, preferred objects): roles, or the names of kinds of things ('easel').
+OBJECT_RULES: tuple[tuple[tuple[str, ...], tuple[Pref, ...]], ...] = (
+    (("sleep", "nap\\b", "bed\\b", "pyjamas", "alarm", "waking up"), (Role.BED,)),
+    (("shower",), (Role.SHOWER,)),
+    (("brush", "teeth", "wash(?:ing)? up", "wash hands"), (Role.SINK,)),
+    (("toilet",), (Role.TOILET,)),
+    (("dishes", "washing up"), (Role.SINK, Role.KITCHEN_COUNTER)),
+    (("espresso", "coffee", "latte", "brew"), (Role.COFFEE_MACHINE,)),
+    (("fridge", "ingredients", "refrigerator"), (Role.REFRIGERATOR, Role.KITCHEN_COUNTER)),
     (("cook", "fry", "stove", "bak", "heating", "stir", "chopping", "plating", "tasting",
-      "making breakfast", "cup of tea", "muffin"), ("stove", "dorm kitchen counter")),
+      "making breakfast", "cup of tea", "muffin"), (Role.STOVE, Role.KITCHEN_COUNTER)),
     (("eat", "lunch", "dinner", "breakfast", "meal", "snack", "sip", "setting the table",
       "clearing the table"),
-     ("dining table", "cafe customer seating", "pub tables", "picnic table",
-      "dorm kitchen counter", "garden bench", "sofa", "desk")),
+     (Role.TABLE, Role.SEAT, Role.KITCHEN_COUNTER, Role.BENCH, Role.SOFA, Role.DESK)),
     (("pour", "pints?\\b", "cocktail", "glasses", "bar\\b", "tab\\b", "last orders"),
-     ("bar counter",)),
+     (Role.COUNTER,)),
     (("prescription", "pharmacy", "medicine"), ("pharmacy counter", "medicine shelves")),
     (("order", "serv", "customer", "pastr", "counter", "till", "sale", "takings", "paying"),
-     ("cafe counter", "bar counter", "cashier counter", "store counter", "pharmacy counter")),
+     (Role.COUNTER,)),
     (("pool",), ("pool table",)),
     (("jukebox", "song"), ("jukebox",)),
     (("grocer", "shelves", "restock", "stock", "displays", "deliveries"),
-     ("grocery shelves", "supply shelves", "refrigerated display", "medicine shelves",
-      "paint shelves")),
+     (Role.SHELVES, "refrigerated display")),
     (("tools?\\b",), ("tool rack",)),
     (("paint", "watercolo", "easel", "canvas", "sketch", "brushes", "colours"),
-     ("easel", "paint table", "paint shelves", "cafe customer seating", "park bench",
-      "picnic table")),
-    (("animat", "draw", "tablet", "character"), ("drawing tablet desk", "desk")),
-    (("photo", "editing"), ("photo editing desk", "computer desk", "desk")),
+     ("easel", "paint table", Role.SEAT, Role.BENCH, Role.TABLE)),
+    (("animat", "draw", "tablet", "character"), ("drawing tablet desk", Role.DESK)),
+    (("photo", "editing"), ("photo editing desk", "computer desk", Role.DESK)),
     (("stream", "viewers", "game live"), ("streaming setup",)),
     (("piano", "keyboard", "compos", "music", "scales", "melod", "harmony", "score"),
      ("music keyboard", "piano")),
@@ -107,59 +133,55 @@ OBJECT_RULES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("lectur", "teach", "explain", "lectern"), ("lectern", "blackboard")),
     (("blackboard",), ("blackboard",)),
     (("class", "listening"), ("lecture desks",)),
-    (("tax", "client", "filing", "paperwork", "letter"), ("filing cabinet", "desk")),
+    (("tax", "client", "filing", "paperwork", "letter"), ("filing cabinet", Role.DESK)),
     (("writ", "novel", "poem", "outlin", "paragraph", "cod", "bug", "app\\b", "tests?\\b",
       "stud", "research", "homework", "notes", "thesis", "problem", "accounts", "emails",
       "grading"),
-     ("writing desk", "desk", "computer desk", "library tables", "lecture desks",
-      "cafe customer seating")),
+     ("writing desk", Role.DESK, Role.TABLE, "lecture desks", Role.SEAT)),
     (("read", "books?\\b", "chapter", "magazine"),
-     ("bookshelf", "library bookshelves", "sofa", "desk", "park bench", "cafe customer seating",
-      "library tables")),
-    (("television", "tv\\b", "news", "show", "channels"), ("television", "sofa")),
+     (Role.BOOKSHELF, Role.SOFA, Role.DESK, Role.BENCH, Role.SEAT, Role.TABLE)),
+    (("television", "tv\\b", "news", "show", "channels"), (Role.TELEVISION, Role.SOFA)),
     (("relax", "sofa", "sit", "rest", "chat", "talk", "laugh", "listening to", "friend"),
-     ("sofa", "cafe customer seating", "pub tables", "park bench", "garden bench")),
-    (("garden", "plants", "weed", "water", "seeds", "pruning", "vegetables"),
-     ("house garden", "park garden")),
-    (("pond", "bird"), ("pond", "park garden")),
+     (Role.SOFA, Role.SEAT, Role.BENCH)),
+    (("garden", "plants", "weed", "water", "seeds", "pruning", "vegetables"), (Role.GARDEN,)),
+    (("pond", "bird"), ("pond", Role.GARDEN)),
     (("fountain",), ("fountain",)),
-    (("bench",), ("park bench", "garden bench")),
+    (("bench",), (Role.BENCH,)),
     (("walk", "stroll", "run", "jog", "sprint", "lap", "stretch", "training", "cooling"),
-     ("park garden", "fountain", "pond", "park bench")),
-    (("dress", "closet", "clothes"), ("closet",)),
+     (Role.GARDEN, "fountain", "pond", Role.BENCH)),
+    (("dress", "closet", "clothes"), (Role.CLOSET,)),
     (("vending",), ("vending machine",)),
     (("notice",), ("notice board",)),
 )  # fmt: skip
 
-# Home spots that need another name in some homes ('kitchen' in the dorm).
-HOME_SPOT_ALIASES: dict[str, dict[str, str]] = {
-    "dorm": {"kitchen:stove": "common room:dorm kitchen counter",
-             "kitchen:refrigerator": "common room:dorm kitchen counter",
-             "kitchen:kitchen sink": "common room:dorm kitchen counter",
-             "kitchen": "common room"},
-}  # fmt: skip
-HOME_ARENAS = ("own", "bathroom", "kitchen", "common room", "garden")
-# Public spots apply only in sectors whose name has one of these words.
-SPOT_SECTOR_WORDS: dict[str, tuple[str, ...]] = {
-    "cafe": ("cafe",),
-    "kitchen": ("cafe",),
-    "pub": ("pub",),
-    "store": ("market", "store"),
-    "library": ("college",),
-    "classroom": ("college",),
-    "hallway": ("college",),
-    "park": ("park",),
+# A role a place lacks may be stood in for: a dorm's common room with a kitchen counter
+# serves as its kitchen, the counter as its stove, fridge and sink.
+STANDS_IN: dict[Role, tuple[Role, ...]] = {
+    Role.KITCHEN: (Role.LIVING_ROOM,),
+    Role.STOVE: (Role.KITCHEN_COUNTER,),
+    Role.REFRIGERATOR: (Role.KITCHEN_COUNTER,),
+    Role.SINK: (Role.KITCHEN_COUNTER,),
 }
-
-
-def hours(sector: str) -> tuple[int, int] | None:
-    return PUBLIC_HOURS.get(sector)
-
-
-def is_open(sector: str, start: int, end: int) -> bool:
-    """Whether the public place is open for the whole visit (minutes after midnight)."""
-    window = PUBLIC_HOURS.get(sector)
-    return window is None or (window[0] <= start and end <= window[1])
+HOME_ARENAS = (OWN, Role.BATHROOM, Role.KITCHEN, Role.LIVING_ROOM, Role.GARDEN)
+# A public spot applies only in sectors of these roles ('the kitchen' only in a cafe).
+SPOT_SECTORS: dict[Role, tuple[Role, ...]] = {
+    Role.CAFE: (Role.CAFE,),
+    Role.KITCHEN: (Role.CAFE,),
+    Role.BAR: (Role.BAR,),
+    Role.STORE: (Role.MARKET, Role.SUPPLY),
+    Role.LIBRARY: (Role.COLLEGE,),
+    Role.CLASSROOM: (Role.COLLEGE,),
+    Role.HALLWAY: (Role.COLLEGE,),
+    Role.PARK: (Role.PARK,),
+}
+# The room a public place is named for: where a visitor goes when nothing else says.
+MAIN_ROOM: dict[Role, Role] = {
+    Role.CAFE: Role.CAFE,
+    Role.BAR: Role.BAR,
+    Role.PARK: Role.PARK,
+    Role.MARKET: Role.STORE,
+    Role.SUPPLY: Role.STORE,
+}
 
 
 def bed_arena(persona: Resident) -> str:
@@ -168,9 +190,10 @@ def bed_arena(persona: Resident) -> str:
 
 
 # -- refining a plan's place for one step ---------------------------------------------------
-def refine(place: str, spot: str, persona: Resident) -> str:
-    """The parent's place made more precise by a step's spot, when the spot fits there."""
-    if not place or not spot:
+def refine(place: str, spot: Spot | None, persona: Resident, directory: Directory) -> str:
+    """The parent's place made more precise by a step's spot, when the spot fits there: in
+    one's home, or in a public place of the kind the spot belongs to."""
+    if not place or spot is None:
         return place
     parts = split(place)
     sector = parts[0]
@@ -178,29 +201,43 @@ def refine(place: str, spot: str, persona: Resident) -> str:
         refined = _refine_home(sector, spot, persona)
         moved = len(parts) >= 3 and split(refined)[1:2] != parts[1:2]
         return place if not refined or moved else refined  # a chosen seat stays chosen
-    arena = spot.split(":")[0]
-    same_arena = len(parts) > 1 and parts[1] == arena
-    fits = has_any(sector, SPOT_SECTOR_WORDS.get(arena, ())) and not has_any(sector, ("dorm",))
-    return f"{sector}:{spot}" if same_arena or fits else place
+    fits = isinstance(spot.arena, Role) and directory.role(sector) in SPOT_SECTORS.get(
+        spot.arena, ()
+    )
+    return ":".join([sector, *spot.parts("")]) if fits else place
 
 
-def _refine_home(sector: str, spot: str, persona: Resident) -> str:
-    arena, _, obj = spot.partition(":")
-    if arena not in HOME_ARENAS:
+def _refine_home(sector: str, spot: Spot, persona: Resident) -> str:
+    if spot.arena not in HOME_ARENAS:
         return ""
-    for word, aliases in HOME_SPOT_ALIASES.items():
-        if has_any(sector, (word,)):
-            spot = aliases.get(spot) or aliases.get(arena) or spot
-            arena, _, obj = spot.partition(":")
-    if arena == "own":
-        arena = bed_arena(persona)
-        if not arena:
-            return ""
-    return ":".join(p for p in (sector, arena, obj) if p)
+    own = bed_arena(persona)
+    if spot.arena == OWN and not own:
+        return ""
+    return ":".join([sector, *spot.parts(own)])
 
 
 # -- choosing an area ------------------------------------------------------------------------
 LEVEL_INDEX = {AreaKind.SECTOR: 0, AreaKind.ARENA: 1, AreaKind.OBJECT: 2}
+
+
+@dataclass(frozen=True)
+class AreaQuestion:
+    """One choose_area question, as the finders below read it."""
+
+    persona: Resident
+    action: str
+    level: AreaKind
+    current: str
+    hint: str
+    roles: Roles
+    directory: Directory
+
+    def match(self, options: Sequence[str], pref: Pref) -> str:
+        return _match(options, pref, self.persona, self.roles)
+
+    @property
+    def hint_sector(self) -> str:
+        return split(self.hint)[0] if self.hint else ""
 
 
 def choose(
@@ -210,38 +247,59 @@ def choose(
     options: Sequence[str],
     current: str,
     hint: str,
+    roles: Roles | None = None,
+    directory: Directory | None = None,
 ) -> str:
     """Hint, then keyword tables, then staying put, then one's own room, then the first."""
     if not options:
         return ""
+    q = AreaQuestion(persona, action, level, current, hint, roles or {}, directory or Directory())
     own = [o for o in options if not _is_private_other(o, persona)] or list(options)
-    usable = [o for o in own if not _staff_only(o, persona, level, hint, action)] or own
-    for finder in (_by_hint, _by_rules, _by_current, _by_own, _by_main_room, _by_default):
-        found = finder(persona, action, level, usable, current, hint)
+    usable = [o for o in own if not _staff_only(o, q)] or own
+    for finder in (_by_hint, _by_rules, _by_current, _by_own, _by_main_room):
+        found = finder(q, usable)
         if found:
             return found
     return usable[0]
 
 
-def _staff_only(option: str, persona: Resident, level: AreaKind, hint: str, action: str) -> bool:
-    """A public place's kitchen is for its staff, unless the plan names it."""
-    sector = split(hint)[0] if hint else ""
-    if level is not AreaKind.ARENA or not sector or sector in (persona.home, persona.workplace):
+def _staff_only(option: str, q: AreaQuestion) -> bool:
+    """A public place's kitchen is for its staff."""
+    sector = q.hint_sector
+    if q.level is not AreaKind.ARENA or not sector:
         return False
-    return option.lower() == "kitchen" and sector in PUBLIC_PLACES
+    if sector in (q.persona.home, q.persona.workplace):
+        return False
+    public = q.directory.role(sector) not in PRIVATE
+    return public and q.roles.get(option) is Role.KITCHEN
 
 
-def _match(options: Sequence[str], pref: str, persona: Resident) -> str:
-    """The option a preference names: exact, else one starting with it ('bathroom 1')."""
+def _match(options: Sequence[str], pref: Pref, persona: Resident, roles: Roles) -> str:
+    """The option a preference names: by role (or a role standing in for it), else by name,
+    exact or as the start of the option's name ('bathroom 1')."""
+    if isinstance(pref, Role):
+        return _by_role(options, pref, roles)
     if pref == HOME:
         pref = persona.home
     elif pref == WORK:
         pref = persona.workplace or ""
     elif pref == OWN:
         return _own_room(options, persona)
-    if not pref:
+    return _by_name(options, pref)
+
+
+def _by_role(options: Sequence[str], role: Role, roles: Roles) -> str:
+    for wanted in (role, *STANDS_IN.get(role, ())):
+        found = next((o for o in options if roles.get(o) is wanted), "")
+        if found:
+            return found
+    return ""
+
+
+def _by_name(options: Sequence[str], name: str) -> str:
+    if not name:
         return ""
-    low = pref.lower()
+    low = name.lower()
     for option in options:
         if option.lower() == low:
             return option
@@ -266,38 +324,37 @@ def _is_private_other(option: str, persona: Resident) -> bool:
     return first_name(persona.name) not in option
 
 
-def _by_hint(persona, action, level, options, current, hint) -> str:
-    parts = split(hint)
-    index = LEVEL_INDEX.get(level, 0)
-    return _match(options, parts[index], persona) if index < len(parts) else ""
+def _by_hint(q: AreaQuestion, options: Sequence[str]) -> str:
+    parts = split(q.hint)
+    index = LEVEL_INDEX.get(q.level, 0)
+    return q.match(options, parse_token(parts[index])) if index < len(parts) else ""
 
 
-def _by_rules(persona, action, level, options, current, hint) -> str:
-    rules = {AreaKind.SECTOR: SECTOR_RULES, AreaKind.ARENA: ARENA_RULES}.get(level, OBJECT_RULES)
+def _by_rules(q: AreaQuestion, options: Sequence[str]) -> str:
+    rules = {AreaKind.SECTOR: SECTOR_RULES, AreaKind.ARENA: ARENA_RULES}.get(q.level, OBJECT_RULES)
     for keys, prefs in rules:
-        if not has_any(action, keys):
+        if not has_any(q.action, keys):
             continue
-        fitting = [f for f in (_match(options, p, persona) for p in prefs) if f]
+        fitting = [f for f in (q.match(options, p) for p in prefs) if f]
         if fitting:
-            return current if current in fitting else fitting[0]  # stay put if it fits
+            return q.current if q.current in fitting else fitting[0]  # stay put if it fits
     return ""
 
 
-def _by_current(persona, action, level, options, current, hint) -> str:
-    return current if current in options else ""
+def _by_current(q: AreaQuestion, options: Sequence[str]) -> str:
+    return q.current if q.current in options else ""
 
 
-def _by_own(persona, action, level, options, current, hint) -> str:
-    if level is AreaKind.SECTOR:
-        return _match(options, HOME, persona)
-    return _own_room(options, persona) if level is AreaKind.ARENA else ""
+def _by_own(q: AreaQuestion, options: Sequence[str]) -> str:
+    if q.level is AreaKind.SECTOR:
+        return q.match(options, HOME)
+    return _own_room(options, q.persona) if q.level is AreaKind.ARENA else ""
 
 
-def _by_main_room(persona, action, level, options, current, hint) -> str:
-    """In a public place, the room named like the place ('cafe' in Hobbs Cafe)."""
-    sector = split(hint)[0].lower() if hint and level is AreaKind.ARENA else ""
-    return next((o for o in options if sector and o.lower() in sector.split()), "")
-
-
-def _by_default(persona, action, level, options, current, hint) -> str:
-    return options[0]
+def _by_main_room(q: AreaQuestion, options: Sequence[str]) -> str:
+    """In a public place, the room it is named for (the cafe of a cafe, a shop's floor)."""
+    if q.level is not AreaKind.ARENA:
+        return ""
+    role = q.directory.role(q.hint_sector)
+    main = MAIN_ROOM.get(role) if role is not None else None
+    return _by_role(options, main, q.roles) if main is not None else ""

@@ -16,12 +16,13 @@ from game.brains.events import parse_event
 from game.brains.questions import AgentContext
 from game.core.clock import minute_of_day
 from game.core.records import Event, FactKind, MemoryRecord, PlanItem, Source
+from game.world.roles import Role
 from game.world.scenario import Resident
 from game.world.town import sector_of
 
 from .decompose import RESUME
 from .freetime import fill_free, filler, home_free, is_leisure, vary_free_time
-from .places import CAFE, PUB, PUBLIC_PLACES, is_open
+from .places import Directory
 from .timeline import (
     MEAL_KINDS,
     MIN_ITEM_MINUTES,
@@ -56,7 +57,9 @@ REPLAN_AFTER_MINUTES = 120  # a plan asked for this long after the usual waking 
 
 def plan_day(ctx: AgentContext, yesterday: str, wake: datetime, seed: int) -> list[PlanItem]:
     persona = ctx.persona
-    day = Day(persona, wake, sleep_time(persona, wake), seed, _known(ctx), yesterday)
+    day = Day(
+        persona, wake, sleep_time(persona, wake), seed, _known(ctx), yesterday, Directory.of(ctx)
+    )
     slots = _respect_hours(day, _routine_slots(day))
     events = _events(ctx, day)
     for known in events:
@@ -217,7 +220,7 @@ def _respect_hours(day: Day, slots: list[Slot]) -> list[Slot]:
     for s in slots:
         sector = sector_of(s.place)
         start = minute_of_day(s.start)
-        if sector == day.persona.workplace or is_open(sector, start, start + s.minutes):
+        if sector == day.persona.workplace or day.is_open(sector, start, start + s.minutes):
             out.append(s)
             continue
         out.append(filler(day, s.start, s.end))
@@ -240,7 +243,7 @@ def _events(ctx: AgentContext, day: Day) -> list[KnownEvent]:
     """Events the persona knows of that fall in its waking day and that it will attend:
     the events its memories name by field (a seed fact, news heard, a visitor's claim, an
     earlier plan), and those its own seed paragraph states (the scenario's own words)."""
-    places = {*day.known, *PUBLIC_PLACES}
+    places = {*day.known, *day.directory.public()}
     found: dict[tuple[str, datetime], KnownEvent] = {}
     for known in [*remembered_events(ctx.memories), *_seed_events(day, places)]:
         event = known.event
@@ -427,15 +430,17 @@ def _meal_place(day: Day, host: Slot, meal: str, start: datetime) -> tuple[str, 
     minute = minute_of_day(start)
     if sector == persona.home or not sector:
         return f"having {meal} at home", persona.home
-    if sector in (CAFE, PUB) and is_open(sector, minute, minute + MEAL_MINUTES):
+    eats_out = day.directory.role(sector) in (Role.CAFE, Role.BAR)
+    if eats_out and day.is_open(sector, minute, minute + MEAL_MINUTES):
         return f"having {meal} at {sector}", sector
-    cafe_ok = CAFE in day.known and is_open(CAFE, minute, minute + MEAL_MINUTES)
+    cafe = day.place(Role.CAFE)
+    cafe_ok = bool(cafe) and day.is_open(cafe, minute, minute + MEAL_MINUTES)
     if day.activity(host.text, host.place).work:
         if cafe_ok:
-            return f"having {meal} at {CAFE}", CAFE
+            return f"having {meal} at {cafe}", cafe
         return f"taking a quick {meal} break", sector
     if cafe_ok and chance(*day.key(meal, "cafe")) < 0.5:
-        return f"having {meal} at {CAFE}", CAFE
+        return f"having {meal} at {cafe}", cafe
     return f"having {meal} at home", persona.home
 
 

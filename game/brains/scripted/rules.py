@@ -59,33 +59,41 @@ def _plan_day(q: PlanDay, seed: int) -> tuple:
 
 @rule(DecomposeHours)
 def _hours(q: DecomposeHours, seed: int) -> tuple[Chunk, ...]:
-    return tuple(Chunk(i) for i in decompose.decompose(q.ctx.persona, q.item, 60, seed))
+    where = places.Directory.of(q.ctx)
+    return tuple(Chunk(i) for i in decompose.decompose(q.ctx.persona, q.item, 60, seed, where))
 
 
 @rule(DecomposeSteps)
 def _steps(q: DecomposeSteps, seed: int) -> tuple:
-    return tuple(decompose.decompose(q.ctx.persona, q.item, 15, seed))
+    where = places.Directory.of(q.ctx)
+    return tuple(decompose.decompose(q.ctx.persona, q.item, 15, seed, where))
 
 
 @rule(ChooseSector)
 def _sector(q: ChooseSector, seed: int) -> str:
-    p = q.ctx.persona
-    return places.choose(p, q.action, AreaKind.SECTOR, q.options, q.current, q.hint)
+    p, where = q.ctx.persona, places.Directory.of(q.ctx)
+    level = AreaKind.SECTOR
+    return places.choose(p, q.action, level, q.options, q.current, q.hint, q.roles, where)
 
 
 @rule(ChooseSpot)
 def _spot(q: ChooseSpot, seed: int) -> Spot:
-    """The room by the arena rules, then the object in it by the object rules."""
-    p = q.ctx.persona
+    """The room by the arena rules, then the object in it by the object rules, each
+    matched by the map's roles as much as by names."""
+    p, where = q.ctx.persona, places.Directory.of(q.ctx)
     arenas = list(dict.fromkeys(s.arena for s in q.spots))
+    roles = {s.arena: s.arena_role for s in q.spots}
     arena = arenas[0] if len(arenas) == 1 else None
-    arena = arena or places.choose(p, q.action, AreaKind.ARENA, arenas, q.current, q.hint)
+    arena = arena or places.choose(
+        p, q.action, AreaKind.ARENA, arenas, q.current, q.hint, roles, where
+    )
     inside = [s for s in q.spots if s.arena == arena]
     objects = [s.object for s in inside if s.object]
     if len(inside) == 1 or not objects:
         return inside[0]
+    roles = {s.object: s.role for s in inside if s.object}
     name = objects[0] if len(objects) == 1 else None
-    name = name or places.choose(p, q.action, AreaKind.OBJECT, objects, "", q.hint)
+    name = name or places.choose(p, q.action, AreaKind.OBJECT, objects, "", q.hint, roles, where)
     return next(s for s in inside if s.object == name)
 
 

@@ -123,7 +123,7 @@ def _react_object(ctx: AgentContext, observation: Observation) -> Reaction:
     if rule is None:
         return CONTINUE
     obj = observation.subject.split(":")[-1]
-    action = rule.action.format(obj=obj)
+    action = rule.fix(obj)
     if action in ctx.status:
         return CONTINUE  # already dealing with it
     return Reaction(ReactionKind.REACT, action, rule.minutes, observation.subject)

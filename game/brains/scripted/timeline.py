@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, time, timedelta
 
+from game.world.roles import Role
 from game.world.scenario import Resident
 from game.world.town import sector_of
 
 from .activities import Activity, classify
+from .places import Directory
 
 MIN_ITEM_MINUTES = 15
 JOINED_TEXT_LIMIT = 70  # two joined items read as 'having lunch and reading poetry'
@@ -46,6 +48,14 @@ class Day:
     seed: int
     known: frozenset[str]
     yesterday: str
+    directory: Directory  # the town's places: their roles and opening hours
+
+    def place(self, role: Role) -> str:
+        """The known place for a purpose ('the cafe' is whichever place is one), or ''."""
+        return self.directory.find(role, self.known)
+
+    def is_open(self, sector: str, start: int, end: int) -> bool:
+        return self.directory.is_open(sector, start, end)
 
     def key(self, *parts: object) -> tuple[object, ...]:
         return (self.seed, self.persona.name, self.wake.date().isoformat(), *parts)

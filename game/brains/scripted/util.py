@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from functools import lru_cache
 from typing import TypeVar
 
@@ -147,12 +146,6 @@ def clip(text: str, limit: int = 200) -> str:
         return text
     cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
     return cut + "…"
-
-
-def time_of_day(when: datetime) -> str:
-    if when.hour < 12:
-        return "morning"
-    return "afternoon" if when.hour < 17 else "evening"
 
 
 def counts(items: Iterable[T]) -> dict[T, int]:
