@@ -25,8 +25,8 @@ from datetime import timedelta  # noqa: E402
 import numpy as np  # noqa: E402
 
 from game.core.clock import EPOCH  # noqa: E402
+from game.core.mind_settings import ORIGINAL_CODE_RETRIEVAL, RetrievalSettings  # noqa: E402
 from game.core.records import MemoryKind  # noqa: E402
-from game.core.settings import ORIGINAL_CODE_RETRIEVAL, RetrievalSettings  # noqa: E402
 from game.mind.memory import MemoryStream  # noqa: E402
 from game.mind.retrieval import retrieve  # noqa: E402
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from game.core.errors import SmallvilleError
-from game.core.settings import Ablation, MindSettings
+from game.core.mind_settings import Ablation, MindSettings
 
 ABLATIONS = ("reflection", "planning", "memory")
 

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from game.brains.events import parse_event
+from game.brains.event_words import parse_event
 from game.brains.protocol import Brain, Embedder
 from game.brains.questions import (
     ActionDetails,
@@ -38,6 +38,7 @@ from game.brains.questions import (
     Utter,
 )
 from game.core.clock import fmt_datetime, minute_of_day, next_time
+from game.core.mind_settings import Ablation, MindSettings, RetrievalSettings
 from game.core.records import (
     ActionKind,
     Fact,
@@ -49,7 +50,6 @@ from game.core.records import (
     Source,
     Utterance,
 )
-from game.core.settings import Ablation, MindSettings, RetrievalSettings
 from game.mind import facts
 from game.mind.agent import Action, AgentSnapshot, Conversation
 from game.mind.effects import (

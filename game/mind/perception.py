@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from game.core.mind_settings import MindSettings
 from game.core.records import Observation
-from game.core.settings import MindSettings
 from game.mind.agent import Agent
 
 FORGET_AFTER = timedelta(hours=3)  # a subject unseen this long is noticed afresh

@@ -30,8 +30,8 @@ from datetime import datetime
 import numpy as np
 
 from game.core.clock import hours_since_epoch
+from game.core.mind_settings import RecencyUnit, RetrievalSettings
 from game.core.records import MemoryKind
-from game.core.settings import RecencyUnit, RetrievalSettings
 from game.mind.memory import MemoryView
 
 # Below this share of the stream, gather the candidates' embedding rows before the product;

@@ -25,7 +25,7 @@ import numpy as np
 from game.core.codec import decode, encode
 from game.core.config import data_dir
 from game.core.errors import SmallvilleError, clip
-from game.core.settings import MindSettings
+from game.core.mind_settings import MindSettings
 from game.mind.memory import MemoryStream
 from game.sim.events import Event, EventKind
 from game.sim.player import Visitor

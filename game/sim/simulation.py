@@ -19,8 +19,8 @@ import numpy as np
 
 from game.brains.protocol import Brain, Embedder
 from game.core.clock import Clock, minute_of_day
+from game.core.mind_settings import MindSettings
 from game.core.records import MemoryKind, Observation, Source, Utterance
-from game.core.settings import MindSettings
 from game.mind import facts
 from game.mind.agent import Action, ActionKind, Agent, Conversation
 from game.mind.cognition import (

@@ -134,7 +134,7 @@ def test_a_guest_who_heard_of_the_party_goes() -> None:
 
 def test_on_average_few_guests_decline() -> None:
     """Over many seeds, the share of guests who turn the party down stays small."""
-    from game.brains.events import parse_event
+    from game.brains.event_words import parse_event
     from game.brains.scripted.plans import attends
 
     event = parse_event(PARTY, ["Hobbs Cafe"])

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from game.core.clock import EPOCH
+from game.core.mind_settings import ORIGINAL_CODE_RETRIEVAL, RecencyUnit, RetrievalSettings
 from game.core.records import MemoryKind, Source
-from game.core.settings import ORIGINAL_CODE_RETRIEVAL, RecencyUnit, RetrievalSettings
 from game.mind import facts
 from game.mind.memory import MemoryStream
 from game.mind.retrieval import retrieve, retrieve_many, score, top_k

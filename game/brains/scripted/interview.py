@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from game.brains.events import find_date, find_window
+from game.brains.event_words import find_date, find_window
 from game.brains.questions import AgentContext
 from game.core.records import FactKind, MemoryRecord, Source
 from game.world.scenario import Resident

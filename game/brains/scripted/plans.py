@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime, time, timedelta
 
-from game.brains.events import parse_event
+from game.brains.event_words import parse_event
 from game.brains.questions import AgentContext
 from game.core.clock import minute_of_day
 from game.core.records import Event, FactKind, MemoryRecord, PlanItem, Source

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.brains.events import find_date
+from game.brains.event_words import find_date
 from game.core.records import FactKind, Insight, MemoryKind, MemoryRecord, Source
 from game.world.scenario import Resident
 

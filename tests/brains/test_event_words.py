@@ -7,7 +7,7 @@ from datetime import date, datetime
 
 import pytest
 
-from game.brains.events import event_host, event_name, find_window, parse_event
+from game.brains.event_words import event_host, event_name, find_window, parse_event
 from game.core.records import Event
 
 PLACES = ("Hobbs Cafe", "The Rose and Crown Pub", "Johnson Park", "Oak Hill College")
