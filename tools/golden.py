@@ -60,7 +60,7 @@ def _env(tmp: Path) -> dict[str, str]:
     return env
 
 
-def run_one(run: GoldenRun, workers: int = 8) -> dict[str, Any]:
+def run_one(run: GoldenRun, workers: int = 8, latency: float = 0.0) -> dict[str, Any]:
     """The run's report (less timing) and, if kept, each resident's memory texts."""
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
@@ -71,7 +71,7 @@ def run_one(run: GoldenRun, workers: int = 8) -> dict[str, Any]:
             sys.path.insert(0, str(ROOT / "tests" / "brains"))
             from protocol_server import ProtocolServer
 
-            server = ProtocolServer(latency=0.0).__enter__()
+            server = ProtocolServer(latency=latency).__enter__()
             args += ["--brain", "llm", "--base-url", server.url, "--model", "M"]
         try:
             done = subprocess.run(
@@ -119,13 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="record the golden files")
     parser.add_argument("--only", help="one run by name")
     parser.add_argument("--workers", type=int, default=8)
+    parser.add_argument("--latency", type=float, default=0.0, help="model seconds per answer")
     args = parser.parse_args(argv)
     GOLDEN.mkdir(parents=True, exist_ok=True)
     differ = 0
     for run in RUNS:
         if args.only and run.name != args.only:
             continue
-        got = run_one(run, args.workers)
+        got = run_one(run, args.workers, args.latency)
         path = GOLDEN / f"{run.name}.json"
         if args.write:
             path.write_text("\n".join(lines(got)) + "\n", encoding="utf-8")

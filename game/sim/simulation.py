@@ -108,6 +108,7 @@ class Simulation:
         self.config = config or SimConfig()
         self.mind = Mind(brain, embedder, self.config.mind, scenario.intents)
         self._appliers = self._effect_appliers()
+        self._job_makers = self._job_table()
         self.clock = Clock(scenario.start, self.config.step_seconds)
         self.finder = PathFinder(town.walkable)
         self.scheduler = Scheduler(self.config.workers)
@@ -444,24 +445,28 @@ class Simulation:
             self._submit(agent, need, world)
 
     def _submit(self, agent: Agent, need: JobKind, world: Surroundings) -> None:
-        snap = agent.snapshot(self.now)
-        mind = self.mind
-        if need is JobKind.SEED:
-            self.scheduler.submit((agent.name,), need.value, seed_job, mind, snap)
-        elif need is JobKind.WAKE:
-            self.scheduler.submit((agent.name,), need.value, wake_job, mind, snap, self.town)
-        elif need is JobKind.PERCEIVE:
-            observations = tuple(agent.pending)
-            talkable = self._talkable(agent)
-            agent.pending = []
-            self.scheduler.submit(
-                (agent.name,), need.value, perceive_job, mind, snap, world, observations, talkable
-            )
-        elif need is JobKind.REFLECT:
-            agent.reflect_pool = 0
-            self.scheduler.submit((agent.name,), need.value, reflect_job, mind, snap)
-        elif need is JobKind.NEXT_ACTION:
-            self.scheduler.submit((agent.name,), need.value, next_action_job, mind, snap, world)
+        """Start the job an agent needs, with the arguments that kind of job reads."""
+        job, args = self._job_makers[need](agent, world)
+        self.scheduler.submit((agent.name,), need.value, job, self.mind, *args)
+
+    def _job_table(self) -> dict[JobKind, Callable[[Agent, Surroundings], tuple[Any, tuple]]]:
+        """What each kind of an agent's own job runs, and with what (taken on this thread)."""
+        return {
+            JobKind.SEED: lambda a, w: (seed_job, (a.snapshot(self.now),)),
+            JobKind.WAKE: lambda a, w: (wake_job, (a.snapshot(self.now), self.town)),
+            JobKind.PERCEIVE: self._perceive_args,
+            JobKind.REFLECT: self._reflect_args,
+            JobKind.NEXT_ACTION: lambda a, w: (next_action_job, (a.snapshot(self.now), w)),
+        }
+
+    def _perceive_args(self, agent: Agent, world: Surroundings) -> tuple[Any, tuple]:
+        snap, talkable = agent.snapshot(self.now), self._talkable(agent)
+        observations, agent.pending = tuple(agent.pending), []
+        return perceive_job, (snap, world, observations, talkable)
+
+    def _reflect_args(self, agent: Agent, world: Surroundings) -> tuple[Any, tuple]:
+        agent.reflect_pool = 0
+        return reflect_job, (agent.snapshot(self.now),)
 
     # -- applying effects --------------------------------------------------------------
     def _apply(self, finished: Finished) -> None:

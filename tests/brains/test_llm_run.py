@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from llm_helpers import SECRET, run_main, serve
-from protocol_server import refused_url
+from protocol_server import ProtocolServer, refused_url
 
 CHAT_FIELDS = ("calls", "prompt_tokens", "completion_tokens", "retries", "failures", "fallbacks")
 
@@ -143,3 +143,23 @@ def test_config_prints_the_effective_settings_with_the_key_masked(tmp_path) -> N
     assert shown.returncode == 0, shown.stderr
     assert SECRET not in shown.stdout and SECRET[-4:] in shown.stdout
     assert 'base_url = "http://localhost:11434/v1"  # flag' in shown.stdout
+
+
+def memory_texts(tmp: Path, name: str) -> dict[str, list[str]]:
+    doc = json.loads((tmp / "data" / "saves" / name / "save.json").read_text(encoding="utf-8"))
+    return {a["name"]: a["memory"]["texts"] for a in doc["agents"]}
+
+
+def test_the_same_seed_gives_the_same_run_at_any_worker_count_and_latency(tmp_path) -> None:
+    """No answer depends on which thread asked first: 1 worker at no latency and 4 workers
+    with a slow server give the same report and the same memories, word for word."""
+    runs = []
+    for workers, latency in ((1, 0.0), (4, 0.05)):
+        with ProtocolServer(latency=latency) as server:
+            name = f"w{workers}"
+            extra = ("--workers", str(workers), "--save", name, "--seed", "3")
+            done = run_llm(tmp_path, server.url, *extra, hours="4", report=f"{name}.json")
+        assert done.returncode == 0, done.stderr
+        runs.append((comparable(report(tmp_path, f"{name}.json")), memory_texts(tmp_path, name)))
+    assert runs[0] == runs[1]
+    assert sum(len(texts) for texts in runs[0][1].values()) > 40
