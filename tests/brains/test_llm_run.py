@@ -162,4 +162,4 @@ def test_the_same_seed_gives_the_same_run_at_any_worker_count_and_latency(tmp_pa
         assert done.returncode == 0, done.stderr
         runs.append((comparable(report(tmp_path, f"{name}.json")), memory_texts(tmp_path, name)))
     assert runs[0] == runs[1]
-    assert sum(len(texts) for texts in runs[0][1].values()) > 40
+    assert sum(len(texts) for texts in runs[0][1].values()) > 30
