@@ -47,6 +47,14 @@ class FactKind(Enum):
     STATEMENT = "statement"  # a sentence about `subject`: a seed fact, a thought, an insight
 
 
+class Rsvp(Enum):
+    """A resident's answer to an event it heard of."""
+
+    ACCEPTED = "accepted"
+    MAYBE = "maybe"
+    DECLINED = "declined"
+
+
 @dataclass(frozen=True)
 class Event:
     """A dated happening at a place: a party, a rally. `what` and `host` may be ''."""
@@ -117,6 +125,8 @@ class Fact:
     intent: str = ""  # the scenario intent it refers to ('party'), by id
     event: Event | None = None  # the dated event it names, if any
     private: bool = False  # not to be passed on (a crush, a secret)
+    invited: bool = False  # for a CLAIM about an event: the speaker invited the holder to it
+    rsvp: Rsvp | None = None  # for the holder's own answer to an event (with `intent`/`event`)
 
     @property
     def about_person(self) -> bool:
