@@ -1,7 +1,7 @@
 """What a cognition job decided, one type per kind of job.
 
 A job returns its own effect; the simulation applies it through a table keyed by
-`JobKind` (game/sim/apply.py), so each kind of job carries exactly the fields it sets and
+`JobKind` (`Simulation._effect_appliers`), so each kind of job carries exactly the fields it sets and
 nothing is an optional field that most jobs leave empty.
 """
 
