@@ -1,8 +1,8 @@
 """What a cognition job decided, one type per kind of job.
 
 A job returns its own effect; the simulation applies it through a table keyed by
-`JobKind` (`Simulation._effect_appliers`), so each kind of job carries exactly the fields it sets and
-nothing is an optional field that most jobs leave empty.
+`JobKind` (`Simulation._effect_appliers`), so each kind of job carries exactly the fields
+it sets and nothing is an optional field that most jobs leave empty.
 """
 
 from __future__ import annotations
