@@ -1,5 +1,8 @@
 """The command line: one subcommand per way into the town.
 
+Every handler imports what it needs when it runs, so `town`, `run` and `interview` never
+load pygame; only `play` and `replay` (and `evaluate`, for its chart) import the window.
+
 Errors we raise on purpose (SmallvilleError) print as one line and exit 2, never as a
 traceback; anything else is a bug and keeps its traceback.
 """
@@ -140,7 +143,10 @@ def _config(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from game.commands import quiet_pygame
     from game.core.config import config_from_args
+
+    quiet_pygame()
     from game.ui.app import App, Options
 
     settings = config_from_args(args)  # defaults < config file < environment < flags
@@ -173,6 +179,9 @@ def _window_size(text: str) -> tuple[int, int]:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from game.commands import quiet_pygame
+
+    quiet_pygame()
     from game.ui.app import App, Options
 
     options = Options(

@@ -1,12 +1,15 @@
 """The research subcommands: saves, interview, evaluate (the paper's evaluation, built in).
 
 Kept apart from game/cli.py so each command is a small function over the simulation.
+Only the commands that draw (play, replay, evaluate's chart) import pygame, and only
+inside their handlers: the others stay headless.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -25,6 +28,12 @@ def parse_ablation(text: str | None) -> MindSettings:
             f"--ablate takes {', '.join(ABLATIONS)} (comma-separated), not {sorted(unknown)}"
         )
     return MindSettings(ablation=Ablation(**{k: k not in off for k in ABLATIONS}))
+
+
+def quiet_pygame() -> None:
+    """Keep pygame's greeting off stdout. Called by a command just before it first imports
+    pygame, because importing our modules must not change the environment."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
 def add_ablate(parser: argparse.ArgumentParser) -> None:
@@ -93,6 +102,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         report = Path(args.report)
         report.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
         chart = Path(args.chart) if args.chart else report.with_suffix(".png")
+        quiet_pygame()
         from game.ui.chart import draw_chart
 
         before, after = network_edges(sim)

@@ -7,20 +7,17 @@ input, call `handle(event)` or `command(cmd)` directly, and step frames with a f
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
 
-import pygame  # noqa: E402
-
-from game.ui.help import HelpOverlay  # noqa: E402
-from game.ui.input import Act, Command, translate  # noqa: E402
-from game.ui.scene import SceneStack  # noqa: E402
+from game.ui.help import HelpOverlay
+from game.ui.input import Act, Command, translate
+from game.ui.scene import SceneStack
 
 if TYPE_CHECKING:
     from game.sim.view import SimView

@@ -1,17 +1,16 @@
 """The evaluation chart: diffusion over game time, and the network before and after.
 
-Drawn with pygame on an offscreen surface (no window), saved as PNG.
+Drawn with pygame on an offscreen surface, saved as PNG: only the font module is
+initialised, never the display, so it needs no video driver and no window.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from datetime import datetime, timedelta
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-import pygame  # noqa: E402
+import pygame
 
 W, H = 1500, 560
 BG, INK, GRID = (250, 248, 242), (40, 40, 48), (220, 216, 206)

@@ -16,17 +16,13 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
 
-import pygame  # noqa: E402
-
-from game.sim.factory import build_simulation  # noqa: E402
-from game.sim.simulation import ClockMode  # noqa: E402
-from game.ui.app import App, Options  # noqa: E402
-from game.ui.input import click_events, key_event, text_event  # noqa: E402
-from game.ui.inspector import Tab  # noqa: E402
+from game.sim.factory import build_simulation
+from game.sim.simulation import ClockMode
+from game.ui.app import App, Options
+from game.ui.input import click_events, key_event, text_event
+from game.ui.inspector import Tab
 
 FRAME = 1 / 60
 
@@ -124,6 +120,13 @@ def chat_shot(app: App, out: Path, resident: str) -> None:
     app.screenshot(out / "chat.png")
 
 
+def no_display() -> None:
+    """SDL's dummy drivers, unless the caller chose others: set by the script when it runs,
+    before the window opens, since importing this module must leave the environment alone."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default="docs/screenshots")
@@ -134,6 +137,7 @@ def main() -> None:
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    no_display()
     app = App(Options(autosave_minutes=0), events=lambda: [])
     app.replace_town(prepared(args.scenario, args.hour, args.seed), "Robin")
     try:

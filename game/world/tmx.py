@@ -2,16 +2,46 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pytmx
 
 from game.core.clock import parse_hhmm
 from game.core.errors import MapError
 from game.world.roles import Role, parse_role
 from game.world.town import WORLD, Area, AreaKind, Rect, Town, join
+
+
+def _pytmx_without_pygame() -> ModuleType:
+    """pytmx, imported so that it does not drag pygame into a headless process.
+
+    pytmx's package imports pygame, if installed, for its type hints and an image loader
+    the world never uses; that would load pygame (and print its greeting) in `run`, `town`
+    and `interview`. Unless pygame is loaded already, we hide it and that loader for the
+    length of this one import; the window still imports the loader itself, later.
+    """
+    if "pygame" in sys.modules:
+        import pytmx
+
+        return pytmx
+    hidden = ("pygame", "pytmx.util_pygame")
+    for name in hidden:
+        sys.modules[name] = None  # now importing it raises ImportError, which pytmx expects
+    try:
+        import pytmx
+    finally:
+        for name in hidden:
+            del sys.modules[name]
+    return pytmx
+
+
+if TYPE_CHECKING:
+    import pytmx
+else:
+    pytmx = _pytmx_without_pygame()
 
 _LEVEL = {"sector": AreaKind.SECTOR, "arena": AreaKind.ARENA, "object": AreaKind.OBJECT}
 
