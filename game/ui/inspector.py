@@ -372,12 +372,10 @@ class Inspector:
             self.focus.next()
         elif box is None:
             return
-        elif command.act is Act.TYPE:
-            box.type(command.text)
-        elif command.act is Act.ERASE:
-            box.erase()
         elif command.act is Act.SUBMIT:
             self._submit(box)
+        else:
+            box.edit(command)
 
     def _submit(self, box: TextBox) -> None:
         if box is self.question:
