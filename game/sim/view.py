@@ -136,6 +136,7 @@ class Happening:
     text: str
     address: str = ""
     state: str = ""  # an object's new state
+    old: str = ""  # and the state before
 
 
 _FEED_KINDS = {
@@ -177,8 +178,10 @@ def happenings(log: EventLog, start: int = 0) -> list[Happening]:
             continue
         if kind is HappeningKind.CONVERSATION and event.data.get("visitor"):
             kind = HappeningKind.VISITOR
-        address, state = str(event.data.get("address", "")), str(event.data.get("state", ""))
-        out.append(Happening(i, event.time, kind, event.agent, event.text, address, state))
+        data = event.data
+        address, state = str(data.get("address", "")), str(data.get("state", ""))
+        old = str(data.get("old", ""))
+        out.append(Happening(i, event.time, kind, event.agent, event.text, address, state, old))
     return out
 
 

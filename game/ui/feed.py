@@ -15,6 +15,7 @@ from game.core.clock import fmt_time
 from game.sim.player import EditSource
 from game.sim.view import Happening, HappeningKind, SimView, happenings
 from game.ui import theme
+from game.ui.overlays import notable
 
 KEEP = 200
 COMPACT = 3
@@ -53,9 +54,19 @@ class Feed:
         new = happenings(sim.log, start)
         self._seen = events
         for item in new:
+            if item.kind is HappeningKind.OBJECT and not self._news(sim, item):
+                continue
             self.lines.append(FeedLine(fmt_time(item.time), describe(item), _COLOURS[item.kind]))
         self.lines = self.lines[-KEEP:]
         return new
+
+    @staticmethod
+    def _news(sim: SimView, item: Happening) -> bool:
+        """An object change worth a line: the player's, or a trouble starting or ending."""
+        area = sim.town.areas.get(item.address)
+        if area is None:
+            return False
+        return item.who == EditSource.PLAYER or notable(item.old, item.state, area.default_state)
 
     def note(self, time: str, text: str, color: theme.Color = theme.TEXT) -> None:
         """A line from the UI itself (the chat panel closed, an autosave)."""
@@ -89,6 +100,4 @@ def describe(item: Happening) -> str:
         who = "you" if item.who == EditSource.PLAYER else item.who
         thing = item.address.split(":")[-1] if item.address else "something"
         return f"{who}: {thing} is {item.state}"
-    if item.kind is HappeningKind.REACTION:
-        return f"{item.who} reacts: {item.text}"
     return item.text

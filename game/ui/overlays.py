@@ -43,6 +43,13 @@ EFFECT_WORDS: tuple[tuple[Effect, tuple[str, ...]], ...] = (
 RESTING = frozenset({"idle", "off", "closed", "empty", "clean", "made", "tidy", ""})
 
 
+def notable(old: str, new: str, default: str) -> bool:
+    """Whether a change is news (a trouble starts or ends), not the routine of a thing
+    going in and out of use."""
+    looks = (effect_of(old, default), effect_of(new, default))
+    return any(look not in (None, Effect.LIGHT) for look in looks)
+
+
 def effect_of(state: str, default: str) -> Effect | None:
     """The look of a state (None: the object is at rest and drawn as the map shows it)."""
     words = state.strip().lower()
@@ -199,10 +206,10 @@ def _light(surface: pygame.Surface, rect: pygame.Rect, clock: float) -> None:
 def _ring(surface: pygame.Surface, rect: pygame.Rect, progress: float) -> None:
     """The short effect of a change: a ring that widens and fades."""
     progress = max(0.0, min(1.0, progress))
-    radius = int(max(rect.width, rect.height) * (0.6 + 1.2 * progress))
+    radius = int(min(rect.width, rect.height) * (0.5 + 0.7 * progress))
     layer = _alpha_layer((2 * radius + 4, 2 * radius + 4))
     colour = (255, 255, 255, int(220 * (1 - progress)))
-    pygame.draw.circle(layer, colour, (radius + 2, radius + 2), radius, width=3)
+    pygame.draw.circle(layer, colour, (radius + 2, radius + 2), radius, width=2)
     surface.blit(layer, (rect.centerx - radius - 2, rect.centery - radius - 2))
 
 

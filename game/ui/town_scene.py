@@ -29,7 +29,7 @@ from game.ui.inspector import WIDTH as INSPECTOR_WIDTH
 from game.ui.inspector import Inspector
 from game.ui.mapview import Camera, MapRenderer
 from game.ui.objects import ObjectEditor
-from game.ui.overlays import ObjectOverlays
+from game.ui.overlays import ObjectOverlays, notable
 from game.ui.pacing import Pacer
 from game.ui.scene import Scene
 from game.world.town import AreaKind
@@ -245,8 +245,9 @@ class TownScene(Scene):
         name = self.app.options.save_name or QUICKSAVE
         if self.confirm_load_until <= self.notes.clock:
             self.confirm_load_until = self.notes.clock + CONFIRM_SECONDS
-            self.notes.push(f"Press F9 again to load {name}: play since your last save is lost.",
-                            theme.ACCENT)
+            self.notes.push(
+                f"Press F9 again to load {name}: play since your last save is lost.", theme.ACCENT
+            )
             return
         self.confirm_load_until = 0.0
         try:  # the window plays a loaded game on its real-time clock, whatever the save ran
@@ -371,11 +372,17 @@ class TownScene(Scene):
 
     def _watch_objects(self, dt: float) -> None:
         """State changes: the map shows them, a toast says them, the log keeps them."""
+        areas = self.sim.town.areas
         for change in self.overlays.update(self.sim, dt):
+            area = areas.get(change.address)
+            if area is None or not (
+                change.by_player or notable(change.old, change.state, area.default_state)
+            ):
+                continue  # a thing going in and out of use is no news
             who = "you" if change.by_player else change.by
-            thing = self.sim.town.areas[change.address].name if change.address else "?"
             colour = theme.ACCENT if change.by_player else theme.GOOD
-            self.notes.push(f"{fmt_time(change.time)} {who}: {thing} is {change.state}", colour)
+            text = f"{fmt_time(change.time)} {who}: {area.name} is {change.state}"
+            self.notes.push(text, colour)
         self.feed.watch(self.sim)
 
     def _watch_chats(self) -> None:
