@@ -180,3 +180,34 @@ def test_esc_with_nothing_open_opens_the_settings(make_app):
     assert "****" in settings.key_text() or "(not set)" in settings.key_text()
     post(app, key_event(pygame.K_ESCAPE))
     assert app.stack.top is app.town
+
+
+def test_the_plan_tab_opens_at_the_current_item_and_the_stove_history_scrolls(make_app):
+    from game.ui.inspector import NOW_TAG, Tab
+
+    sim = awake_town(hour=10)
+    app = make_app(sim)
+    town = app.town
+    name = next(a.name for a in sim.agents.values() if not a.asleep and a.plan.broad)
+    inspector = town.open_inspector(name)
+    inspector.open_tab(Tab.PLAN)
+    frames(app, 2)
+    rows = inspector.list.rows
+    now = next(i for i, row in enumerate(rows) if row.tag == NOW_TAG)
+    above = sum(row.height for row in rows[:now])
+    assert (
+        inspector.list.offset
+        >= min(above - 40, inspector.list.content_height - inspector.list.rect.height) - 1
+    )
+    assert now > 3 and inspector.list.offset > 0
+    editor = town.open_editor(STOVE)
+    for state in ("burning", "idle", "leaking", "idle", "smoking", "idle", "broken", "idle"):
+        sim.player.set_object_state(STOVE, state)
+        frames(app, 1)
+    mine = editor.history[-8:]
+    assert all(line.split("  ")[1].startswith("you:") for line in mine)
+    assert mine[0].endswith("-> burning") and mine[-1].endswith("broken -> idle")
+    bottom = editor.list.offset
+    assert editor.list.content_height > editor.list.rect.height and bottom > 0
+    editor.wheel(editor.rect.center, 3)
+    assert editor.list.offset < bottom
