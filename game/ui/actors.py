@@ -124,6 +124,14 @@ class ActorLayer:
             for i, fig in enumerate(group):
                 fig.shift = (i - (len(group) - 1) / 2) * width
                 fig.pile = len(group)
+        for fig in self.figures.values():  # neighbours count as a crowd: shorter labels
+            if fig.pile == 1 and any(
+                o is not fig
+                and abs(o.glide.x - fig.glide.x) < 2
+                and abs(o.glide.y - fig.glide.y) < 1.5
+                for o in self.figures.values()
+            ):
+                fig.pile = 2
 
     def forget_missing(self, keys: set[str]) -> None:
         for key in [k for k in self.figures if k not in keys]:
@@ -196,7 +204,7 @@ class ActorLayer:
         self.labels = {}
         for fig in figures:
             self._label(surface, fig, self.screen_rect(fig, cam), cam.zoom, labels)
-        bubbles: list[pygame.Rect] = []  # bubbles avoid bubbles; a label may sit under one
+        bubbles: list[pygame.Rect] = list(labels)  # bubbles avoid labels and each other
         for fig in figures:
             self._bubble(surface, fig, self.screen_rect(fig, cam), bubbles)
         for fig in figures:

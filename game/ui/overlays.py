@@ -194,8 +194,9 @@ def _broken(surface: pygame.Surface, rect: pygame.Rect, clock: float) -> None:
 
 
 def _light(surface: pygame.Surface, rect: pygame.Rect, clock: float) -> None:
-    """A soft warm glow around the object."""
-    size = max(rect.width, rect.height)
+    """A soft warm glow on the object (small, whatever the object's size: a big area in
+    use, like a café's seating, must not wash over the room)."""
+    size = min(max(rect.width, rect.height), 40)
     layer = _alpha_layer((size * 2, size * 2))
     glow = int(60 + 25 * math.sin(clock * 3))
     pygame.draw.circle(layer, (255, 220, 120, glow), (size, size), size)

@@ -20,6 +20,7 @@ from game.ui.scene import Scene
 from game.ui.widgets import Button, Focus, TextBox
 from game.world.scenario import bundled_scenarios, load_scenario
 
+COMPACT_BELOW = 640  # window heights below this get the tighter header
 BLURB = {
     "smallville": "the whole town: 25 residents",
     "three": "a quiet start: Isabella, Klaus and Maria",
@@ -91,6 +92,8 @@ class StartScene(Scene):
         self.choice = Choice(scenario="smallville" if "smallville" in scenarios else scenarios[0])
         self.note = ""
         self.load_y = 0
+        self.compact = False  # a short window: a tighter header
+        self.blurb_x = 0
 
     def typing(self) -> bool:
         return self.focus.current is not None
@@ -150,12 +153,18 @@ class StartScene(Scene):
         and the name box, and scrolls when the saves do not fit (800x480 and up)."""
         w, h = self.app.size
         x = max(20, w // 2 - 300)
-        y = 170
+        self.compact = h < COMPACT_BELOW
+        y = 114 if self.compact else 170
+        right = x
         for button in self.scenario_buttons:
             button.on = self.choice == button.key
-            button.fit(x, y, pad=14, height=32)
-            y += 38
-        self.load_y = y + 6
+            if self.compact:  # one row of scenarios; the chosen one's blurb beside them
+                right = button.fit(right, y, pad=14, height=32).right + 8
+            else:
+                button.fit(x, y, pad=14, height=32)
+                y += 38
+        self.blurb_x = right + 6
+        self.load_y = (y + 44) if self.compact else (y + 6)
         self.start_button.fit(x, h - 58, pad=30, height=42)
         self.name_box.rect = pygame.Rect(x, self.start_button.rect.y - 46, 360, 36)
         top, bottom = self.load_y + 32, self.name_box.rect.y - 34
@@ -172,18 +181,29 @@ class StartScene(Scene):
         surface.fill(theme.BG)
         w, h = self.app.size
         x = max(20, w // 2 - 300)
-        theme.blit_text(surface, "Smallville", (x, 18), 64, theme.ACCENT)
-        theme.blit_text(
-            surface, "a town of generative agents, and you, a visitor", (x, 72), 22, theme.MUTED
-        )
-        theme.blit_text(surface, f"Brain: {brain_sentence(self.brain, self.llm)}", (x, 100), 20)
-        theme.blit_text(surface, "New game", (x, 138), 24, theme.ACCENT)
+        brain = f"Brain: {brain_sentence(self.brain, self.llm)}"
+        if self.compact:
+            theme.blit_text(surface, "Smallville", (x, 8), 48, theme.ACCENT)
+            tagline = "a town of generative agents, and you, a visitor"
+            theme.blit_text(surface, tagline, (x + 220, 22), 20, theme.MUTED)
+            theme.blit_text(surface, brain, (x, 56), 18)
+            theme.blit_text(surface, "New game", (x, 86), 22, theme.ACCENT)
+        else:
+            theme.blit_text(surface, "Smallville", (x, 18), 64, theme.ACCENT)
+            tagline = "a town of generative agents, and you, a visitor"
+            theme.blit_text(surface, tagline, (x, 72), 22, theme.MUTED)
+            theme.blit_text(surface, brain, (x, 100), 20)
+            theme.blit_text(surface, "New game", (x, 138), 24, theme.ACCENT)
         for button in self.scenario_buttons:
             button.draw(surface)
-            blurb = self.blurbs.get(button.label, "")
-            theme.blit_text(
-                surface, blurb, (button.rect.right + 14, button.rect.y + 8), 18, theme.MUTED
-            )
+            if not self.compact:
+                blurb = self.blurbs.get(button.label, "")
+                at = (button.rect.right + 14, button.rect.y + 8)
+                theme.blit_text(surface, blurb, at, 18, theme.MUTED)
+        if self.compact and self.choice.scenario:
+            blurb = self.blurbs.get(self.choice.scenario, "")
+            at = (self.blurb_x, self.scenario_buttons[0].rect.y + 8)
+            theme.blit_text(surface, blurb, at, 18, theme.MUTED)
         title = "Load a saved game"
         more = len(self.save_buttons) - self.visible
         if more > 0:
@@ -205,9 +225,17 @@ class StartScene(Scene):
         self.start_button.draw(surface)
         hint = "Enter starts  ·  F1 in the town lists every control"
         theme.blit_text(
-            surface, hint, (self.start_button.rect.right + 20, self.start_button.rect.y + 13),
-            18, theme.MUTED,
+            surface,
+            hint,
+            (self.start_button.rect.right + 20, self.start_button.rect.y + 13),
+            18,
+            theme.MUTED,
         )
         if self.note:
-            theme.blit_text(surface, self.note, (self.name_box.rect.right + 16,
-                            self.name_box.rect.y + 8), 18, theme.BAD)
+            theme.blit_text(
+                surface,
+                self.note,
+                (self.name_box.rect.right + 16, self.name_box.rect.y + 8),
+                18,
+                theme.BAD,
+            )
