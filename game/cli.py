@@ -142,22 +142,24 @@ def _config(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from game.core.config import config_from_args
     from game.ui.app import App, Options
+    from game.ui.settings import load_prefs
 
     settings = config_from_args(args)  # defaults < config file < environment < flags
     args.brain, args.workers = settings.brain, settings.workers
-    width, height = _window_size(args.size)
+    prefs = load_prefs()  # the settings screen's choices, where no flag says otherwise
+    width, height = _window_size(args.size) if args.size else prefs.size
     options = Options(
         llm=settings.llm,
         save_name=args.save or "",
         scenario=args.scenario or "",
         load=args.load or "",
-        name=args.name,
+        name=args.name or prefs.name,
         brain=args.brain,
         seed=args.seed,
         workers=args.workers,
         size=(width, height),
-        speed=args.speed,
-        autosave_minutes=args.autosave,
+        speed=args.speed or prefs.speed,
+        autosave_minutes=prefs.autosave_minutes if args.autosave is None else args.autosave,
         quit_after=args.quit_after,
         screenshot=args.screenshot or "",
     )
@@ -244,13 +246,13 @@ def _add_play(sub) -> None:
     )
     play.add_argument("--scenario", help="new game of this scenario (skips the start screen)")
     play.add_argument("--load", help="load this saved game (skips the start screen)")
-    play.add_argument("--name", default="Robin", help="the visitor's name")
+    play.add_argument("--name", help="the visitor's name (default: settings, Robin)")
     play.add_argument("--brain", default=None, help="scripted or llm (default: the config)")
     play.add_argument("--seed", type=int, default=0, help="random seed of a new game")
     play.add_argument("--workers", type=int, default=None, help="cognition threads")
-    play.add_argument("--size", default="1280x720", help="window size, WIDTHxHEIGHT")
-    play.add_argument("--speed", type=int, default=1, help="game minutes per real second")
-    play.add_argument("--autosave", type=int, default=60, help="every N game minutes (0 = off)")
+    play.add_argument("--size", help="window size, WIDTHxHEIGHT (default: settings, 1280x720)")
+    play.add_argument("--speed", type=int, help="game minutes per real second (default: 1)")
+    play.add_argument("--autosave", type=int, help="every N game minutes, 0 = off (default: 60)")
     play.add_argument("--quit-after", type=float, default=0.0, help="real seconds, then exit")
     play.add_argument("--screenshot", help="save the last frame to this PNG on exit")
     play.add_argument("--save", help="the save name F5 writes to (default: quicksave)")

@@ -59,6 +59,10 @@ class Notifications:
         self.toasts.append(Toast(text, color, self.clock + TOAST_SECONDS))
         self.toasts = self.toasts[-MAX_TOASTS:]
 
+    def dismiss(self, text: str) -> None:
+        """Take a toast away before its time (an invitation that was answered)."""
+        self.toasts = [t for t in self.toasts if t.text != text]
+
     def watch(self, sim: SimView) -> None:
         """Read the events logged since the last call; errors become toasts, and so do the
         brain's new notices."""

@@ -275,6 +275,7 @@ class TownScene(Scene):
             self.chat = ChatPanel(self.sim, name)
         self._unfocus_all_but(self.chat)
         self.chat.focus.set(self.chat.box)
+        self.notes.dismiss(invitation(name))  # answered: the invitation has done its work
         self.invited, self.chat_closing = "", 0.0
         return self.chat
 
@@ -398,7 +399,7 @@ class TownScene(Scene):
             self.speech[key] = (line.text, self.actors.clock + SPEECH_SECONDS)
             if self.chat is None and line.speaker == name and self._near(name):
                 self.invited, self.invited_until = name, self.actors.clock + INVITE_SECONDS
-                self.notes.push(f"{name} speaks to you: T to answer.", theme.LINK)
+                self.notes.push(invitation(name), theme.LINK)
 
     def _close_finished_chat(self) -> None:
         """The chat panel closes by itself when the talk is over or the resident has gone,
@@ -532,6 +533,11 @@ class TownScene(Scene):
     def close(self) -> None:
         self.autosaver.close()  # a write in flight finishes before the town goes
         self.sim.close()
+
+
+def invitation(name: str) -> str:
+    """The toast of a resident who spoke first."""
+    return f"{name} speaks to you: T to answer."
 
 
 def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:

@@ -78,6 +78,7 @@ def test_a_greeting_opens_no_panel_and_t_answers_with_an_empty_box(make_app):
     post(app, [key_event(pygame.K_t), text_event("t")])  # SDL sends both for one press
     assert town.chat is not None and town.chat.resident == name
     assert town.chat.box.focused and town.chat.box.text == ""
+    assert not any("T to answer" in t.text for t in town.notes.toasts)  # answered
     post(app, key_event(pygame.K_ESCAPE))  # leave the box, then T again
     post(app, [key_event(pygame.K_t), text_event("t")])
     assert town.chat.box.focused and town.chat.box.text == ""
