@@ -148,22 +148,24 @@ def _play(args: argparse.Namespace) -> int:
 
     quiet_pygame()
     from game.ui.app import App, Options
+    from game.ui.settings import load_prefs
 
     settings = config_from_args(args)  # defaults < config file < environment < flags
     args.brain, args.workers = settings.brain, settings.workers
-    width, height = _window_size(args.size)
+    prefs = load_prefs()  # the settings screen's choices, where no flag says otherwise
+    width, height = _window_size(args.size) if args.size else prefs.size
     options = Options(
         llm=settings.llm,
         save_name=args.save or "",
         scenario=args.scenario or "",
         load=args.load or "",
-        name=args.name,
+        name=args.name or prefs.name,
         brain=args.brain,
         seed=args.seed,
         workers=args.workers,
         size=(width, height),
-        speed=args.speed,
-        autosave_minutes=args.autosave,
+        speed=args.speed or prefs.speed,
+        autosave_minutes=prefs.autosave_minutes if args.autosave is None else args.autosave,
         quit_after=args.quit_after,
         screenshot=args.screenshot or "",
     )
@@ -195,60 +197,90 @@ def _replay(args: argparse.Namespace) -> int:
     return App(options).run()
 
 
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """Room for the longest command name, so every command keeps its one-line description."""
+    return argparse.HelpFormatter(prog, max_help_position=28, width=96)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The commands in the order a player needs them: play first, research tools last."""
     parser = argparse.ArgumentParser(
         prog="main.py",
-        description="Smallville: 25 generative agents in a small town. "
-        "With no subcommand, opens the game (play).",
+        usage="main.py [-h] COMMAND [options]",
+        description="Smallville: 25 generative agents in a small town, and you, a visitor. "
+        "With no command, opens the game (play).",
+        formatter_class=_formatter,
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    town = sub.add_parser("town", help="print the town's map, areas and residents")
-    town.add_argument("--scenario", default="smallville", help="bundled name or path to JSON")
-    town.add_argument("--json", action="store_true", help="print JSON instead of a tree")
-    town.set_defaults(handler=_town)
-    run = sub.add_parser("run", help="run the town headless and write a report")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND ...", title="commands")
+    _add_play(sub)
+    _add_replay(sub)
+    config = sub.add_parser(
+        "config", help="show the effective settings (API key masked)", formatter_class=_formatter
+    )
+    from game.commands import add_ablate, register
+    from game.core.config import add_llm_arguments
+
+    add_llm_arguments(config, with_brain=True)
+    config.set_defaults(handler=_config)
+    register(sub)  # saves, interview, evaluate
+    run = sub.add_parser(
+        "run", help="run the town headless and write a report", formatter_class=_formatter
+    )
     run.add_argument("--scenario", default="smallville", help="bundled name or path to JSON")
     run.add_argument("--hours", type=float, default=24.0, help="game hours to run")
-    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--seed", type=int, default=0, help="random seed (same seed, same run)")
     run.add_argument("--brain", choices=("scripted", "llm"), help="default: config, scripted")
     run.add_argument("--workers", type=int, help="cognition threads (default: config, 8)")
     run.add_argument("--report", help="write the JSON report here (default: stdout)")
     run.add_argument("--quiet", action="store_true", help="no progress line")
     run.add_argument("--save", help="save the game under this name at the end")
     run.add_argument("--load", help="continue a saved game instead of a new one")
-    from game.commands import add_ablate, register
-    from game.core.config import add_llm_arguments
-
     add_ablate(run)
     add_llm_arguments(run)
     run.set_defaults(handler=_run)
-    config = sub.add_parser("config", help="print the effective settings (API key masked)")
-    add_llm_arguments(config, with_brain=True)
-    config.set_defaults(handler=_config)
-    register(sub)
-    play = sub.add_parser("play", help="open the game window (the default)")
+    town = sub.add_parser(
+        "town", help="print the town's map, areas and residents", formatter_class=_formatter
+    )
+    town.add_argument("--scenario", default="smallville", help="bundled name or path to JSON")
+    town.add_argument("--json", action="store_true", help="print JSON instead of a tree")
+    town.set_defaults(handler=_town)
+    return parser
+
+
+def _add_play(sub) -> None:
+    from game.core.config import add_llm_arguments
+
+    play = sub.add_parser(
+        "play", help="open the game window (the default command)", formatter_class=_formatter
+    )
     play.add_argument("--scenario", help="new game of this scenario (skips the start screen)")
     play.add_argument("--load", help="load this saved game (skips the start screen)")
-    play.add_argument("--name", default="Robin", help="the visitor's name")
+    play.add_argument("--name", help="the visitor's name (default: settings, Robin)")
     play.add_argument("--brain", default=None, help="scripted or llm (default: the config)")
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--seed", type=int, default=0, help="random seed of a new game")
     play.add_argument("--workers", type=int, default=None, help="cognition threads")
-    play.add_argument("--size", default="1280x720", help="window size, WIDTHxHEIGHT")
-    play.add_argument("--speed", type=int, default=1, help="game minutes per real second")
-    play.add_argument("--autosave", type=int, default=60, help="game minutes (0 = off)")
+    play.add_argument("--size", help="window size, WIDTHxHEIGHT (default: settings, 1280x720)")
+    play.add_argument("--speed", type=int, help="game minutes per real second (default: 1)")
+    play.add_argument("--autosave", type=int, help="every N game minutes, 0 = off (default: 60)")
     play.add_argument("--quit-after", type=float, default=0.0, help="real seconds, then exit")
     play.add_argument("--screenshot", help="save the last frame to this PNG on exit")
     play.add_argument("--save", help="the save name F5 writes to (default: quicksave)")
     add_llm_arguments(play)
     play.set_defaults(handler=_play)
-    replay = sub.add_parser("replay", help="play a saved run back in the window, no model")
+
+
+def _add_replay(sub) -> None:
+    replay = sub.add_parser(
+        "replay",
+        help="play a saved run back in the window (no model calls)",
+        formatter_class=_formatter,
+    )
     replay.add_argument("--load", required=True, help="save name or folder")
     replay.add_argument("--speed", type=int, default=8, help="game minutes per real second")
     replay.add_argument("--size", default="1280x720", help="window size, WIDTHxHEIGHT")
     replay.add_argument("--quit-after", type=float, default=0.0, help="real seconds, then exit")
     replay.add_argument("--screenshot", help="save the last frame to this PNG on exit")
     replay.set_defaults(handler=_replay)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

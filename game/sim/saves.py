@@ -27,6 +27,7 @@ from game.core.config import data_dir
 from game.core.errors import SmallvilleError, clip
 from game.core.mind_settings import MindSettings
 from game.mind.memory import MemoryStream
+from game.sim.autosave import apply_journal
 from game.sim.events import Event, EventKind
 from game.sim.player import Visitor
 from game.sim.simulation import ClockMode, SimConfig
@@ -52,6 +53,7 @@ class SaveInfo:
     brain: str
     size_bytes: int
     saved_at: str
+    visitor: str = ""  # the visitor's name in that game ('' if none)
 
 
 def saves_root(root: Path | str | None = None) -> Path:
@@ -173,7 +175,10 @@ def read_save(name: str, root: Path | str | None = None) -> tuple[dict, dict[str
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise SaveError(path, f"damaged: cannot upgrade ({type(exc).__name__}: {exc})") from exc
     arrays = _read_arrays(folder, doc, path)
-    return doc, arrays
+    try:  # an autosave's journal: the changes written after its base (game/sim/autosave.py)
+        return apply_journal(folder, doc, arrays)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise SaveError(path, f"damaged journal ({type(exc).__name__}: {exc})") from exc
 
 
 def _read_arrays(folder: Path, doc: dict, path: Path) -> dict[str, np.ndarray]:
@@ -333,6 +338,7 @@ def list_saves(root: Path | str | None = None) -> list[SaveInfo]:
                 str(doc.get("brain", "?")),
                 size,
                 str(doc.get("saved_at", "?")),
+                str((doc.get("visitor") or {}).get("name", "")),
             )
         except (OSError, ValueError):
             info = SaveInfo(folder.name, "(damaged)", "?", "?", size, "?")

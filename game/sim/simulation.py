@@ -639,12 +639,35 @@ class Simulation:
         area = self.town.areas.get(address)
         if area is None or area.kind is AreaKind.WORLD:
             return None
+        taken = self._spots_taken(agent)
         if area.kind is AreaKind.OBJECT:
-            return self.town.access_tile(address)
+            return self._object_spot(address, taken)
         if self.town.address_at(*agent.pos).startswith(address):
             return agent.pos
         tiles = self.town.walkable_tiles_of(address)
-        return tiles[stable_index(agent.name + address, len(tiles))] if tiles else None
+        free = [t for t in tiles if t not in taken] or tiles  # a spot of one's own if any
+        return free[stable_index(agent.name + address, len(free))] if free else None
+
+    def _spots_taken(self, agent: Agent) -> set[tuple[int, int]]:
+        """Where the others stand or are walking to: readable crowds need distinct spots."""
+        return {o.path[-1] if o.path else o.pos for o in self.agents.values() if o is not agent}
+
+    def _object_spot(self, address: str, taken: set[tuple[int, int]]) -> tuple[int, int] | None:
+        """The object's access tile, or when someone has it, the nearest free walkable tile
+        on or around the object (a second seat on the bench, the other side of a counter)."""
+        access = self.town.access_tile(address)
+        if access is None or access not in taken:
+            return access
+        r = self.town.areas[address].rect
+        around = [
+            (x, y)
+            for y in range(r.y - 1, r.y + r.h + 1)
+            for x in range(r.x - 1, r.x + r.w + 1)
+            if self.town.is_walkable(x, y) and (x, y) not in taken
+        ]
+        return min(
+            around, key=lambda t: (abs(t[0] - access[0]) + abs(t[1] - access[1]), t), default=access
+        )
 
     # -- conversations ------------------------------------------------------------------------
     def _request_talk(self, agent: Agent, partner_name: str) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from typing import Any, Protocol
 from urllib.parse import urlparse
 
@@ -23,7 +24,7 @@ from game.core.records import Utterance
 from game.mind.agent import Action, Conversation
 from game.mind.memory import MemoryStream
 from game.mind.plan import DayPlan
-from game.sim.events import EventLog
+from game.sim.events import EventKind, EventLog
 from game.sim.player import EditSource, Player, Visitor
 from game.world.scenario import Resident
 from game.world.town import Town
@@ -61,6 +62,8 @@ class ResidentView(Protocol):
     def location(self) -> str: ...
     @property
     def conversation(self) -> Conversation | None: ...
+    @property
+    def asleep(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,93 @@ class ObjectState:
     @property
     def by_player(self) -> bool:
         return self.set_by == EditSource.PLAYER
+
+
+@dataclass(frozen=True)
+class StateChange:
+    """One change of an object's state, read from the event log: who, what, when."""
+
+    index: int  # the event's place in the log (a feed reads on from here)
+    time: datetime
+    address: str
+    state: str
+    old: str
+    by: str
+
+    @property
+    def by_player(self) -> bool:
+        return self.by == EditSource.PLAYER
+
+
+class HappeningKind(Enum):
+    """What the "what happened" feed lists: the changes a player wants to notice."""
+
+    OBJECT = "object"
+    REACTION = "reaction"
+    CONVERSATION = "conversation"
+    WAKE = "wake"
+    SLEEP = "sleep"
+    VISITOR = "visitor"
+
+
+@dataclass(frozen=True)
+class Happening:
+    """One line of the "what happened" feed."""
+
+    index: int
+    time: datetime
+    kind: HappeningKind
+    who: str
+    text: str
+    address: str = ""
+    state: str = ""  # an object's new state
+    old: str = ""  # and the state before
+
+
+_FEED_KINDS = {
+    EventKind.OBJECT_STATE: HappeningKind.OBJECT,
+    EventKind.REACTION: HappeningKind.REACTION,
+    EventKind.CONVERSATION: HappeningKind.CONVERSATION,
+    EventKind.WAKE: HappeningKind.WAKE,
+    EventKind.SLEEP: HappeningKind.SLEEP,
+}
+
+
+def state_changes(log: EventLog, start: int = 0, address: str = "") -> list[StateChange]:
+    """Object state changes logged from event `start` on (of one object, if named).
+
+    Why from the log: a Simulation and a Replay both have it, and it keeps the full history
+    (who changed what and when), which the object editor scrolls through."""
+    out = []
+    events = log.events
+    for i in range(max(0, start), len(events)):
+        event = events[i]
+        if event.kind is not EventKind.OBJECT_STATE:
+            continue
+        where = str(event.data.get("address", ""))
+        if address and where != address:
+            continue
+        state, old = str(event.data.get("state", "")), str(event.data.get("old", ""))
+        out.append(StateChange(i, event.time, where, state, old, event.agent))
+    return out
+
+
+def happenings(log: EventLog, start: int = 0) -> list[Happening]:
+    """The feed's entries logged from event `start` on."""
+    out = []
+    events = log.events
+    for i in range(max(0, start), len(events)):
+        event = events[i]
+        kind = _FEED_KINDS.get(event.kind)
+        if kind is None:
+            continue
+        if kind is HappeningKind.CONVERSATION and event.data.get("visitor"):
+            kind = HappeningKind.VISITOR
+        data = event.data
+        address, state = str(data.get("address", "")), str(data.get("state", ""))
+        old = str(data.get("old", ""))
+        out.append(Happening(i, event.time, kind, event.agent, event.text, address, state, old))
+    return out
 
 
 class SimView(Protocol):

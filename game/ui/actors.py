@@ -17,9 +17,10 @@ import pygame
 from game.sim.player import Visitor
 from game.sim.view import ResidentView, SimView
 from game.ui import theme
-from game.ui.emoji import EmojiRenderer
+from game.ui.emoji import EmojiRenderer, shared_renderer
 from game.ui.mapview import Camera
 from game.ui.sprites import SpriteBank, slug, walk_column
+from game.world.town import AreaKind
 
 SNAP_TILES = 6.0  # farther than this behind: jump instead of gliding
 CATCH_UP = 1.25  # glide a little faster than the sim walks so the lag never grows
@@ -65,6 +66,8 @@ class Figure:
     is_visitor: bool = False
     selected: bool = False
     shift: float = 0.0  # world pixels sideways, so people sharing a tile stay apart
+    lying: bool = False  # asleep in a bed: drawn lying on it
+    pile: int = 1  # how many people are drawn on this figure's tile
 
 
 @dataclass
@@ -72,10 +75,14 @@ class ActorLayer:
     """Every figure on the map, with its sprites, labels and bubbles."""
 
     sprites: SpriteBank = field(default_factory=SpriteBank)
-    emoji: EmojiRenderer = field(default_factory=EmojiRenderer)
+    emoji: EmojiRenderer = field(default_factory=shared_renderer)
     figures: dict[str, Figure] = field(default_factory=dict)
     clock: float = 0.0  # real seconds, for walk cycles and the thinking dots
     tile: int = 32
+    labels: dict[str, pygame.Rect] = field(default_factory=dict)  # drawn name labels
+    hover: tuple[int, int] | None = None  # the pointer, for labels shown on hover
+    _pile: tuple[str, ...] = ()  # the last pile clicked, and which of it was picked
+    _pile_pick: int = 0
 
     def track(self, key: str, name: str, sheet: str, pos: tuple[int, int]) -> Figure:
         """The figure for a person, created at its tile the first time it is seen."""
@@ -89,8 +96,11 @@ class ActorLayer:
         self, sim: SimView, agent: ResidentView, dt: float, pace: float, speech: str
     ) -> None:
         fig = self.track(agent.name, agent.name, slug(agent.name), agent.pos)
-        gliding = fig.glide.update(agent.pos, dt, pace * CATCH_UP)
-        fig.moving = gliding or bool(agent.path)
+        bed = _bed(sim, agent)
+        fig.lying = bed is not None
+        target = bed or agent.pos
+        gliding = fig.glide.update(target, dt, pace * CATCH_UP)
+        fig.moving = (gliding or bool(agent.path)) and not fig.lying
         fig.facing = agent.facing
         fig.emoji = agent.emoji
         fig.thinking = sim.thinking(agent.name)
@@ -113,6 +123,15 @@ class ActorLayer:
             width = min(SPREAD_PX, 2 * SPREAD_PX / max(1, len(group) - 1))
             for i, fig in enumerate(group):
                 fig.shift = (i - (len(group) - 1) / 2) * width
+                fig.pile = len(group)
+        for fig in self.figures.values():  # neighbours count as a crowd: shorter labels
+            if fig.pile == 1 and any(
+                o is not fig
+                and abs(o.glide.x - fig.glide.x) < 2
+                and abs(o.glide.y - fig.glide.y) < 1.5
+                for o in self.figures.values()
+            ):
+                fig.pile = 2
 
     def forget_missing(self, keys: set[str]) -> None:
         for key in [k for k in self.figures if k not in keys]:
@@ -129,11 +148,28 @@ class ActorLayer:
         return pygame.Rect(x, y, size, size)
 
     def pick(self, pos: tuple[int, int], cam: Camera) -> Figure | None:
-        """The figure under a screen point (the front-most, nearest the viewer)."""
-        for fig in reversed(self.ordered()):  # drawn last = on top
-            if self.screen_rect(fig, cam).inflate(4, 4).collidepoint(pos):
-                return fig
-        return None
+        """The figure under a screen point: a name label names one; over a pile of people,
+        the front-most first and, clicked again, the next one in the pile."""
+        for key, box in self.labels.items():
+            if box.collidepoint(pos) and key in self.figures:
+                self._pile = ()
+                return self.figures[key]
+        pile = self.pile_at(pos, cam)
+        if not pile:
+            self._pile = ()
+            return None
+        keys = tuple(f.key for f in pile)
+        self._pile_pick = (self._pile_pick + 1) % len(keys) if keys == self._pile else 0
+        self._pile = keys
+        return pile[self._pile_pick]
+
+    def pile_at(self, pos: tuple[int, int], cam: Camera) -> list[Figure]:
+        """Everyone drawn under a screen point, front-most first."""
+        return [
+            fig
+            for fig in reversed(self.ordered())  # drawn last = on top
+            if self.screen_rect(fig, cam).inflate(4, 4).collidepoint(pos)
+        ]
 
     # -- drawing --------------------------------------------------------------------------
     def ordered(self) -> list[Figure]:
@@ -149,7 +185,10 @@ class ActorLayer:
             if fig.selected:
                 pygame.draw.ellipse(surface, theme.ACCENT, _shadow(rect), width=2)
             column = walk_column(fig.moving, self.clock)
-            surface.blit(self.sprites.frame(fig.sheet, fig.facing, column, rect.width), rect)
+            image = self.sprites.frame(fig.sheet, fig.facing, column, rect.width)
+            if fig.lying:  # asleep: lying on the bed, head on the pillow
+                image = pygame.transform.rotate(image, 90)
+            surface.blit(image, rect)
 
     def draw_overlays(self, surface: pygame.Surface, cam: Camera) -> None:
         """Name labels, emoji bubbles, thinking marks and speech (over the `above` layer).
@@ -162,9 +201,10 @@ class ActorLayer:
             f for f in reversed(self.ordered()) if view.colliderect(self.screen_rect(f, cam))
         ]
         labels: list[pygame.Rect] = []
+        self.labels = {}
         for fig in figures:
             self._label(surface, fig, self.screen_rect(fig, cam), cam.zoom, labels)
-        bubbles: list[pygame.Rect] = []  # bubbles avoid bubbles; a label may sit under one
+        bubbles: list[pygame.Rect] = list(labels)  # bubbles avoid labels and each other
         for fig in figures:
             self._bubble(surface, fig, self.screen_rect(fig, cam), bubbles)
         for fig in figures:
@@ -172,12 +212,21 @@ class ActorLayer:
                 _speech(surface, fig.speech, self.screen_rect(fig, cam), bubbles)
 
     def _label(self, surface, fig: Figure, rect: pygame.Rect, zoom: float, placed: list) -> None:
+        """A name under the figure. In a crowd names shorten to first names and stack; a
+        label that would drift far from its person shows only on hover or when selected."""
         size = 15 if zoom >= 1 else 13
         colour = theme.ACCENT if fig.is_visitor or fig.selected else theme.TEXT
-        text = fig.name if zoom >= 1 or fig.selected else fig.name.split()[0]
+        hovered = self.hover is not None and rect.inflate(6, 6).collidepoint(self.hover)
+        full = fig.selected or hovered or (zoom >= 1 and fig.pile == 1)
+        text = fig.name if full else fig.name.split()[0]
         image = _label_image(text, size, colour)
-        box = _place(image.get_rect(midtop=(rect.centerx, rect.bottom + 1)), placed, +1)
+        anchor = image.get_rect(midtop=(rect.centerx, rect.bottom + 1))
+        box = _place(anchor, placed, +1, commit=False)
+        if box.y - anchor.y > 3 * anchor.height and not (fig.selected or hovered):
+            return  # too crowded: hover or select to see this name
+        placed.append(box)
         surface.blit(image, box)
+        self.labels[fig.key] = box
 
     def _bubble(self, surface, fig: Figure, rect: pygame.Rect, placed: list) -> None:
         if fig.is_visitor or (not fig.emoji and not fig.thinking):
@@ -194,8 +243,11 @@ class ActorLayer:
             _thinking(surface, (box.right + 2, box.top), self.clock)
 
 
-def _place(box: pygame.Rect, placed: list[pygame.Rect], direction: int, extra: int = 0):
-    """Move a box up (-1) or down (+1) until it overlaps nothing placed; then claim it."""
+def _place(
+    box: pygame.Rect, placed: list[pygame.Rect], direction: int, extra: int = 0, commit=True
+):
+    """Move a box up (-1) or down (+1) until it overlaps nothing placed; then claim it
+    (unless `commit` is False: the caller decides whether to show it)."""
     probe = pygame.Rect(box.x, box.y, box.width + extra, box.height)
     for _ in range(8):
         hit = probe.collidelist(placed)
@@ -203,8 +255,20 @@ def _place(box: pygame.Rect, placed: list[pygame.Rect], direction: int, extra: i
             break
         other = placed[hit]
         probe.y = other.bottom + 1 if direction > 0 else other.top - probe.height - 1
-    placed.append(probe)
+    if commit:
+        placed.append(probe)
     return pygame.Rect(probe.x, probe.y, box.width, box.height)
+
+
+def _bed(sim: SimView, agent: ResidentView) -> tuple[int, int] | None:
+    """The bed tile a sleeper lies on (None: awake, or asleep elsewhere)."""
+    action = agent.action
+    if not agent.asleep or action is None or not action.address:
+        return None
+    area = sim.town.areas.get(action.address)
+    if area is None or area.kind is not AreaKind.OBJECT:
+        return None
+    return area.rect.x, area.rect.y
 
 
 _labels: dict[tuple[str, int, tuple], pygame.Surface] = {}

@@ -68,6 +68,7 @@ class App:
         self.elapsed = 0.0
         self.frame_ms: list[float] = []
         self._pending_notes: list[str] = []
+        self._swallow_text = ""  # the text the key that opened a text box will type
 
     @property
     def size(self) -> tuple[int, int]:
@@ -141,6 +142,13 @@ class App:
         else:
             self._pending_notes.append(text)
 
+    def open_settings(self) -> None:
+        """The settings screen over the town (Esc with nothing open, or O)."""
+        from game.ui.settings import SettingsScene
+
+        if not any(isinstance(s, SettingsScene) for s in self.stack.scenes):
+            self.stack.push(SettingsScene(self))
+
     def toggle_help(self) -> None:
         overlay = next((s for s in self.stack.scenes if isinstance(s, HelpOverlay)), None)
         if overlay is not None:
@@ -160,10 +168,25 @@ class App:
 
     # -- input ----------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> None:
-        """One pygame event, translated into commands for the top scene."""
-        top = self.stack.top
-        for command in translate(event, typing=bool(top and top.typing())):
+        """One pygame event, translated into commands for the top scene.
+
+        A key that opens a text box (T opens the chat) also arrives as typed text right
+        after: that text is dropped, so the box opens empty."""
+        if event.type == pygame.TEXTINPUT and self._swallow_text:
+            swallow, self._swallow_text = self._swallow_text, ""
+            if event.text.lower() == swallow:
+                return
+        was_typing = self.typing()
+        if event.type == pygame.KEYDOWN:
+            self._swallow_text = ""
+        for command in translate(event, typing=was_typing):
             self.command(command)
+        if event.type == pygame.KEYDOWN and not was_typing and self.typing():
+            self._swallow_text = (event.unicode or pygame.key.name(event.key)).lower()
+
+    def typing(self) -> bool:
+        top = self.stack.top
+        return bool(top and top.typing())
 
     def command(self, command: Command) -> None:
         if command.act is Act.QUIT:

@@ -8,12 +8,13 @@ down, the budget is spent); and the UI itself (saves, loads, things that could n
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 import pygame
 
 from game.core.clock import fmt_time
 from game.sim.events import EventKind
-from game.sim.view import SimView, Usage
+from game.sim.view import READ_ONLY, SCRIPTED_LABEL, SimView, Usage
 from game.ui import theme
 from game.ui.input import Act, Command
 from game.ui.pacing import SPEEDS, Pacer
@@ -21,6 +22,7 @@ from game.ui.widgets import Button
 
 BAR_HEIGHT = 46
 TOAST_SECONDS = 6.0
+BRIEF_SECONDS = 2.5  # routine news (an autosave): shown briefly, never piling up
 MAX_TOASTS = 5
 
 
@@ -30,6 +32,7 @@ class Toast:
     color: theme.Color
     until: float
     count: int = 1
+    brief: bool = False
 
 
 @dataclass
@@ -41,7 +44,13 @@ class Notifications:
     _seen: int = 0  # how many log events have been read
     _notices_seen: int = 0  # how many of the brain's notices have been shown
 
-    def push(self, text: str, color: theme.Color = theme.TEXT) -> None:
+    def push(self, text: str, color: theme.Color = theme.TEXT, brief: bool = False) -> None:
+        """A toast; a `brief` one replaces the last brief one instead of counting up."""
+        if brief:
+            self.toasts = [t for t in self.toasts if not t.brief]
+            self.toasts.append(Toast(text, color, self.clock + BRIEF_SECONDS, brief=True))
+            self.toasts = self.toasts[-MAX_TOASTS:]
+            return
         for toast in self.toasts:
             if toast.text == text:
                 toast.count += 1
@@ -49,6 +58,10 @@ class Notifications:
                 return
         self.toasts.append(Toast(text, color, self.clock + TOAST_SECONDS))
         self.toasts = self.toasts[-MAX_TOASTS:]
+
+    def dismiss(self, text: str) -> None:
+        """Take a toast away before its time (an invitation that was answered)."""
+        self.toasts = [t for t in self.toasts if t.text != text]
 
     def watch(self, sim: SimView) -> None:
         """Read the events logged since the last call; errors become toasts, and so do the
@@ -106,16 +119,20 @@ class Hud:
         self.usage_text = ""
         self.day_x = 0
 
-    def update(self, sim: SimView, pacer: Pacer, width: int) -> None:
+    def update(self, sim: SimView, pacer: Pacer, width: int, fast_forward: bool = False) -> None:
         """Decide what the bar says and where its buttons sit (the brain's label is read
         each time: a spent budget switches the model brain to its scripted fallback)."""
         self.rect.width = width
-        self.day_text = sim.now.strftime("%a %b ") + str(sim.now.day)
+        self.day_text = date_text(sim.now)
         self.time_text = fmt_time(sim.now)
         self.brain_text = sim.brain_label()
-        self.usage_text = usage_line(sim.model_usage())
+        usage = sim.model_usage()
+        model = self.brain_text not in (SCRIPTED_LABEL, READ_ONLY) or usage.calls > 0
+        self.usage_text = usage_line(usage) if model else ""
+        if fast_forward:
+            self.usage_text = "night: fast-forward until someone wakes"
         self.day_x = 12 + theme.font(28).size(self.time_text)[0] + 10
-        x = max(self.day_x + theme.font(17).size("Wed Sep 30")[0] + 16, 230)
+        x = max(self.day_x + theme.font(17).size("Wed 30 Sep 2023")[0] + 16, 230)
         speed = Command(Act.SET_SPEED, value=pacer.speed)
         shown = Command(Act.PAUSE) if pacer.paused else speed  # the button lit up
         for button in self.buttons:
@@ -142,9 +159,15 @@ class Hud:
         brain = theme.ellipsize(self.brain_text, fnt, right - left)
         usage = theme.ellipsize(self.usage_text, fnt, right - left)
         top = theme.text_image(brain, 15, theme.TEXT)
-        low = theme.text_image(usage, 15, theme.MUTED)
+        night = self.usage_text.startswith("night")
+        low = theme.text_image(usage, 15, theme.ACCENT if night else theme.MUTED)
         surface.blit(top, (right - top.get_width(), 6))
         surface.blit(low, (right - low.get_width(), 25))
+
+
+def date_text(when: datetime) -> str:
+    """The one date format of every screen: 'Mon 13 Feb 2023'."""
+    return f"{when:%a} {when.day} {when:%b %Y}"
 
 
 def usage_line(usage: Usage) -> str:

@@ -37,7 +37,27 @@ class Act(Enum):
     ERASE = "erase"  # backspace in the focused text box
     SUBMIT = "submit"  # Enter in the focused text box
     NEXT_FIELD = "next_field"  # Tab
+    EDIT = "edit"  # an editing key in the focused text box: text = an Edit value
+    LOG = "log"  # open or narrow the "what happened" log
+    SETTINGS = "settings"  # the settings screen
     RESIZE = "resize"  # delta = new window size
+
+
+class Edit(Enum):
+    """Editing keys a text box understands besides typing, Backspace and Enter."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    WORD_LEFT = "word_left"
+    WORD_RIGHT = "word_right"
+    HOME = "home"
+    END = "end"
+    DELETE = "delete"
+    ERASE_WORD = "erase_word"
+    SELECT_ALL = "select_all"
+    COPY = "copy"
+    CUT = "cut"
+    PASTE = "paste"
 
 
 class PanelAction(Enum):
@@ -92,6 +112,8 @@ PLAY_KEYS: dict[int, Act] = {
     pygame.K_c: Act.FOLLOW,
     pygame.K_HOME: Act.FOLLOW,
     pygame.K_h: Act.HELP,
+    pygame.K_l: Act.LOG,
+    pygame.K_o: Act.SETTINGS,
 }
 ZOOM_KEYS: dict[int, int] = {
     pygame.K_EQUALS: 1,
@@ -109,15 +131,19 @@ CONTROLS: tuple[tuple[str, str], ...] = (
     ("Left click an object", "open the object editor: read and change its state"),
     ("Left drag on the map", "pan the camera"),
     ("C / Home", "camera follows the visitor again"),
-    ("Mouse wheel / + / -", "zoom in and out (over a panel the wheel scrolls it)"),
+    ("Click a crowd again", "the next resident standing there (a name label is clickable)"),
+    ("Mouse wheel / + / -", "zoom in and out around the cursor (over a panel: scroll it)"),
     ("Space", "pause or resume the town"),
     ("[ / ]", "slower / faster (1x, 2x, 4x, 8x, 16x, 32x)"),
     ("1 ... 6", "speed 1x, 2x, 4x, 8x, 16x, 32x (1x = one game minute per second)"),
     ("Enter", "send what is typed in the text box"),
     ("Tab", "next text box in a panel"),
-    ("Esc", "close the help, the topmost panel, or leave a text box"),
+    ("Ctrl+A / C / X / V", "select all, copy, cut, paste in a text box (Ctrl+arrows: words)"),
+    ("L", "open or narrow the \"what happened\" log"),
+    ("Esc", "leave a text box, close the topmost panel; with none open, the settings"),
+    ("O", "settings: speed, autosave, name, brain, window size"),
     ("F5", "save the game"),
-    ("F9", "load the quick save (the one F5 writes)"),
+    ("F9", "load the quick save (press twice: unsaved play is lost)"),
     ("F1 / H", "show or hide this help"),
     ("Close the window", "quit (nothing is saved unless you saved or autosave is on)"),
 )
@@ -154,7 +180,7 @@ def _key(event: pygame.event.Event, typing: bool) -> list[Command]:
     if key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
         return [Command(Act.QUIT)]
     if typing:
-        return _typing_key(key)
+        return _typing_key(key, event.mod)
     if key == pygame.K_TAB:
         return [Command(Act.NEXT_FIELD)]
     if key in WALK_KEYS:
@@ -168,13 +194,36 @@ def _key(event: pygame.event.Event, typing: bool) -> list[Command]:
     return []
 
 
-def _typing_key(key: int) -> list[Command]:
+_PLAIN_EDITS: dict[int, Edit] = {
+    pygame.K_LEFT: Edit.LEFT,
+    pygame.K_RIGHT: Edit.RIGHT,
+    pygame.K_HOME: Edit.HOME,
+    pygame.K_END: Edit.END,
+    pygame.K_DELETE: Edit.DELETE,
+}
+_CTRL_EDITS: dict[int, Edit] = {
+    pygame.K_LEFT: Edit.WORD_LEFT,
+    pygame.K_RIGHT: Edit.WORD_RIGHT,
+    pygame.K_BACKSPACE: Edit.ERASE_WORD,
+    pygame.K_a: Edit.SELECT_ALL,
+    pygame.K_c: Edit.COPY,
+    pygame.K_x: Edit.CUT,
+    pygame.K_v: Edit.PASTE,
+}
+
+
+def _typing_key(key: int, mod: int = 0) -> list[Command]:
+    ctrl = bool(mod & (pygame.KMOD_CTRL | pygame.KMOD_META))
+    if ctrl and key in _CTRL_EDITS:
+        return [Command(Act.EDIT, text=_CTRL_EDITS[key].value)]
     if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
         return [Command(Act.SUBMIT)]
     if key == pygame.K_BACKSPACE:
         return [Command(Act.ERASE)]
     if key == pygame.K_TAB:
         return [Command(Act.NEXT_FIELD)]
+    if key in _PLAIN_EDITS:
+        return [Command(Act.EDIT, text=_PLAIN_EDITS[key].value)]
     return []
 
 
@@ -194,7 +243,8 @@ def _mouse(event: pygame.event.Event) -> list[Command]:
             Command(Act.POINTER_MOVE, pos=tuple(event.pos), delta=tuple(event.rel), pressed=held)
         ]
     if kind == pygame.MOUSEWHEEL and event.y:
-        return [Command(Act.WHEEL, pos=pygame.mouse.get_pos(), value=1 if event.y > 0 else -1)]
+        pos = tuple(event.dict.get("pos") or pygame.mouse.get_pos())
+        return [Command(Act.WHEEL, pos=pos, value=1 if event.y > 0 else -1)]
     return []
 
 
@@ -214,3 +264,8 @@ def click_events(pos: tuple[int, int]) -> list[pygame.event.Event]:
         pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1),
         pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1),
     ]
+
+
+def wheel_event(pos: tuple[int, int], up: bool = True) -> pygame.event.Event:
+    """A wheel turn with the pointer at `pos` (the dummy driver has no real pointer)."""
+    return pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1 if up else -1, pos=pos)

@@ -52,6 +52,7 @@ KIND_FILTERS: tuple[tuple[str, MemoryKind | None], ...] = (
     ("Plans", MemoryKind.PLAN),
     ("Chats", MemoryKind.CHAT),
 )
+NOW_TAG = "plan:now"  # the row of the plan's current action
 PAGE = 200  # memories listed at a time (newest first); "show more" adds a page
 WIDTH = 460
 
@@ -234,6 +235,9 @@ class Inspector:
                 for a, act in enumerate(plan.actions.get((b, h), ())):
                     now = b == cur_b and h == cur_h and a == cur_a
                     rows.append(_plan_row(act, 2, now))
+        current = [row for row in rows if row.highlight]
+        if current:
+            current[-1].tag = NOW_TAG  # the finest current item: where the tab opens
         return rows
 
     # -- Memories ---------------------------------------------------------------------------
@@ -350,6 +354,8 @@ class Inspector:
     def open_tab(self, tab: Tab) -> None:
         self.tab = tab
         self.focus.set(None)
+        if tab is Tab.PLAN:
+            self._pending_scroll = NOW_TAG  # the plan opens at what they do now
 
     def follow(self, link: Jump | ShowMore) -> None:
         """A clicked link: jump to a memory, or list more memories."""
@@ -372,12 +378,10 @@ class Inspector:
             self.focus.next()
         elif box is None:
             return
-        elif command.act is Act.TYPE:
-            box.type(command.text)
-        elif command.act is Act.ERASE:
-            box.erase()
         elif command.act is Act.SUBMIT:
             self._submit(box)
+        else:
+            box.edit(command)
 
     def _submit(self, box: TextBox) -> None:
         if box is self.question:
@@ -433,9 +437,7 @@ class Inspector:
         theme.blit_text(
             surface, theme.ellipsize(line, theme.font(17), width), (r.x + 82, r.y + 40), 17
         )
-        status = f"{agent.status}" + (
-            "  (thinking...)" if self.sim.thinking(self.name) else ""
-        )
+        status = f"{agent.status}" + ("  (thinking...)" if self.sim.thinking(self.name) else "")
         theme.blit_text(
             surface,
             theme.ellipsize(status, theme.font(16), width),
@@ -497,9 +499,7 @@ def _section(title: str) -> Row:
 def _evidence_row(index: int, text: str, room: int) -> Row:
     """One memory a reflection rests on, cut to one line; a click jumps to it."""
     text = theme.ellipsize(f"#{index}: {text}", theme.font(15), room)
-    return Row(
-        [Span("evidence", theme.MUTED, 15), Span(text, theme.LINK, 15, link=Jump(index))]
-    )
+    return Row([Span("evidence", theme.MUTED, 15), Span(text, theme.LINK, 15, link=Jump(index))])
 
 
 def _plan_row(item, depth: int, current: bool) -> Row:

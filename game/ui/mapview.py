@@ -60,10 +60,18 @@ class Camera:
     zoom: float = DEFAULT_ZOOM
     following: bool = True
 
-    def zoom_by(self, steps: int) -> None:
-        """Move along the zoom ladder, keeping the same centre."""
+    def zoom_by(self, steps: int, at: tuple[float, float] | None = None) -> None:
+        """Move along the zoom ladder. With `at` (a screen point, the cursor) the world
+        point under it stays put; without, the centre does."""
+        anchor = self.to_world(*at) if at is not None else None
         i = _nearest(self.zoom) + steps
         self.zoom = ZOOMS[max(0, min(len(ZOOMS) - 1, i))]
+        if anchor is not None and at is not None:
+            self.following = False  # the player chose where to look
+            self.center = (
+                anchor[0] - (at[0] - self.view[0] / 2) / self.zoom,
+                anchor[1] - (at[1] - self.view[1] / 2) / self.zoom,
+            )
         self.clamp()
 
     def pan(self, dx: float, dy: float) -> None:

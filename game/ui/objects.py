@@ -11,16 +11,14 @@ import pygame
 
 from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
-from game.sim.events import EventKind
-from game.sim.player import EditSource
-from game.sim.view import READ_ONLY, SimView
+from game.sim.view import READ_ONLY, SimView, state_changes
 from game.ui import theme
 from game.ui.input import Command, PanelAction
 from game.ui.inspector import address_text
-from game.ui.widgets import Button, Focus, TextBox
+from game.ui.widgets import Button, Focus, Row, ScrollList, Span, TextBox
 
-SIZE = (460, 214)
-HISTORY = 4
+SIZE = (460, 300)
+HISTORY = 200  # changes kept in the scrolling history
 
 
 class ObjectEditor:
@@ -37,7 +35,9 @@ class ObjectEditor:
         self.focus = Focus(self.box)
         self.note = ""
         self.history: list[str] = []
+        self.list = ScrollList()
         self._seen = 0
+        self._shown = -1  # history length the list was built for
 
     @property
     def state(self) -> str:
@@ -51,20 +51,30 @@ class ObjectEditor:
         self.set_button.fit(rect.right - 60, rect.y + 88, height=30)
         self.reset_button.fit(rect.x + 12, rect.y + 124, pad=8, height=24)
         self._read_log()
+        top = rect.y + 176
+        relaid = self.list.place(
+            pygame.Rect(
+                rect.x + 12, top, rect.width - 20, rect.bottom - top - (26 if self.note else 8)
+            )
+        )
+        if relaid or len(self.history) != self._shown:
+            at_end = self.list.offset >= self.list.content_height - self.list.rect.height - 2
+            self.list.set_rows([Row([Span(line, theme.TEXT, 15)]) for line in self.history])
+            if at_end:
+                self.list.scroll_to_end()  # the newest change in view, unless scrolled back
+            self._shown = len(self.history)
 
     def _read_log(self) -> None:
-        """Changes of this object's state since the last look (the log only grows)."""
-        events = self.sim.log.events
-        if self._seen > len(events):
-            self._seen = 0
-        prefix = f"{self.address} is "
-        for event in events[self._seen :]:
-            if event.kind is EventKind.OBJECT_STATE and event.text.startswith(prefix):
-                state = event.text[len(prefix) :]
-                who = "you" if event.agent == EditSource.PLAYER else event.agent
-                self.history.append(f"{fmt_time(event.time)}  {who}: {state}")
+        """Changes of this object's state since the last look (the log only grows): who
+        changed it, to what, and when, from the log's typed records."""
+        events = len(self.sim.log.events)
+        if self._seen > events:
+            self._seen, self.history = 0, []
+        for change in state_changes(self.sim.log, self._seen, self.address):
+            who = "you" if change.by_player else change.by
+            self.history.append(f"{fmt_time(change.time)}  {who}: {change.old} -> {change.state}")
         self.history = self.history[-HISTORY:]
-        self._seen = len(events)
+        self._seen = events
 
     def click(self, pos: tuple[int, int]) -> PanelAction:
         if self.close_button.hit(pos):
@@ -95,8 +105,11 @@ class ObjectEditor:
             self.note = f"could not change it: {exc}"
 
     def wheel(self, pos: tuple[int, int], value: int) -> bool:
-        """Nothing here scrolls; the wheel over the panel only keeps the map still."""
-        return self.rect.collidepoint(pos)
+        """The wheel scrolls the history."""
+        if not self.rect.collidepoint(pos):
+            return False
+        self.list.scroll(value)
+        return True
 
     def draw(self, surface: pygame.Surface) -> None:
         r = self.rect
@@ -107,10 +120,8 @@ class ObjectEditor:
         theme.blit_text(surface, f"State: {self._state_line()}", (r.x + 12, r.y + 60), 20)
         for widget in (self.close_button, self.box, self.set_button, self.reset_button):
             widget.draw(surface)
-        y = r.y + 154
-        for line in self.history[-2:]:
-            theme.blit_text(surface, line, (r.x + 12, y), 15, theme.MUTED)
-            y += 18
+        theme.blit_text(surface, "History (wheel scrolls)", (r.x + 12, r.y + 156), 15, theme.MUTED)
+        self.list.draw(surface, "no changes yet")
         if self.note:
             theme.blit_text(surface, self.note, (r.x + 12, r.bottom - 22), 15, theme.BAD)
 

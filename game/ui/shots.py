@@ -84,6 +84,7 @@ def town_shot(app: App, out: Path) -> None:
     town = app.town
     sim = town.sim
     sim.visitor.pos = street_tile_near(sim, busiest_tile(sim))
+    town.camera.following, town.watching = True, ""
     town.camera.zoom = 0.75  # wide enough to show a good part of the town and its people
     play(app, 3)
     app.screenshot(out / "town.png")
@@ -120,6 +121,59 @@ def chat_shot(app: App, out: Path, resident: str) -> None:
     app.screenshot(out / "chat.png")
 
 
+def greeting_shot(app: App, out: Path, resident: str) -> None:
+    """A resident greets the visitor: a speech bubble and "T to answer", no panel."""
+    town = app.town
+    for panel in list(town._panels()):
+        town.close_panel(panel)
+    walk_next_to(app, resident)
+    town.sim.player.greet(resident)
+    for _ in range(int(8 / FRAME)):
+        app.frame(FRAME)
+        time.sleep(0.002)
+        if town.invited == resident:
+            break
+    play(app, 0.3)
+    app.screenshot(out / "greeting.png")
+
+
+def stove_shot(out: Path, seed: int = 3) -> None:
+    """The headline experiment: a stove set burning, and its owner on the way to put it
+    out (the town of three, so the owner is at home)."""
+    sim = build_simulation("three", seed=seed)
+    owner = sim.agents["Isabella Rodriguez"]
+    while not owner.location.endswith(":kitchen"):
+        sim.step()
+    sim.run_until(sim.now + timedelta(minutes=5))
+    sim.config = replace(sim.config, mode=ClockMode.REALTIME)
+    app = App(Options(autosave_minutes=0), events=lambda: [])
+    app.replace_town(sim, "Robin")
+    town = app.town
+    try:
+        stove = next(a for a in sim.town.areas if a.endswith("kitchen:stove")
+                     and a.startswith("Isabella"))  # fmt: skip
+        town.open_editor(stove)
+        play(app, 0.2)
+        town.editor.apply("burning")
+        town.watching, town.camera.following = owner.name, False
+        town.pacer.set_speed(4)
+        for _ in range(int(60 / FRAME)):
+            app.frame(FRAME)
+            time.sleep(0.002)
+            fixing = owner.action is not None and "burning" in owner.action.description
+            if fixing and _distance(owner.pos, sim.town.access_tile(stove)) <= 1:
+                break
+        town.pacer.toggle_pause()
+        play(app, 0.5)
+        app.screenshot(out / "stove.png")
+    finally:
+        app.close()
+
+
+def _distance(a: tuple[int, int], b: tuple[int, int] | None) -> int:
+    return 99 if b is None else max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
 def no_display() -> None:
     """SDL's dummy drivers, unless the caller chose others: set by the script when it runs,
     before the window opens, since importing this module must leave the environment alone."""
@@ -144,8 +198,10 @@ def main() -> None:
         town_shot(app, out)
         inspector_shot(app, out, args.resident)
         chat_shot(app, out, args.resident)
+        greeting_shot(app, out, "Isabella Rodriguez")
     finally:
         app.close()
+    stove_shot(out)
     print(f"screenshots written to {out}")
 
 

@@ -5,18 +5,22 @@ and which brain is running, said plainly.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 import pygame
 
+from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
 from game.sim.saves import SaveInfo, list_saves
 from game.sim.view import describe_brain
 from game.ui import theme
-from game.ui.input import Act, Command
+from game.ui.hud import date_text
+from game.ui.input import Act, Command, Edit
 from game.ui.scene import Scene
 from game.ui.widgets import Button, Focus, TextBox
 from game.world.scenario import bundled_scenarios, load_scenario
 
+COMPACT_BELOW = 640  # window heights below this get the tighter header
 BLURB = {
     "smallville": "the whole town: 25 residents",
     "three": "a quiet start: Isabella, Klaus and Maria",
@@ -37,18 +41,23 @@ def brain_sentence(brain: str, llm=None) -> str:
     return describe_brain(brain, llm.model, llm.base_url or "https://api.openai.com/v1")
 
 
-def saved_games(limit: int = 6) -> list[SaveInfo]:
-    """The newest few saves to offer ([] when the folder cannot be read)."""
+def saved_games() -> list[SaveInfo]:
+    """Every save, newest first ([] when the folder cannot be read); the list scrolls."""
     try:
-        return list_saves()[:limit]
+        return sorted(list_saves(), key=lambda s: s.saved_at, reverse=True)
     except OSError:
         return []
 
 
 def save_about(info: SaveInfo) -> str:
-    """'smallville, 2023-02-13 09:30': which town, and when in it."""
-    when = info.game_time.replace("T", " ")[:16]
-    return ", ".join(p for p in (info.scenario, when) if p and p != "?")
+    """'smallville, Mon 13 Feb 2023 9:30 am, as Robin': which town, when in it, and who."""
+    try:
+        when = datetime.fromisoformat(info.game_time)
+        moment = f"{date_text(when)} {fmt_time(when)}"
+    except ValueError:
+        moment = ""
+    who = f"as {info.visitor}" if info.visitor else ""
+    return ", ".join(p for p in (info.scenario, moment, who) if p and p != "?")
 
 
 def scenario_blurb(name: str) -> str:
@@ -74,10 +83,17 @@ class StartScene(Scene):
         listed = saved_games()
         self.save_buttons = [Button(s.name, Choice(save=s.name), size=18) for s in listed]
         self.save_notes = {s.name: save_about(s) for s in listed}
+        self.save_visitors = {s.name: s.visitor for s in listed}
+        self.scroll = 0  # saves scrolled past
+        self.visible = 0  # saves that fit
+        self.list_rect = pygame.Rect(0, 0, 0, 0)
+        self.typed_name = False  # the player typed a name: a picked save does not change it
         self.start_button = Button("Start", size=24)
         self.choice = Choice(scenario="smallville" if "smallville" in scenarios else scenarios[0])
         self.note = ""
         self.load_y = 0
+        self.compact = False  # a short window: a tighter header
+        self.blurb_x = 0
 
     def typing(self) -> bool:
         return self.focus.current is not None
@@ -92,22 +108,38 @@ class StartScene(Scene):
             self.focus.set(None)
         elif act is Act.SUBMIT:
             self.start()
-        elif act is Act.TYPE:
-            self.name_box.type(command.text)
-        elif act is Act.ERASE:
-            self.name_box.erase()
+        elif act in (Act.TYPE, Act.ERASE, Act.EDIT):
+            self.name_box.edit(command)
+            self.typed_name = True
         elif act is Act.NEXT_FIELD:
             self.focus.next()
+        elif act is Act.WHEEL:
+            self.scroll_by(-command.value)
+
+    def scroll_by(self, rows: int) -> None:
+        most = max(0, len(self.save_buttons) - self.visible)
+        self.scroll = max(0, min(most, self.scroll + rows))
 
     def _click(self, pos: tuple[int, int]) -> None:
-        for button in (*self.scenario_buttons, *self.save_buttons):
+        for button in (*self.scenario_buttons, *self.shown_saves()):
             if button.hit(pos) and isinstance(button.key, Choice):
-                self.choice = button.key
+                self.pick(button.key)
         if self.start_button.hit(pos):
             self.start()
             return
         if not self.focus.click(pos):
             self.focus.set(None)
+
+    def pick(self, choice: Choice) -> None:
+        """Highlight a choice; a save fills in the name its visitor had."""
+        self.choice = choice
+        visitor = self.save_visitors.get(choice.save, "")
+        if visitor and not self.typed_name:
+            self.name_box.text = visitor
+            self.name_box.apply_edit(Edit.END)
+
+    def shown_saves(self) -> list[Button]:
+        return self.save_buttons[self.scroll : self.scroll + self.visible]
 
     def start(self) -> None:
         name = " ".join(self.name_box.text.split()) or "Visitor"
@@ -117,60 +149,93 @@ class StartScene(Scene):
             self.note = str(exc)
 
     def update(self, dt: float) -> None:
-        w, _ = self.app.size
-        x = w // 2 - 300
-        y = 250
+        """Lay out for the window: the saves list takes the room between the scenarios
+        and the name box, and scrolls when the saves do not fit (800x480 and up)."""
+        w, h = self.app.size
+        x = max(20, w // 2 - 300)
+        self.compact = h < COMPACT_BELOW
+        y = 114 if self.compact else 170
+        right = x
         for button in self.scenario_buttons:
             button.on = self.choice == button.key
-            button.fit(x, y, pad=14, height=34)
-            y += 44
-        self.load_y = y + 14
-        y = self.load_y + 36
+            if self.compact:  # one row of scenarios; the chosen one's blurb beside them
+                right = button.fit(right, y, pad=14, height=32).right + 8
+            else:
+                button.fit(x, y, pad=14, height=32)
+                y += 38
+        self.blurb_x = right + 6
+        self.load_y = (y + 44) if self.compact else (y + 6)
+        self.start_button.fit(x, h - 58, pad=30, height=42)
+        self.name_box.rect = pygame.Rect(x, self.start_button.rect.y - 46, 360, 36)
+        top, bottom = self.load_y + 32, self.name_box.rect.y - 34
+        self.list_rect = pygame.Rect(x, top, 600, max(0, bottom - top))
+        self.visible = max(1, self.list_rect.height // 36)
+        self.scroll_by(0)
         for button in self.save_buttons:
+            button.rect = pygame.Rect(0, -100, 0, 0)  # not shown: not clickable
+        for i, button in enumerate(self.shown_saves()):
             button.on = self.choice == button.key
-            button.fit(x, y, pad=12, height=30)
-            y += 38
-        if not self.save_buttons:
-            y += 30
-        self.name_box.rect = pygame.Rect(x, y + 44, 360, 38)
-        self.start_button.fit(x, self.name_box.rect.bottom + 60, pad=30, height=44)
+            button.fit(x, top + i * 36, pad=12, height=30)
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(theme.BG)
-        w, _ = self.app.size
-        x = w // 2 - 300
-        theme.blit_text(surface, "Smallville", (x, 60), 72, theme.ACCENT)
-        theme.blit_text(
-            surface, "a town of generative agents, and you, a visitor", (x, 124), 22, theme.MUTED
-        )
-        theme.blit_text(surface, f"Brain: {brain_sentence(self.brain, self.llm)}", (x, 164), 20)
-        theme.blit_text(surface, "New game", (x, 214), 24, theme.ACCENT)
+        w, h = self.app.size
+        x = max(20, w // 2 - 300)
+        brain = f"Brain: {brain_sentence(self.brain, self.llm)}"
+        if self.compact:
+            theme.blit_text(surface, "Smallville", (x, 8), 48, theme.ACCENT)
+            tagline = "a town of generative agents, and you, a visitor"
+            theme.blit_text(surface, tagline, (x + 220, 22), 20, theme.MUTED)
+            theme.blit_text(surface, brain, (x, 56), 18)
+            theme.blit_text(surface, "New game", (x, 86), 22, theme.ACCENT)
+        else:
+            theme.blit_text(surface, "Smallville", (x, 18), 64, theme.ACCENT)
+            tagline = "a town of generative agents, and you, a visitor"
+            theme.blit_text(surface, tagline, (x, 72), 22, theme.MUTED)
+            theme.blit_text(surface, brain, (x, 100), 20)
+            theme.blit_text(surface, "New game", (x, 138), 24, theme.ACCENT)
         for button in self.scenario_buttons:
             button.draw(surface)
-            blurb = self.blurbs.get(button.label, "")
-            theme.blit_text(
-                surface, blurb, (button.rect.right + 14, button.rect.y + 8), 18, theme.MUTED
-            )
-        theme.blit_text(surface, "Load a saved game", (x, self.load_y), 24, theme.ACCENT)
-        for button in self.save_buttons:
+            if not self.compact:
+                blurb = self.blurbs.get(button.label, "")
+                at = (button.rect.right + 14, button.rect.y + 8)
+                theme.blit_text(surface, blurb, at, 18, theme.MUTED)
+        if self.compact and self.choice.scenario:
+            blurb = self.blurbs.get(self.choice.scenario, "")
+            at = (self.blurb_x, self.scenario_buttons[0].rect.y + 8)
+            theme.blit_text(surface, blurb, at, 18, theme.MUTED)
+        title = "Load a saved game"
+        more = len(self.save_buttons) - self.visible
+        if more > 0:
+            first, last = self.scroll + 1, min(len(self.save_buttons), self.scroll + self.visible)
+            title += f"  ({first}-{last} of {len(self.save_buttons)}: wheel to scroll)"
+        theme.blit_text(surface, title, (x, self.load_y), 22, theme.ACCENT)
+        for button in self.shown_saves():
             button.draw(surface)
             note = self.save_notes.get(button.label, "")
+            room = w - button.rect.right - 30
+            note = theme.ellipsize(note, theme.font(17), max(40, room))
             theme.blit_text(
                 surface, note, (button.rect.right + 14, button.rect.y + 7), 17, theme.MUTED
             )
         if not self.save_buttons:
             theme.blit_text(surface, "no saved games yet", (x, self.load_y + 34), 18, theme.MUTED)
-        theme.blit_text(surface, "Your name", (x, self.name_box.rect.y - 28), 20, theme.ACCENT)
+        theme.blit_text(surface, "Your name", (x, self.name_box.rect.y - 24), 20, theme.ACCENT)
         self.name_box.draw(surface)
         self.start_button.draw(surface)
+        hint = "Enter starts  ·  F1 in the town lists every control"
         theme.blit_text(
             surface,
-            "Enter starts  ·  F1 in the town lists every control",
-            (self.start_button.rect.right + 20, self.start_button.rect.y + 14),
+            hint,
+            (self.start_button.rect.right + 20, self.start_button.rect.y + 13),
             18,
             theme.MUTED,
         )
         if self.note:
             theme.blit_text(
-                surface, self.note, (x, self.start_button.rect.bottom + 16), 18, theme.BAD
+                surface,
+                self.note,
+                (self.name_box.rect.right + 16, self.name_box.rect.y + 8),
+                18,
+                theme.BAD,
             )

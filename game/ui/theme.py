@@ -58,6 +58,24 @@ def printable(text: str, size: int = 18) -> str:
     return "".join(keep).replace("  ", " ")
 
 
+def render(text: str, size: int = 18, color: Color = TEXT) -> pygame.Surface:
+    """One line of text; emoji in it come from the one emoji renderer (game.ui.emoji)."""
+    from game.ui.emoji import has_emoji, shared_renderer
+
+    if has_emoji(text):
+        return shared_renderer().line(text, size, color)
+    return font(size).render(printable(text, size), True, color)
+
+
+def measure(text: str, size: int = 18) -> int:
+    """The width `render` gives a text, in pixels."""
+    from game.ui.emoji import has_emoji
+
+    if has_emoji(text):
+        return render(text, size).get_width()
+    return font(size).size(text)[0]
+
+
 def text_image(text: str, size: int = 18, color: Color = TEXT) -> pygame.Surface:
     """A rendered line of text, cached: labels and the HUD repeat the same words each frame."""
     key = (text, size, tuple(color))
@@ -65,7 +83,7 @@ def text_image(text: str, size: int = 18, color: Color = TEXT) -> pygame.Surface
     if image is None:
         if len(_texts) > 4000:
             _texts.clear()
-        image = font(size).render(printable(text, size), True, color)
+        image = render(text, size, color)
         _texts[key] = image
     return image
 
@@ -104,7 +122,9 @@ def blit_text(
     bold: bool = False,
 ) -> pygame.Rect:
     """Draw one line of text at a top-left position; returns the rect it covers."""
-    image = font(size, bold).render(printable(text, size), True, color)
+    image = render(text, size, color) if not bold else font(size, bold).render(
+        printable(text, size), True, color
+    )
     return surface.blit(image, pos)
 
 

@@ -12,20 +12,24 @@ from dataclasses import dataclass
 
 import pygame
 
+from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
 from game.sim import saves
+from game.sim.autosave import Autosaver
 from game.sim.player import Visitor
 from game.sim.simulation import ClockMode
 from game.sim.view import SimView
 from game.ui import theme
 from game.ui.actors import VISITOR_KEY, ActorLayer
 from game.ui.chat import ChatPanel
+from game.ui.feed import Feed
 from game.ui.hud import BAR_HEIGHT, Hud, Notifications
 from game.ui.input import Act, Command, PanelAction
 from game.ui.inspector import WIDTH as INSPECTOR_WIDTH
 from game.ui.inspector import Inspector
 from game.ui.mapview import Camera, MapRenderer
 from game.ui.objects import ObjectEditor
+from game.ui.overlays import ObjectOverlays, notable
 from game.ui.pacing import Pacer
 from game.ui.scene import Scene
 from game.world.town import AreaKind
@@ -34,6 +38,11 @@ STEP_BUDGET_S = 0.008  # at most this much of a frame goes to sim steps
 VISITOR_STEP_S = 0.14  # the visitor walks about 7 tiles a real second
 DRAG_THRESHOLD = 6  # pixels the pointer must move before a press becomes a drag
 SPEECH_SECONDS = 6.0
+INVITE_SECONDS = 12.0  # how long "T to answer" stands after a resident greets the visitor
+CHAT_CLOSE_SECONDS = 2.5  # a chat that ended (or whose resident left) closes after this
+CONFIRM_SECONDS = 5.0  # F9 must be pressed again within this to load over unsaved play
+FAST_FORWARD_STEPS = 60  # steps a frame may run while the whole town sleeps
+FAST_FORWARD_BUDGET_S = 0.012
 MARGIN = 8
 QUICKSAVE = "quicksave"
 
@@ -73,12 +82,18 @@ class TownScene(Scene):
         self.walk_timer = 0.0
         self.speech: dict[str, tuple[str, float]] = {}  # who -> (line, until real time)
         self._chat_seen = {k: len(v) for k, v in sim.chats.items()}
-        self.autosave_minutes = autosave_minutes
-        self.last_autosave = sim.now
-        self.autosave_warned = False
+        self.overlays = ObjectOverlays()
+        self.feed = Feed()
+        self.invited = ""  # who greeted the visitor: T answers them
+        self.invited_until = 0.0
+        self.chat_closing = 0.0  # real time at which an over chat panel closes (0: open)
+        self.confirm_load_until = 0.0
+        self.fast_forward = False  # the whole town sleeps: the night runs fast
+        self.watching = ""  # the resident the camera shows until the player takes over
+        self.autosaver = Autosaver(sim, autosave_minutes)
         self.steps_run = 0
         self.last_step_ms = 0.0
-        self._follow_visitor(snap=True)
+        self._frame_resident(snap=True)
 
     # -- commands -------------------------------------------------------------------------
     def typing(self) -> bool:
@@ -93,7 +108,7 @@ class TownScene(Scene):
 
     def handle(self, command: Command) -> None:
         act = command.act
-        if act in (Act.TYPE, Act.ERASE, Act.SUBMIT, Act.NEXT_FIELD):
+        if act in (Act.TYPE, Act.ERASE, Act.SUBMIT, Act.NEXT_FIELD, Act.EDIT):
             panel = self._focused_panel() or (self.inspector if act is Act.NEXT_FIELD else None)
             if panel is not None:
                 panel.handle_text(command)
@@ -109,6 +124,7 @@ class TownScene(Scene):
             self._step_visitor(command.delta)
             self.walk_timer = VISITOR_STEP_S
             self.camera.following = True
+            self.watching = ""
         elif command.delta in self.held:
             self.held.remove(command.delta)
 
@@ -123,6 +139,7 @@ class TownScene(Scene):
         self.press = Press(command.pos)
 
     def _pointer_move(self, command: Command) -> None:
+        self.actors.hover = command.pos
         press = self.press
         if press is None or not command.pressed:
             return
@@ -130,6 +147,7 @@ class TownScene(Scene):
             dx, dy = command.pos[0] - press.pos[0], command.pos[1] - press.pos[1]
             press.dragging = abs(dx) + abs(dy) >= DRAG_THRESHOLD
             if press.dragging:
+                self.watching = ""
                 self.camera.pan(dx, dy)
             return
         self.camera.pan(*command.delta)
@@ -161,7 +179,7 @@ class TownScene(Scene):
                 panel.focus.set(None)
 
     def _click_map(self, pos: tuple[int, int]) -> None:
-        fig = self.actors.pick(pos, self.camera)
+        fig = self.actors.pick(pos, self.camera)  # a pile: each click the next one in it
         if fig is not None and fig.key != VISITOR_KEY:
             self.open_inspector(fig.key)
             return
@@ -184,7 +202,8 @@ class TownScene(Scene):
             if panel.rect.collidepoint(command.pos):
                 panel.wheel(command.pos, command.value)
                 return  # the wheel over a panel never zooms the map
-        self.camera.zoom_by(command.value)
+        self.watching = ""
+        self.camera.zoom_by(command.value, at=command.pos)
 
     def _back(self, command: Command) -> None:
         focused = self._focused_panel()
@@ -192,17 +211,23 @@ class TownScene(Scene):
             focused.focus.set(None)
         elif self._panels():
             self.close_panel(self._panels()[0])
+        else:
+            self.app.open_settings()
 
     def _talk(self, command: Command) -> None:
         if self.chat is not None and self._near(self.chat.resident):
             self._unfocus_all_but(self.chat)
             self.chat.focus.set(self.chat.box)  # answer whoever is already talking to us
             return
-        who = self.nearest_resident()
+        invited = self.invited if self.invited_until > self.actors.clock else ""
+        who = invited if invited and self._near(invited) else self.nearest_resident()
         if who is None:
             self.notes.push("No one is near enough to talk: walk up to a resident first.")
             return
         self.open_chat(who)
+
+    def _follow(self, command: Command) -> None:
+        self.camera.following, self.watching = True, ""
 
     def _save(self, command: Command) -> None:
         if self.sim.recorded:
@@ -218,6 +243,13 @@ class TownScene(Scene):
 
     def _load(self, command: Command) -> None:
         name = self.app.options.save_name or QUICKSAVE
+        if self.confirm_load_until <= self.notes.clock:
+            self.confirm_load_until = self.notes.clock + CONFIRM_SECONDS
+            self.notes.push(
+                f"Press F9 again to load {name}: play since your last save is lost.", theme.ACCENT
+            )
+            return
+        self.confirm_load_until = 0.0
         try:  # the window plays a loaded game on its real-time clock, whatever the save ran
             sim = saves.load_game(name, mode=ClockMode.REALTIME)
         except (SmallvilleError, OSError) as exc:
@@ -243,6 +275,8 @@ class TownScene(Scene):
             self.chat = ChatPanel(self.sim, name)
         self._unfocus_all_but(self.chat)
         self.chat.focus.set(self.chat.box)
+        self.notes.dismiss(invitation(name))  # answered: the invitation has done its work
+        self.invited, self.chat_closing = "", 0.0
         return self.chat
 
     def open_editor(self, address: str) -> ObjectEditor:
@@ -288,9 +322,12 @@ class TownScene(Scene):
         self._walk_held(dt)
         self._run_steps(dt)
         self.notes.watch(self.sim)
+        self._watch_objects(dt)
         self._watch_chats()
+        self._close_finished_chat()
         self._autosave()
         self._update_actors(dt)
+        self._frame_resident()
         self._follow_visitor()
         self._layout()
 
@@ -304,7 +341,12 @@ class TownScene(Scene):
             self.walk_timer = max(self.walk_timer, 0.02)
 
     def _run_steps(self, dt: float) -> None:
-        """The steps this frame owes the clock, within the time budget."""
+        """The steps this frame owes the clock, within the time budget; while the whole
+        town sleeps, as many as fit (the night runs fast until someone wakes)."""
+        self.fast_forward = self._all_asleep() and not self.pacer.paused
+        if self.fast_forward:
+            self._fast_forward()
+            return
         due = self.pacer.due(dt)
         began = time.perf_counter()
         for done in range(due):
@@ -315,9 +357,38 @@ class TownScene(Scene):
                 break
         self.last_step_ms = (time.perf_counter() - began) * 1000
 
+    def _all_asleep(self) -> bool:
+        agents = self.sim.agents.values()
+        return bool(agents) and all(a.asleep for a in agents)
+
+    def _fast_forward(self) -> None:
+        began = time.perf_counter()
+        for _ in range(FAST_FORWARD_STEPS):
+            self.sim.step()
+            self.steps_run += 1
+            if time.perf_counter() - began > FAST_FORWARD_BUDGET_S or not self._all_asleep():
+                break
+        self.pacer.carry = 0.0
+        self.last_step_ms = (time.perf_counter() - began) * 1000
+
+    def _watch_objects(self, dt: float) -> None:
+        """State changes: the map shows them, a toast says them, the log keeps them."""
+        areas = self.sim.town.areas
+        for change in self.overlays.update(self.sim, dt):
+            area = areas.get(change.address)
+            if area is None or not (
+                change.by_player or notable(change.old, change.state, area.default_state)
+            ):
+                continue  # a thing going in and out of use is no news
+            who = "you" if change.by_player else change.by
+            colour = theme.ACCENT if change.by_player else theme.GOOD
+            text = f"{fmt_time(change.time)} {who}: {area.name} is {change.state}"
+            self.notes.push(text, colour)
+        self.feed.watch(self.sim)
+
     def _watch_chats(self) -> None:
         """New chat lines (the visitor's or a resident's) become speech bubbles; a resident
-        who greets the visitor opens the chat panel."""
+        who greets the visitor gets an invitation (T to answer), never a panel."""
         for name, lines in self.sim.chats.items():
             seen = self._chat_seen.get(name, 0)
             if len(lines) <= seen:
@@ -327,25 +398,31 @@ class TownScene(Scene):
             key = name if line.speaker == name else VISITOR_KEY
             self.speech[key] = (line.text, self.actors.clock + SPEECH_SECONDS)
             if self.chat is None and line.speaker == name and self._near(name):
-                self.chat = ChatPanel(self.sim, name, focus=False)
-                self.notes.push(f"{name} speaks to you (T to answer).", theme.LINK)
+                self.invited, self.invited_until = name, self.actors.clock + INVITE_SECONDS
+                self.notes.push(invitation(name), theme.LINK)
+
+    def _close_finished_chat(self) -> None:
+        """The chat panel closes by itself when the talk is over or the resident has gone,
+        after a moment to read the last line; the log says so."""
+        chat = self.chat
+        if chat is None:
+            return
+        over = chat.ended or not self._near(chat.resident)
+        if not over or chat.box.text:
+            self.chat_closing = 0.0
+            return
+        if not self.chat_closing:
+            self.chat_closing = self.actors.clock + CHAT_CLOSE_SECONDS
+        elif self.actors.clock >= self.chat_closing:
+            why = "ended the conversation" if chat.ended else "walked away"
+            self.feed.note(fmt_time(self.sim.now), f"{chat.resident} {why}; the chat closed")
+            self.close_panel(chat)
+            self.chat_closing = 0.0
 
     def _autosave(self) -> None:
-        if not self.autosave_minutes:
-            return
-        if (self.sim.now - self.last_autosave).total_seconds() < self.autosave_minutes * 60:
-            return
-        self.last_autosave = self.sim.now
-        if self.sim.recorded:
-            return
-        try:
-            path = saves.autosave(self.sim)
-        except (SmallvilleError, OSError) as exc:
-            if not self.autosave_warned:
-                self.notes.push(f"autosave: could not save: {exc}", theme.MUTED)
-            self.autosave_warned = True
-            return
-        self.notes.push(f"autosave: saved as autosave ({path})", theme.GOOD)
+        """A periodic autosave: a snapshot here, the writing on a thread; a brief toast."""
+        for report in self.autosaver.tick():
+            self.notes.push(report.text, theme.GOOD if report.ok else theme.MUTED, brief=True)
 
     def _update_actors(self, dt: float) -> None:
         pace = max(self.pacer.steps_per_second, 6.0)
@@ -371,6 +448,35 @@ class TownScene(Scene):
         said = self.speech.get(agent.name)
         return said[0] if said and said[1] > clock else ""
 
+    def _frame_resident(self, snap: bool = False) -> None:
+        """Until the player walks, drags or zooms, the camera shows a resident who is doing
+        something (the town's first minutes, and `--screenshot`, show someone)."""
+        if snap:
+            self.camera.following = False
+            self.watching = self._busiest_resident()
+        elif self.watching:
+            agent = self.sim.agents.get(self.watching)
+            if agent is None or agent.asleep:
+                self.watching = self._busiest_resident() or self.watching
+        agent = self.sim.agents.get(self.watching)
+        if agent is None or self.camera.following:
+            if snap:
+                self.camera.following = True
+            return
+        fig = self.actors.figures.get(agent.name)
+        x, y = (fig.glide.x, fig.glide.y) if fig and not snap else agent.pos
+        tile = self.sim.town.tile
+        aside = (INSPECTOR_WIDTH + MARGIN) / 2 / self.camera.zoom if self.inspector else 0.0
+        self.camera.look_at((x + 0.5) * tile + aside, (y + 0.5) * tile)
+
+    def _busiest_resident(self) -> str:
+        """An awake resident (one walking or doing something first), else any resident."""
+        agents = sorted(self.sim.agents.values(), key=lambda a: a.name)
+        awake = [a for a in agents if not a.asleep]
+        doing = [a for a in awake if a.action is not None or a.path]
+        pool = doing or awake or agents
+        return pool[0].name if pool else ""
+
     def _follow_visitor(self, snap: bool = False) -> None:
         if self.visitor is None or not self.camera.following:
             return
@@ -385,7 +491,7 @@ class TownScene(Scene):
         """Where the HUD and the panels go for the current window size."""
         w, h = self.app.size
         self.camera.resize((w, h))
-        self.hud.update(self.sim, self.pacer, w)
+        self.hud.update(self.sim, self.pacer, w, self.fast_forward)
         right = w - MARGIN
         if self.inspector is not None:
             width = min(INSPECTOR_WIDTH, w // 2)
@@ -412,6 +518,7 @@ class TownScene(Scene):
     # -- drawing --------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
         self.map.draw_below(surface, self.camera)
+        self.overlays.draw(surface, self.camera, self.sim.town.tile)
         self.actors.draw_bodies(surface, self.camera)
         self.map.draw_above(surface, self.camera)
         self.actors.draw_overlays(surface, self.camera)
@@ -419,9 +526,18 @@ class TownScene(Scene):
         for panel in reversed(self._panels()):
             panel.draw(surface)
         self.notes.draw(surface, MARGIN, BAR_HEIGHT + MARGIN, 380)
+        w, h = surface.get_size()
+        right = self.inspector.rect.x - MARGIN if self.inspector else w - MARGIN
+        self.feed.draw(surface, right, h - MARGIN, min(420, max(200, right - 560)))
 
     def close(self) -> None:
+        self.autosaver.close()  # a write in flight finishes before the town goes
         self.sim.close()
+
+
+def invitation(name: str) -> str:
+    """The toast of a resident who spoke first."""
+    return f"{name} speaks to you: T to answer."
 
 
 def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -446,7 +562,9 @@ _HANDLERS = {
     Act.POINTER_UP: TownScene._pointer_up,
     Act.WHEEL: TownScene._wheel,
     Act.ZOOM: lambda self, c: self.camera.zoom_by(c.value),
-    Act.FOLLOW: lambda self, c: setattr(self.camera, "following", True),
+    Act.FOLLOW: TownScene._follow,
+    Act.LOG: lambda self, c: self.feed.toggle(),
+    Act.SETTINGS: lambda self, c: self.app.open_settings(),
     Act.PAUSE: lambda self, c: self.pacer.toggle_pause(),
     Act.FASTER: lambda self, c: self.pacer.faster(),
     Act.SLOWER: lambda self, c: self.pacer.slower(),

@@ -6,12 +6,13 @@ Layout (rects) is decided when a panel updates; drawing only paints what was dec
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 import pygame
 
 from game.ui import theme
-from game.ui.input import Act, Command
+from game.ui.input import Act, Command, Edit
 
 
 @dataclass
@@ -47,7 +48,8 @@ class Button:
 
 @dataclass
 class TextBox:
-    """A one-line text field. The panel routes typed text here while it has the focus."""
+    """A one-line text field with a cursor, select-all and the clipboard. The panel routes
+    typed text and editing keys here while it has the focus."""
 
     placeholder: str
     text: str = ""
@@ -55,16 +57,41 @@ class TextBox:
     rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
     limit: int = 400
     size: int = 18
+    secret: bool = False  # shown as dots (an API key)
+    selected: bool = False  # the whole text is selected (Ctrl+A)
+    _cursor: int | None = None  # None: at the end
+
+    @property
+    def cursor(self) -> int:
+        n = len(self.text)
+        return n if self._cursor is None else max(0, min(n, self._cursor))
+
+    def _move(self, to: int) -> None:
+        self.selected = False
+        self._cursor = None if to >= len(self.text) else max(0, to)
 
     def type(self, text: str) -> None:
-        self.text = (self.text + text)[: self.limit]
+        if self.selected:
+            self.text, self._cursor, self.selected = "", None, False
+        at = self.cursor
+        room = max(0, self.limit - len(self.text))
+        text = text.replace("\n", " ")[:room]
+        self.text = self.text[:at] + text + self.text[at:]
+        self._move(at + len(text))
 
     def erase(self) -> None:
-        self.text = self.text[:-1]
+        if self.selected:
+            self.text, self._cursor, self.selected = "", None, False
+            return
+        at = self.cursor
+        if at:
+            self.text = self.text[: at - 1] + self.text[at:]
+            self._move(at - 1)
 
     def take(self) -> str:
         """The typed text, stripped, and an empty box."""
         text, self.text = self.text.strip(), ""
+        self._cursor, self.selected = None, False
         return text
 
     def edit(self, command: Command) -> str | None:
@@ -73,12 +100,41 @@ class TextBox:
             self.type(command.text)
         elif command.act is Act.ERASE:
             self.erase()
+        elif command.act is Act.EDIT:
+            self.apply_edit(Edit(command.text))
         elif command.act is Act.SUBMIT:
             return self.take()
         return None
 
+    def apply_edit(self, edit: Edit) -> None:
+        """The editing keys: cursor moves, word jumps, select all and the clipboard."""
+        at, text = self.cursor, self.text
+        if edit is Edit.SELECT_ALL:
+            self.selected = bool(text)
+        elif edit in (Edit.COPY, Edit.CUT):
+            clipboard_put(text)
+            if edit is Edit.CUT:
+                self.text, self._cursor, self.selected = "", None, False
+        elif edit is Edit.PASTE:
+            self.type(" ".join(clipboard_get().split()))
+        elif edit is Edit.DELETE:
+            if self.selected:
+                self.erase()
+            else:
+                self.text = text[:at] + text[at + 1 :]
+                self._move(at)
+        elif edit is Edit.ERASE_WORD:
+            start = _word_left(text, at)
+            self.text = text[:start] + text[at:]
+            self._move(start)
+        else:
+            self._move(_CURSOR_MOVES[edit](text, at))
+
     def hit(self, pos: tuple[int, int]) -> bool:
         return self.rect.collidepoint(pos)
+
+    def shown_text(self) -> str:
+        return "\u2022" * len(self.text) if self.secret else self.text
 
     def draw(self, surface: pygame.Surface) -> None:
         pygame.draw.rect(surface, theme.FIELD, self.rect, border_radius=4)
@@ -86,14 +142,71 @@ class TextBox:
         pygame.draw.rect(surface, edge, self.rect, width=1, border_radius=4)
         fnt = theme.font(self.size)
         inner = self.rect.inflate(-12, 0)
-        if self.text or self.focused:
-            shown = _tail(self.text + ("|" if self.focused else ""), fnt, inner.width)
-            image = fnt.render(shown, True, theme.TEXT)
-        else:
+        shown = self.shown_text().replace("\u2022", "*")
+        if not (self.text or self.focused):
             image = fnt.render(
                 theme.ellipsize(self.placeholder, fnt, inner.width), True, theme.MUTED
             )
-        surface.blit(image, (inner.x, self.rect.centery - image.get_height() // 2))
+            surface.blit(image, (inner.x, self.rect.centery - image.get_height() // 2))
+            return
+        before = shown[: self.cursor]
+        head = _tail(before, fnt, inner.width - 4)
+        line = head + shown[self.cursor :]
+        image = fnt.render(theme.printable(line, self.size), True, theme.TEXT)
+        y = self.rect.centery - image.get_height() // 2
+        if self.selected:
+            pygame.draw.rect(surface, theme.HIGHLIGHT, (inner.x, y, min(inner.width,
+                             image.get_width()), image.get_height()))
+        clip = surface.get_clip()
+        surface.set_clip(inner.clip(clip) if clip else inner)
+        surface.blit(image, (inner.x, y))
+        if self.focused:
+            x = inner.x + fnt.size(head)[0]
+            pygame.draw.line(surface, theme.ACCENT, (x, y), (x, y + image.get_height()), 2)
+        surface.set_clip(clip)
+
+
+def _word_left(text: str, at: int) -> int:
+    i = at
+    while i > 0 and text[i - 1] == " ":
+        i -= 1
+    while i > 0 and text[i - 1] != " ":
+        i -= 1
+    return i
+
+
+def _word_right(text: str, at: int) -> int:
+    i, n = at, len(text)
+    while i < n and text[i] == " ":
+        i += 1
+    while i < n and text[i] != " ":
+        i += 1
+    return i
+
+
+_CURSOR_MOVES = {
+    Edit.LEFT: lambda text, at: at - 1,
+    Edit.RIGHT: lambda text, at: at + 1,
+    Edit.WORD_LEFT: _word_left,
+    Edit.WORD_RIGHT: _word_right,
+    Edit.HOME: lambda text, at: 0,
+    Edit.END: lambda text, at: len(text),
+}
+_clipboard = [""]  # used when the system clipboard is not available (the dummy driver)
+
+
+def clipboard_put(text: str) -> None:
+    _clipboard[0] = text
+    with contextlib.suppress(pygame.error, NotImplementedError):
+        pygame.scrap.put_text(text)
+
+
+def clipboard_get() -> str:
+    try:
+        text = pygame.scrap.get_text()
+    except (pygame.error, NotImplementedError):
+        text = ""
+    return text or _clipboard[0]
 
 
 def _tail(text: str, fnt: pygame.font.Font, width: int) -> str:
@@ -165,7 +278,7 @@ class Row:
         used = max((r.right for r, _ in pieces), default=1)
         image = pygame.Surface((max(1, min(width, used)), self.height), pygame.SRCALPHA)
         for rect, span in pieces:
-            image.blit(theme.font(span.size).render(span.text, True, span.color), rect)
+            image.blit(theme.render(span.text, span.size, span.color), rect)
         self._image, self._links = image, links
 
     def draw(self, surface: pygame.Surface, x: int, y: int) -> None:
@@ -191,8 +304,8 @@ def _flow(spans: list[Span], width: int) -> tuple[list[tuple[pygame.Rect, Span]]
     line_h = max((theme.font(s.size).get_linesize() for s in spans), default=0)
     x = y = 0
     for span in spans:
-        fnt = theme.font(span.size)
-        text = theme.printable(span.text, span.size)
+        fnt = _Measure(span.size)
+        text = span.text
         for n, paragraph in enumerate(text.split("\n")):
             if n:
                 x, y = 0, y + line_h
@@ -218,6 +331,16 @@ def _flow_words(words, span, fnt, at, width, line_h, pieces, links) -> tuple[int
     if span.link is not None:
         links.append((rect, span.link))
     return run_x + w + fnt.size(" ")[0], y
+
+
+class _Measure:
+    """Widths as `theme.render` draws them (emoji included), in a font's shape."""
+
+    def __init__(self, size: int) -> None:
+        self.size_px = size
+
+    def size(self, text: str) -> tuple[int, int]:
+        return theme.measure(text, self.size_px), 0
 
 
 def _like(span: Span, text: str) -> Span:

@@ -23,3 +23,15 @@ def test_a_bad_window_size_is_one_clear_line(tmp_path):
     cmd = [sys.executable, "main.py", "play", "--size", "big"]
     result = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "--size" in result.stderr
+
+
+def test_help_describes_every_command_play_first():
+    from game.cli import build_parser
+
+    lines = build_parser().format_help().splitlines()
+    listed = [line.split()[0] for line in lines if line.startswith("    ") and line.split()]
+    assert listed[:3] == ["play", "replay", "config"]
+    assert {"saves", "interview", "evaluate", "run", "town"} <= set(listed)
+    for line in lines:
+        if line.startswith("    ") and line.strip():
+            assert len(line.split()) > 2, f"no description on the command's line: {line!r}"

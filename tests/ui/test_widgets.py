@@ -73,3 +73,36 @@ def test_emoji_fall_back_to_text_when_the_font_is_missing(tmp_path):
     assert not emoji.colour
     assert emoji.render("😴", 20).get_width() > 0
     assert emoji.render("🦜", 20).get_width() > 0  # unknown emoji: still something
+
+
+def test_text_box_editing_keys():
+    from game.ui.input import Act, Command, Edit
+    from game.ui.widgets import TextBox
+
+    box = TextBox("name", text="Robin Hood")
+    box.apply_edit(Edit.WORD_LEFT)
+    assert box.cursor == len("Robin ")
+    box.type("of ")
+    assert box.text == "Robin of Hood"
+    box.apply_edit(Edit.HOME)
+    box.apply_edit(Edit.DELETE)
+    assert box.text == "obin of Hood"
+    box.apply_edit(Edit.SELECT_ALL)
+    box.apply_edit(Edit.COPY)
+    box.edit(Command(Act.TYPE, text="Ann"))
+    assert box.text == "Ann"  # typing over a selection replaces it
+    box.apply_edit(Edit.PASTE)
+    assert box.text == "Annobin of Hood"
+    box.apply_edit(Edit.ERASE_WORD)
+    assert box.text == "Annobin of "
+
+
+def test_ctrl_keys_become_editing_commands_only_while_typing():
+    import pygame
+
+    from game.ui.input import Act, Edit, key_event, translate
+
+    ctrl_a = key_event(pygame.K_a, mod=pygame.KMOD_LCTRL)
+    assert translate(ctrl_a, typing=True)[0].text == Edit.SELECT_ALL.value
+    assert translate(key_event(pygame.K_LEFT), typing=True)[0].act is Act.EDIT
+    assert translate(key_event(pygame.K_LEFT), typing=False)[0].act is Act.WALK

@@ -1,0 +1,442 @@
+"""Cheap, quiet autosave: a snapshot on the frame thread, the writing on a thread of its
+own, and only what changed since the last autosave written.
+
+Why incremental: memory streams and the event log only grow, so a full rewrite every
+game hour writes the same megabytes again and again. The autosave folder holds one full
+save (a base, written like any save: save.json and its arrays) and a journal beside it:
+`journal.jsonl`, one line per later autosave, each naming a `rows-<n>.npz` of the new
+memory rows. A line is appended only after its rows file is on disk, so the line is the
+commit point; a torn last line (a crash while appending) is skipped when loading. Every
+line names its base, so a journal left from an older base is never applied to a newer one.
+
+`read_save` (game/sim/saves.py) calls `apply_journal`, so loading an autosave gives the
+same document and arrays a full save of that moment would have.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from game.core.clock import fmt_time
+from game.core.codec import encode
+from game.mind.memory import KINDS, MemoryView
+
+AUTOSAVE = "autosave"
+JOURNAL = "journal.jsonl"
+DOCUMENT = "save.json"
+MAX_INCREMENTS = 48  # after this many journal lines, the next autosave writes a new base
+ROW_KEYS = ("created", "importance", "embeddings")
+
+
+@dataclass(frozen=True)
+class AgentSnap:
+    """One resident at the moment of the snapshot (cheap: views, no copies of rows)."""
+
+    name: str
+    state: dict[str, Any]
+    memory: MemoryView
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a save holds, taken on the simulation's thread; encoded and written on
+    the writer's thread. Memory views and the frozen log events are safe to read there:
+    rows below a view's length never change (only `accessed`, which the view copies)."""
+
+    header: dict[str, Any]  # format, version, scenario, seed, brain, embedder
+    clock: datetime
+    steps: int
+    objects: dict[str, str]
+    object_setters: dict[str, str]
+    visitor: Any
+    chats: Any
+    usage: dict[str, Any]
+    agents: tuple[AgentSnap, ...]
+    log: tuple[Any, ...]  # the events (frozen) up to now
+
+
+def snapshot(sim) -> Snapshot:
+    """The state to save, taken between steps (a few ms for 25 residents)."""
+    from game.sim.saves import FORMAT, VERSION
+
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "scenario": sim.scenario.path,
+        "scenario_name": sim.scenario.name,
+        "seed": sim.config.seed,
+        "brain": sim.mind.brain.name,
+        "embedder": {"name": sim.mind.embedder.name, "dim": sim.mind.embedder.dim},
+    }
+    agents = tuple(
+        AgentSnap(name, sim.agents[name].get_state(), sim.agents[name].memory.view())
+        for name in sorted(sim.agents)
+    )
+    return Snapshot(
+        header,
+        sim.now,
+        sim.steps,
+        dict(sim.town.states),
+        dict(sim.state_by),
+        encode(sim.visitor),
+        encode(sim.chats),
+        sim.usage(),
+        agents,
+        tuple(sim.log.events),
+    )
+
+
+@dataclass
+class Mark:
+    """What the folder holds so far: the base's name and how much of each stream."""
+
+    base: str
+    rows: dict[str, int]
+    accessed: dict[str, np.ndarray]
+    states: dict[str, str]
+    log: int
+    increments: int = 0
+
+
+@dataclass(frozen=True)
+class Written:
+    """What one autosave wrote: how many bytes, and whether it was a full base."""
+
+    folder: Path
+    bytes: int
+    base: bool
+    clock: datetime
+
+
+class IncrementalWriter:
+    """Writes snapshots into one autosave folder: a base, then journal lines."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.mark: Mark | None = None  # None: the next write is a new base
+
+    def write(self, snap: Snapshot) -> Written:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if self.mark is None or self.mark.increments >= MAX_INCREMENTS:
+            return self._write_base(snap)
+        return self._write_increment(snap)
+
+    # -- a full base ----------------------------------------------------------------------
+    def _write_base(self, snap: Snapshot) -> Written:
+        generation = datetime.now().strftime("%Y%m%dT%H%M%S%f")
+        arrays_name = f"memories-{generation}.npz"
+        arrays: dict[str, np.ndarray] = {}
+        agents = []
+        for i, a in enumerate(snap.agents):
+            view = a.memory
+            for key in (*ROW_KEYS, "accessed"):
+                arrays[f"a{i}_{key}"] = np.array(column(view, key))
+            memory = {"dim": view.dim, **_rows_doc(view, 0)}
+            agents.append({"name": a.name, "state": a.state, "memory": memory})
+        doc = {
+            **snap.header,
+            **_top(snap),
+            "agents": agents,
+            "log": [e.to_dict() for e in snap.log],
+            "arrays": arrays_name,
+        }
+        size = _write_atomic(self.folder / arrays_name, lambda f: np.savez(f, **arrays))
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        size += _write_atomic(self.folder / DOCUMENT, lambda f: f.write(text))
+        self._clean(keep=arrays_name)
+        self.mark = Mark(
+            arrays_name,
+            {a.name: len(a.memory) for a in snap.agents},
+            {a.name: np.array(a.memory.accessed) for a in snap.agents},
+            {a.name: _state_key(a.state) for a in snap.agents},
+            len(snap.log),
+        )
+        return Written(self.folder, size, True, snap.clock)
+
+    def _clean(self, keep: str) -> None:
+        """The journal and rows of an older base, and other bases' arrays, go."""
+        (self.folder / JOURNAL).unlink(missing_ok=True)
+        for old in (*self.folder.glob("rows-*.npz"), *self.folder.glob("memories-*.npz")):
+            if old.name != keep:
+                old.unlink(missing_ok=True)
+        for tmp in self.folder.glob(".tmp-*"):
+            tmp.unlink(missing_ok=True)
+
+    # -- a journal line -------------------------------------------------------------------
+    def _write_increment(self, snap: Snapshot) -> Written:
+        mark = self.mark
+        assert mark is not None
+        number = mark.increments + 1
+        rows_name = f"rows-{number:04d}.npz"
+        arrays: dict[str, np.ndarray] = {}
+        agents = []
+        for i, a in enumerate(snap.agents):
+            start = mark.rows.get(a.name, 0)
+            agents.append(self._agent_line(i, a, start, arrays))
+        line = {
+            "base": mark.base,
+            "increment": number,
+            **_top(snap),
+            "agents": agents,
+            "log_from": mark.log,
+            "log": [e.to_dict() for e in snap.log[mark.log :]],
+            "rows": rows_name,
+        }
+        size = _write_atomic(self.folder / rows_name, lambda f: np.savez_compressed(f, **arrays))
+        text = json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
+        size += _append(self.folder / JOURNAL, text.encode("utf-8"))
+        mark.increments = number
+        mark.log = len(snap.log)
+        return Written(self.folder, size, False, snap.clock)
+
+    def _agent_line(self, i: int, a: AgentSnap, start: int, arrays: dict) -> dict[str, Any]:
+        """One resident's new rows, its changed access times, and its state if changed."""
+        mark = self.mark
+        assert mark is not None
+        view = a.memory
+        n = len(view)
+        for key in ROW_KEYS:
+            arrays[f"a{i}_{key}"] = np.array(column(view, key)[start:n])
+        accessed = np.array(view.accessed)
+        before = mark.accessed.get(a.name, np.zeros(0))
+        upto = min(start, len(before))
+        touched = np.flatnonzero(accessed[:upto] != before[:upto])
+        arrays[f"a{i}_touched"] = touched.astype(np.int64)
+        arrays[f"a{i}_touched_at"] = accessed[touched]
+        arrays[f"a{i}_accessed"] = accessed[start:n]
+        out: dict[str, Any] = {"name": a.name, "from": start, **_rows_doc(view, start)}
+        key = _state_key(a.state)
+        if key != mark.states.get(a.name):
+            out["state"] = a.state
+            mark.states[a.name] = key
+        mark.rows[a.name] = n
+        mark.accessed[a.name] = accessed
+        return out
+
+
+def column(view: MemoryView, key: str) -> np.ndarray:
+    """A column of a memory view by name (the keys a save's arrays use)."""
+    return {
+        "created": view.created,
+        "importance": view.importance,
+        "embeddings": view.embeddings,
+        "accessed": view.accessed,
+    }[key]
+
+
+def _rows_doc(view: MemoryView, start: int) -> dict[str, list]:
+    n = len(view)
+    return {
+        "kinds": [KINDS[int(c)].value for c in view.kinds[start:n]],
+        "texts": list(view.texts[start:n]),
+        "facts": [encode(f, compact=True) for f in view.facts[start:n]],
+        "evidence": [list(ev) for ev in view.evidence[start:n]],
+    }
+
+
+def _top(snap: Snapshot) -> dict[str, Any]:
+    return {
+        "saved_at": datetime.now().isoformat(timespec="seconds"),
+        "clock": snap.clock.isoformat(),
+        "steps": snap.steps,
+        "objects": snap.objects,
+        "object_setters": snap.object_setters,
+        "visitor": snap.visitor,
+        "chats": snap.chats,
+        "usage": snap.usage,
+    }
+
+
+def _state_key(state: dict[str, Any]) -> str:
+    return json.dumps(state, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _write_atomic(path: Path, write: Callable[[Any], Any]) -> int:
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+            size = f.tell()
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return size
+
+
+def _append(path: Path, data: bytes) -> int:
+    with open(path, "ab") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    return len(data)
+
+
+# -- loading ------------------------------------------------------------------------------
+def apply_journal(
+    folder: Path, doc: dict[str, Any], arrays: dict[str, np.ndarray]
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The base document and arrays brought up to the journal's last whole line.
+
+    Lines of another base, torn lines and lines whose rows file is missing end the
+    reading: what was committed before them is the save."""
+    path = folder / JOURNAL
+    if not path.is_file():
+        return doc, arrays
+    for raw in path.read_bytes().split(b"\n"):
+        line = _line(raw)
+        if line is None or line.get("base") != doc.get("arrays"):
+            break
+        rows = _rows(folder / str(line.get("rows", "")))
+        if rows is None:
+            break
+        _apply_line(doc, arrays, line, rows)
+    return doc, arrays
+
+
+def _line(raw: bytes) -> dict[str, Any] | None:
+    if not raw.strip():
+        return None
+    try:
+        line = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return line if isinstance(line, dict) else None
+
+
+def _rows(path: Path) -> dict[str, np.ndarray] | None:
+    if not path.name.startswith("rows-") or not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+    except (OSError, ValueError, EOFError):
+        return None
+
+
+def _apply_line(doc: dict, arrays: dict[str, np.ndarray], line: dict, rows: dict) -> None:
+    for key in (
+        "saved_at",
+        "clock",
+        "steps",
+        "objects",
+        "object_setters",
+        "visitor",
+        "chats",
+        "usage",
+    ):
+        doc[key] = line[key]
+    by_name = {a["name"]: (i, a) for i, a in enumerate(doc["agents"])}
+    for part in line["agents"]:
+        i, agent = by_name[part["name"]]
+        start = int(part["from"])
+        if "state" in part:
+            agent["state"] = part["state"]
+        memory = agent["memory"]
+        for key in ("kinds", "texts", "facts", "evidence"):
+            memory[key] = memory[key][:start] + part[key]
+        for key in ROW_KEYS:
+            arrays[f"a{i}_{key}"] = np.concatenate(
+                [arrays[f"a{i}_{key}"][:start], rows[f"a{i}_{key}"]]
+            )
+        accessed = np.array(arrays[f"a{i}_accessed"][:start])
+        accessed[rows[f"a{i}_touched"]] = rows[f"a{i}_touched_at"]
+        arrays[f"a{i}_accessed"] = np.concatenate([accessed, rows[f"a{i}_accessed"]])
+    doc["log"] = doc["log"][: int(line["log_from"])] + line["log"]
+
+
+# -- the autosaver the window runs --------------------------------------------------------
+@dataclass(frozen=True)
+class Report:
+    """What the toast says about one autosave."""
+
+    text: str
+    ok: bool
+
+
+class Autosaver:
+    """Every `minutes` of game time: a snapshot now, the writing on a background thread.
+
+    At most one write is in flight; a due autosave waits for the previous one to finish
+    (it is then taken from the newer state), so a slow disk never queues up work."""
+
+    def __init__(self, sim, minutes: int, root: Path | str | None = None) -> None:
+        self.sim, self.minutes = sim, minutes
+        self.last = sim.now
+        self._root = root
+        self._writer: IncrementalWriter | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._future: Future | None = None
+        self._lock = threading.Lock()
+        self.written: list[Written] = []
+        self.snapshot_ms: list[float] = []
+
+    @property
+    def enabled(self) -> bool:
+        return self.minutes > 0 and not self.sim.recorded
+
+    def due(self) -> bool:
+        elapsed = (self.sim.now - self.last).total_seconds()
+        return self.enabled and elapsed >= self.minutes * 60
+
+    def tick(self) -> list[Report]:
+        """Called once a frame: the reports of finished writes, and a new one if due."""
+        reports = self._finished()
+        if self.due() and self._future is None:
+            self.start()
+        return reports
+
+    def start(self) -> None:
+        """Take the snapshot now (on this thread) and write it on the writer's thread."""
+        import time
+
+        from game.sim.saves import save_path
+
+        began = time.perf_counter()
+        snap = snapshot(self.sim)
+        self.snapshot_ms.append((time.perf_counter() - began) * 1000)
+        self.last = self.sim.now
+        if self._writer is None:
+            self._writer = IncrementalWriter(save_path(AUTOSAVE, self._root))
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="autosave")
+        assert self._pool is not None
+        self._future = self._pool.submit(self._writer.write, snap)
+
+    def _finished(self) -> list[Report]:
+        future = self._future
+        if future is None or not future.done():
+            return []
+        self._future = None
+        exc = future.exception()
+        if exc is not None:
+            if self._writer is not None:
+                self._writer.mark = None  # the next autosave starts again from a base
+            return [Report(f"Autosave failed: {exc}", False)]
+        written: Written = future.result()
+        self.written.append(written)
+        return [Report(f"Autosaved {fmt_time(written.clock)}", True)]
+
+    def wait(self) -> list[Report]:
+        """Finish the write in flight (tests, the benchmark, closing the window)."""
+        if self._future is not None:
+            self._future.exception()
+        return self._finished()
+
+    def close(self) -> None:
+        self.wait()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None

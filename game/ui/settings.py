@@ -1,0 +1,289 @@
+"""The settings screen (Esc with nothing open, or O): speed, autosave interval, visitor
+name, which brain and endpoint, window size; it says which brain runs now.
+
+Where each setting lives: the brain, endpoint, model and the *name* of the environment
+variable holding the API key go to the config file (config.toml, the file `python main.py
+config` shows); the key itself is never written anywhere by the game (the config loader
+refuses one in a file), so the screen shows it masked and says where it is read from.
+Play preferences (speed, autosave, name, window size) go to play.json beside the config
+file. Brain changes take effect in the next game: a running town keeps its brain.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from game.core.config import config_path, mask
+from game.ui import theme
+from game.ui.input import Act, Command
+from game.ui.pacing import SPEEDS
+from game.ui.scene import Scene
+from game.ui.widgets import Button, Focus, TextBox
+
+AUTOSAVE_CHOICES = (0, 30, 60, 120)  # game minutes (0 = off)
+SIZES = ((800, 480), (1280, 720), (1600, 900), (1920, 1080))
+BRAINS = ("scripted", "llm")
+PREFS_FILE = "play.json"
+
+
+@dataclass(frozen=True)
+class Prefs:
+    """Play preferences kept between games."""
+
+    speed: int = 1
+    autosave_minutes: int = 60
+    name: str = "Robin"
+    size: tuple[int, int] = (1280, 720)
+
+
+def prefs_path() -> Path:
+    return config_path().parent / PREFS_FILE
+
+
+def load_prefs() -> Prefs:
+    """The saved preferences (defaults when there are none or the file is damaged)."""
+    try:
+        doc = json.loads(prefs_path().read_text(encoding="utf-8"))
+        return Prefs(
+            int(doc.get("speed", 1)),
+            int(doc.get("autosave_minutes", 60)),
+            str(doc.get("name", "Robin"))[:40] or "Robin",
+            (int(doc["size"][0]), int(doc["size"][1])) if "size" in doc else (1280, 720),
+        )
+    except (OSError, ValueError, TypeError, KeyError, IndexError):
+        return Prefs()
+
+
+def save_prefs(prefs: Prefs) -> Path:
+    path = prefs_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = {**asdict(prefs), "size": list(prefs.size)}
+    path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    return path
+
+
+def save_brain(brain: str, base_url: str, model: str, key_env: str) -> Path:
+    """Write the brain settings into the config file, keeping whatever else it says."""
+    path = config_path()
+    doc: dict[str, Any] = {}
+    if path.is_file():
+        with path.open("rb") as f:
+            doc = tomllib.load(f)
+    doc["brain"] = brain
+    llm = dict(doc.get("llm", {}))
+    llm.update(base_url=base_url, model=model or "gpt-4o-mini", api_key_env=key_env)
+    doc["llm"] = llm
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(_toml(doc), encoding="utf-8")
+    return path
+
+
+def _toml(doc: dict[str, Any]) -> str:
+    """A flat TOML writer for the config file's shape (top-level values, [tables])."""
+    top = [f"{k} = {_value(v)}" for k, v in doc.items() if not isinstance(v, dict)]
+    out = top[:]
+    for name, table in doc.items():
+        if isinstance(table, dict):
+            out += ["", f"[{name}]"] + [f"{k} = {_value(v)}" for k, v in table.items()]
+    return "\n".join(out) + "\n"
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    return json.dumps(str(v))
+
+
+class SettingsScene(Scene):
+    """A panel over the town; the town keeps running underneath."""
+
+    opaque = False
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        town = app.town
+        llm = app.options.llm
+        self.brain = app.options.brain if app.options.brain in BRAINS else "scripted"
+        self.now_running = town.sim.brain_label() if town is not None else ""
+        self.name_box = TextBox("visitor name", text=app.options.name, limit=40)
+        self.url_box = TextBox(
+            "endpoint (blank: api.openai.com)", text=llm.base_url if llm is not None else ""
+        )
+        self.model_box = TextBox("model", text=llm.model if llm is not None else "gpt-4o-mini")
+        self.key_env_box = TextBox(
+            "key variable", text=(llm.api_key_env if llm is not None else "OPENAI_API_KEY")
+        )
+        self.focus = Focus(self.name_box, self.url_box, self.model_box, self.key_env_box)
+        self.speed_buttons = [Button(f"{s}x", ("speed", s), size=16) for s in SPEEDS]
+        self.autosave_buttons = [
+            Button("off" if m == 0 else f"{m} min", ("autosave", m), size=16)
+            for m in AUTOSAVE_CHOICES
+        ]
+        self.brain_buttons = [Button(b, ("brain", b), size=16) for b in BRAINS]
+        self.size_buttons = [Button(f"{w}x{h}", ("size", (w, h)), size=16) for w, h in SIZES]
+        self.save_button = Button("Save settings", size=18)
+        self.close_button = Button("Close (Esc)", size=18)
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.note = ""
+        self.rows: list[tuple[str, int]] = []
+
+    # -- what is set ------------------------------------------------------------------------
+    @property
+    def speed(self) -> int:
+        town = self.app.town
+        return town.pacer.speed if town is not None else self.app.options.speed
+
+    @property
+    def autosave_minutes(self) -> int:
+        town = self.app.town
+        return town.autosaver.minutes if town is not None else self.app.options.autosave_minutes
+
+    def key_text(self) -> str:
+        """The key, masked, and where it comes from (never the key itself)."""
+        env = self.key_env_box.text.strip() or "OPENAI_API_KEY"
+        return f"{mask(os.environ.get(env, ''))} (read from ${env}; never saved)"
+
+    def typing(self) -> bool:
+        return self.focus.current is not None
+
+    # -- commands ---------------------------------------------------------------------------
+    def handle(self, command: Command) -> None:
+        act = command.act
+        if act is Act.QUIT:
+            self.app.quit()
+        elif act in (Act.BACK, Act.SETTINGS):
+            if self.focus.current is not None and act is Act.BACK:
+                self.focus.set(None)
+            else:
+                self.app.stack.remove(self)
+        elif act is Act.POINTER_UP:
+            self.click(command.pos)
+        elif act is Act.NEXT_FIELD:
+            self.focus.next()
+        elif act in (Act.TYPE, Act.ERASE, Act.EDIT, Act.SUBMIT) and self.focus.current:
+            submitted = self.focus.current.edit(command)
+            if submitted is not None:
+                self.apply()
+
+    def click(self, pos: tuple[int, int]) -> None:
+        for button in self._choices():
+            if button.hit(pos):
+                self.choose(*button.key)
+                return
+        if self.save_button.hit(pos):
+            self.apply()
+        elif self.close_button.hit(pos):
+            self.app.stack.remove(self)
+        elif not self.focus.click(pos):
+            self.focus.set(None)
+
+    def choose(self, what: str, value: Any) -> None:
+        """A choice takes effect at once (the brain: in the next game)."""
+        town = self.app.town
+        if what == "speed" and town is not None:
+            town.pacer.set_speed(value)
+        elif what == "autosave" and town is not None:
+            town.autosaver.minutes = value
+        elif what == "brain":
+            self.brain = value
+        elif what == "size":
+            self.app.command(Command(Act.RESIZE, delta=value))
+        key = {"speed": "speed", "autosave": "autosave_minutes"}.get(what)
+        if key:
+            self.app.options = replace(self.app.options, **{key: value})
+
+    def apply(self) -> None:
+        """Save: preferences to play.json, the brain to the config file."""
+        name = " ".join(self.name_box.text.split())[:40] or "Robin"
+        self.app.options = replace(self.app.options, name=name, brain=self.brain)
+        prefs = Prefs(self.speed, self.autosave_minutes, name, self.app.size)
+        try:
+            save_prefs(prefs)
+            path = save_brain(
+                self.brain,
+                self.url_box.text.strip(),
+                self.model_box.text.strip(),
+                self.key_env_box.text.strip() or "OPENAI_API_KEY",
+            )
+        except (OSError, ValueError, tomllib.TOMLDecodeError) as exc:
+            self.note = f"could not save the settings: {exc}"
+            return
+        self.note = f"saved to {path.name} (the brain takes effect in the next game)"
+
+    def _choices(self) -> list[Button]:
+        return [
+            *self.speed_buttons,
+            *self.autosave_buttons,
+            *self.brain_buttons,
+            *self.size_buttons,
+        ]
+
+    # -- layout and drawing -----------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        w, h = self.app.size
+        self.rect = pygame.Rect(0, 0, min(720, w - 20), min(460, h - 20))
+        self.rect.center = (w // 2, h // 2)
+        x0, y = self.rect.x + 190, self.rect.y + 70
+        self.rows = []
+        for label, buttons, on in (
+            ("Speed", self.speed_buttons, self.speed),
+            ("Autosave every", self.autosave_buttons, self.autosave_minutes),
+            ("Brain (next game)", self.brain_buttons, self.brain),
+            ("Window size", self.size_buttons, self.app.size),
+        ):
+            self.rows.append((label, y))
+            x = x0
+            for button in buttons:
+                button.on = button.key[1] == on
+                x = button.fit(x, y, pad=8, height=26).right + 4
+            y += 36
+        for label, box in (
+            ("Visitor name", self.name_box),
+            ("Endpoint", self.url_box),
+            ("Model", self.model_box),
+            ("Key variable", self.key_env_box),
+        ):
+            self.rows.append((label, y))
+            box.rect = pygame.Rect(x0, y, self.rect.right - x0 - 20, 28)
+            y += 36
+        self.rows.append(("API key", y))
+        self.save_button.fit(self.rect.x + 20, self.rect.bottom - 46, height=32)
+        self.close_button.fit(self.save_button.rect.right + 12, self.rect.bottom - 46, height=32)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(theme.box_image(surface.get_size(), (0, 0, 0, 140), 0, False), (0, 0))
+        r = self.rect
+        theme.panel(surface, r, (28, 32, 44, 245))
+        theme.blit_text(surface, "Settings", (r.x + 20, r.y + 12), 28, theme.ACCENT)
+        running = theme.ellipsize(f"Running now: {self.now_running}", theme.font(16), r.width - 180)
+        theme.blit_text(surface, running, (r.x + 160, r.y + 20), 16, theme.MUTED)
+        for label, y in self.rows:
+            theme.blit_text(surface, label, (r.x + 20, y + 5), 17, theme.MUTED)
+        for widget in (
+            *self._choices(),
+            self.name_box,
+            self.url_box,
+            self.model_box,
+            self.key_env_box,
+            self.save_button,
+            self.close_button,
+        ):
+            widget.draw(surface)
+        theme.blit_text(surface, self.key_text(), (r.x + 190, self.rows[-1][1] + 5), 16)
+        if self.note:
+            theme.blit_text(
+                surface,
+                theme.ellipsize(self.note, theme.font(15), r.width - 300),
+                (self.close_button.rect.right + 14, r.bottom - 38),
+                15,
+                theme.GOOD,
+            )
