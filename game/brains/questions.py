@@ -32,7 +32,7 @@ from game.core.records import (
     Utterance,
 )
 from game.world.roles import Role
-from game.world.scenario import Resident
+from game.world.scenario import Resident, Rubric
 from game.world.town import Area
 
 A = TypeVar("A")
@@ -438,6 +438,25 @@ class Answer(Question[str]):
         return _who(self.ctx)
 
 
+@dataclass(frozen=True)
+class JudgeAnswer(Question[bool]):
+    """Does an interview answer carry a fact? Judged from the answer text alone, against
+    the intent's rubric (the parts a correct answer must name), for the evaluation."""
+
+    resident: str  # whose answer it is (usage is counted by it)
+    question: str
+    answer: str
+    fact: str  # the fact in one sentence, as the scenario states it
+    rubric: Rubric
+
+    @property
+    def agent(self) -> str:
+        return self.resident
+
+    def memo_key(self) -> Hashable:
+        return (self.resident, self.question, self.answer)
+
+
 ALL: tuple[type[Question[Any]], ...] = (
     RateImportance,
     PlanDay,
@@ -454,6 +473,7 @@ ALL: tuple[type[Question[Any]], ...] = (
     Insights,
     Summarize,
     Answer,
+    JudgeAnswer,
 )
 
 
