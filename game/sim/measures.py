@@ -350,7 +350,7 @@ def time_at(sim, name: str, place: str, start: datetime, end: datetime) -> timed
         (e.time, e.data.get("address", "")) for e in sim.log.of(EventKind.ACTION) if e.agent == name
     )
     total = timedelta()
-    ends = [t for t, _ in actions[1:]] + [sim.now]
+    ends = [t for t, _ in actions[1:]] + [sim.now] if actions else []
     for (begin, address), until in zip(actions, ends, strict=True):
         if address and split(address)[0] == place:
             total += max(timedelta(), min(until, end) - max(begin, start))
