@@ -134,10 +134,10 @@ def summarize(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 def table(rows: Sequence[Mapping[str, Any]]) -> str:
     """The rows as a plain-text table: ours (mean, min, max) beside the paper's."""
-    out = [f"{'measure':44} {'mean':>8} {'min':>8} {'max':>8} {'paper':>8}  method"]
+    out = [f"{'measure':52} {'mean':>8} {'min':>8} {'max':>8} {'paper':>8}  method"]
     for r in rows:
         cells = [_cell(r.get(k)) for k in ("mean", "min", "max", "paper")]
-        out.append(f"{r['measure']:44} " + " ".join(f"{c:>8}" for c in cells) + f"  {r['method']}")
+        out.append(f"{r['measure']:52} " + " ".join(f"{c:>8}" for c in cells) + f"  {r['method']}")
     return "\n".join(out)
 
 
