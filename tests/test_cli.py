@@ -28,7 +28,7 @@ def main(*args, data: Path, check: bool = True) -> subprocess.CompletedProcess:
 
 def test_help_lists_the_subcommands(tmp_path):
     out = main("--help", data=tmp_path).stdout
-    for command in ("play", "town", "run", "saves", "interview", "evaluate"):
+    for command in ("play", "town", "run", "saves", "interview", "evaluate", "study"):
         assert command in out
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from game.core.records import MemoryKind
 from game.sim.events import EventKind
-from game.sim.measures import knowledge
+from game.sim.measures import knowledge, memory_knowers, seed_knowers
 from game.sim.simulation import Simulation
 
 
@@ -87,6 +87,14 @@ def build_report(
         "wall_seconds_per_day": wall_per_day or [],
         "peak_rss_mb": peak_rss_mb(),
     }
+
+
+def knowers(sim: Simulation, intent_id: str, at_start: bool = False) -> list[str]:
+    """Residents holding a memory tagged with an intent (at the start: whose seed states
+    it); the same function as the report's `knowledge`, kept under its old name."""
+    if at_start:
+        return seed_knowers(sim, sim.scenario.intent(intent_id))
+    return memory_knowers(sim, intent_id)
 
 
 TIMING = ("wall_seconds", "wall_seconds_per_day", "peak_rss_mb")
