@@ -448,6 +448,12 @@ class JudgeAnswer(Question[bool]):
     answer: str
     fact: str  # the fact in one sentence, as the scenario states it
     rubric: Rubric
+    holder: str = ""  # whom the fact is about: their 'I' names them
+
+    @property
+    def me(self) -> str:
+        """The speaker's name when the fact is its own ('' otherwise)."""
+        return self.resident if self.resident == self.holder else ""
 
     @property
     def agent(self) -> str:

@@ -34,13 +34,17 @@ class Verdict:
     model: bool | None = None  # the model judge's verdict, when one was asked
 
 
-def keyword_verdict(intent: Intent, answer: str) -> Verdict:
-    return Verdict(intent.rubric.accepts(answer), intent.rubric.missing(answer))
+def keyword_verdict(intent: Intent, answer: str, speaker: str = "") -> Verdict:
+    """`speaker` answered; when it holds the intent, its 'I' names it."""
+    me = speaker if speaker == intent.holder else ""
+    return Verdict(intent.rubric.accepts(answer, me), intent.rubric.missing(answer, me))
 
 
 def model_verdict(brain: Brain, intent: Intent, resident: str, answer: str) -> bool:
     """The fixed rubric prompt, through the brain's one question path."""
-    question = JudgeAnswer(resident, intent.question, answer, intent.text, intent.rubric)
+    question = JudgeAnswer(
+        resident, intent.question, answer, intent.text, intent.rubric, intent.holder
+    )
     return bool(brain.ask(question))
 
 

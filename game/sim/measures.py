@@ -120,7 +120,7 @@ def judge_answers(
     """The keyword verdict on every answer, and the model's beside it when `brain` is given."""
     out = {}
     for name, answer in sorted(answers.items()):
-        verdict = keyword_verdict(intent, answer)
+        verdict = keyword_verdict(intent, answer, name)
         if brain is not None:
             verdict = Verdict(
                 verdict.carries, verdict.missing, model_verdict(brain, intent, name, answer)
@@ -220,7 +220,7 @@ def knows_of_in_memory(agent, other: str) -> bool:
         f = r.fact
         if other in (f.subject, f.heard_from) or other in f.participants:
             return True
-        if f.kind in (FactKind.STATEMENT, FactKind.CLAIM) and other in f.object:
+        if other in f.object:  # 'Carlos Gomez is talking with Giorgio Rossi'
             return True
     return False
 

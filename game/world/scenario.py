@@ -79,6 +79,9 @@ _NEGATION = re.compile(
 )
 
 
+_FIRST_PERSON = re.compile(r"\b(?:I'm|I am|I|me|my|myself)\b")
+
+
 @dataclass(frozen=True)
 class AnswerPart:
     """One thing a correct answer must name: any one of `any_of` ('host or place')."""
@@ -105,13 +108,16 @@ class Rubric:
 
     parts: tuple[AnswerPart, ...] = ()
 
-    def missing(self, answer: str) -> tuple[str, ...]:
-        """The parts the answer does not name (empty: it names them all)."""
-        return tuple(p.what for p in self.parts if not p.named_in(answer))
+    def missing(self, answer: str, me: str = "") -> tuple[str, ...]:
+        """The parts the answer does not name (empty: it names them all). `me` is the
+        speaker's name when the fact is about the speaker: 'I'm running for mayor' from
+        Sam names Sam."""
+        text = _FIRST_PERSON.sub(me, answer) if me else answer
+        return tuple(p.what for p in self.parts if not p.named_in(text))
 
-    def accepts(self, answer: str) -> bool:
+    def accepts(self, answer: str, me: str = "") -> bool:
         """Names every part and does not deny knowing ('I haven't heard of Sam ...')."""
-        return bool(self.parts) and not self.missing(answer) and not denies(answer)
+        return bool(self.parts) and not self.missing(answer, me) and not denies(answer)
 
     def describe(self) -> str:
         return "; ".join(f"{p.what} (any of: {', '.join(p.any_of)})" for p in self.parts)

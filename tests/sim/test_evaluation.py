@@ -128,6 +128,14 @@ def test_false_acquaintance_claims(history):
     assert result["cases"][0]["why"] == "no memory of Sam Moore"
 
 
+def test_a_person_seen_in_someone_elses_doing_is_a_memory_of_them(history):
+    claim = {(MARIA, "Sam Moore"): "I know that Klaus Mueller is talking with Sam Moore."}
+    assert measures.hallucinations(history, {}, claim)["hallucinated"] == 1
+    seen = facts.doing(KLAUS, "talking with Sam Moore", Source.SEEN)
+    remember(history, MARIA, seen, datetime(2023, 2, 14, 9), MemoryKind.OBSERVATION)
+    assert measures.hallucinations(history, {}, claim)["hallucinated"] == 0
+
+
 def test_interview_network_beside_the_memory_proxy(history):
     yes, no = "Yes, we know each other.", "I don't know who that is."
     pairs = [(a, b) for a in (ISABELLA, KLAUS, MARIA) for b in (ISABELLA, KLAUS, MARIA) if a != b]

@@ -57,6 +57,16 @@ def test_election_rubric(answer, carries):
     assert keyword_verdict(ELECTION, answer).carries is carries
 
 
+def test_the_holder_names_itself_with_i():
+    own = "Yes! I'm running for mayor of Smallville in the upcoming local election."
+    assert keyword_verdict(ELECTION, own, "Sam Moore").carries
+    assert not keyword_verdict(ELECTION, own, "Ayesha Khan").carries  # her 'I' is not Sam
+    q = JudgeAnswer(
+        "Sam Moore", ELECTION.question, own, ELECTION.text, ELECTION.rubric, "Sam Moore"
+    )
+    assert ScriptedBrain(0).ask(q) is True
+
+
 def test_the_scripted_judge_rule_is_the_keyword_judge():
     brain = ScriptedBrain(0)
     for answer in ("Sam Moore is running for mayor.", "There's an election coming up."):

@@ -725,6 +725,7 @@ JUDGE = Spec(
     lambda q: {
         "question": q.question,
         "answer": _clip(q.answer, 1200),
+        "speaker": q.resident,
         "fact": q.fact,
         "rubric": "\n".join(f"- {p.what}" for p in q.rubric.parts),
     },

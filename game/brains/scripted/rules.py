@@ -141,4 +141,4 @@ def _answer(q: Answer, seed: int) -> str:
 @rule(JudgeAnswer)
 def _judge(q: JudgeAnswer, seed: int) -> bool:
     """The keyword judge: every part of the rubric named, and no denial."""
-    return q.rubric.accepts(q.answer)
+    return q.rubric.accepts(q.answer, q.me)
