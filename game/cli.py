@@ -44,21 +44,18 @@ def _town(args: argparse.Namespace) -> int:
 
 
 def _start_run(args: argparse.Namespace, build):
-    """A new simulation, or a loaded save (its scenario and seed), with any ablation."""
-    from game.commands import parse_ablation
+    """A new simulation, or a loaded save (its scenario and seed)."""
     from game.sim.simulation import SimConfig
 
-    mind = parse_ablation(args.ablate)
     if args.load:
         from game.sim.saves import load_game
 
-        return load_game(args.load, mind=mind, workers=args.workers, llm=args.llm)
+        return load_game(args.load, workers=args.workers, llm=args.llm)
     from game.sim.factory import decision_delay
 
     config = SimConfig(
         seed=args.seed,
         workers=args.workers,
-        mind=mind,
         decision_delay_steps=decision_delay(args.brain),
     )
     return build(args.scenario, seed=args.seed, brain=args.brain, config=config)
@@ -217,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     config = sub.add_parser(
         "config", help="show the effective settings (API key masked)", formatter_class=_formatter
     )
-    from game.commands import add_ablate, register
+    from game.commands import register
     from game.core.config import add_llm_arguments
 
     add_llm_arguments(config, with_brain=True)
@@ -235,7 +232,6 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="no progress line")
     run.add_argument("--save", help="save the game under this name at the end")
     run.add_argument("--load", help="continue a saved game instead of a new one")
-    add_ablate(run)
     add_llm_arguments(run)
     run.set_defaults(handler=_run)
     town = sub.add_parser(

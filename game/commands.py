@@ -1,4 +1,4 @@
-"""The research subcommands: saves, interview, evaluate (the paper's evaluation, built in).
+"""The research subcommands: saves, interview, evaluate, study (the paper's evaluation).
 
 Kept apart from game/cli.py so each command is a small function over the simulation.
 Only the commands that draw (play, replay, evaluate's chart) import pygame, and only
@@ -39,8 +39,8 @@ def quiet_pygame() -> None:
 def add_ablate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ablate",
-        help="switch parts of the architecture off: reflection, planning, memory "
-        "(comma-separated; the paper's ablation conditions)",
+        help="restrict what the interviewed resident may retrieve: reflection, planning "
+        "(plan memories), memory (nothing at all) (comma-separated; the paper's ablations)",
     )
 
 
@@ -93,32 +93,113 @@ def _interview(args: argparse.Namespace) -> int:
         sim.close()
 
 
+def _judge_brain(args: argparse.Namespace):
+    """The model that judges beside the keyword judge (--judge llm), or None."""
+    if args.judge != "llm":
+        return None
+    from game.core.config import config_from_args
+    from game.sim.factory import make_brain
+
+    return make_brain("llm", 0, config_from_args(args).llm)
+
+
 def _evaluate(args: argparse.Namespace) -> int:
-    from game.sim.evaluation import evaluate, network_edges
+    from game.sim.evaluation import evaluate
+    from game.sim.saves import load_game
+    from game.sim.study import summarize, table
 
-    sim = _load(args)
+    judge = _judge_brain(args)
+    report = Path(args.report)
+    results = []
     try:
-        result = evaluate(sim)
-        report = Path(args.report)
-        report.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-        chart = Path(args.chart) if args.chart else report.with_suffix(".png")
-        quiet_pygame()
-        from game.ui.chart import draw_chart
-
-        before, after = network_edges(sim)
-        span = (sim.scenario.start, sim.now)
-        draw_chart(chart, result, sorted(sim.agents), before, after, span)
-        print(f"evaluation written to {report} and {chart}", file=sys.stderr)
-        for intent, d in result["information_diffusion"].items():
-            print(
-                f"  {intent}: {d['start']} -> {d['end']} of {result['residents']}"
-                f" ({d['percent_end']}%), ungrounded {len(d['ungrounded'])}"
-            )
-        n = result["network_density"]
-        print(f"  network density {n['start']} -> {n['end']}")
-        return 0
+        for name in args.load:
+            sim = load_game(name)
+            try:
+                result = evaluate(sim, judge) | {"save": name}
+                results.append(result)
+                _chart(sim, result, _chart_path(args, report, name))
+                _print_summary(name, result)
+            finally:
+                sim.close()
     finally:
-        sim.close()
+        if judge is not None:
+            judge.close()
+    doc = results[0] if len(results) == 1 else {"evaluations": results}
+    if len(results) > 1:
+        rows = summarize(results)
+        doc["summary"] = rows
+        print(table(rows))
+    report.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    print(f"evaluation written to {report}", file=sys.stderr)
+    return 0
+
+
+def _chart_path(args: argparse.Namespace, report: Path, save: str) -> Path:
+    if len(args.load) == 1:
+        return Path(args.chart) if args.chart else report.with_suffix(".png")
+    stem = Path(args.chart).with_suffix("") if args.chart else report.with_suffix("")
+    return Path(f"{stem}-{Path(save).name}.png")
+
+
+def _chart(sim, result: dict, path: Path) -> None:
+    quiet_pygame()
+    from game.ui.chart import draw_chart
+
+    draw_chart(path, result, sorted(sim.agents), (sim.scenario.start, sim.now))
+    print(f"chart written to {path}", file=sys.stderr)
+
+
+def _print_summary(name: str, result: dict) -> None:
+    print(f"{name}:")
+    for intent, d in result["information_diffusion"].items():
+        llm = d.get("llm_judge")
+        beside = f"; model judge {llm['end']} (agrees on {llm['agree']})" if llm else ""
+        print(
+            f"  {intent}: {d['start']} -> {d['end']} of {result['residents']} judged"
+            f" ({d['keyword_mentions']} mention a keyword){beside}"
+        )
+    n = result["network_density"]
+    print(
+        f"  density (interviews) {n['interview']['start']} -> {n['interview']['end']};"
+        f" memory proxy {n['memory_proxy']['start']} -> {n['memory_proxy']['end']}"
+    )
+    h = result["hallucinations"]
+    print(f"  hallucinated {h['hallucinated']} of {h['checked']} ({h['rate']})")
+    for intent, a in result["party_attendance"].items():
+        print(
+            f"  {intent}: invited {len(a['invited'])}, accepted {len(a['accepted'])},"
+            f" declined {len(a['declined'])}, attended {len(a['attended'])}"
+        )
+    for condition, score in result.get("interview_ablations", {}).get("scores", {}).items():
+        print(f"  ablation {condition}: {score}")
+
+
+def _study(args: argparse.Namespace) -> int:
+    from game.sim.study import study, table
+
+    seeds = _seeds(args.seeds)
+
+    def done(seed: int, result: dict) -> None:
+        _print_summary(f"seed {seed}", result)
+
+    results, rows = study(args.scenario, seeds, args.hours, workers=args.workers, on_seed=done)
+    print(table(rows))
+    if args.report:
+        doc = {"scenario": args.scenario, "hours": args.hours, "seeds": seeds}
+        doc |= {"evaluations": results, "summary": rows}
+        Path(args.report).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        print(f"study written to {args.report}", file=sys.stderr)
+    return 0
+
+
+def _seeds(text: str) -> list[int]:
+    try:
+        seeds = [int(s) for s in text.split(",") if s.strip()]
+    except ValueError:
+        raise SmallvilleError(f"--seeds takes comma-separated integers, not {text!r}") from None
+    if not seeds:
+        raise SmallvilleError("--seeds needs at least one seed")
+    return seeds
 
 
 def register(sub) -> None:
@@ -139,9 +220,27 @@ def register(sub) -> None:
     add_ablate(interview)
     interview.set_defaults(handler=_interview)
 
-    ev = sub.add_parser("evaluate", help="the paper's end-to-end measures for a save")
-    ev.add_argument("--load", required=True, help="save name or folder")
+    ev = sub.add_parser("evaluate", help="the paper's end-to-end measures for saves")
+    ev.add_argument(
+        "--load", required=True, action="append", help="save name or folder (repeat for several)"
+    )
     ev.add_argument("--report", default="eval.json", help="JSON output")
     ev.add_argument("--chart", help="PNG chart (default: the report's name with .png)")
-    add_ablate(ev)
+    ev.add_argument(
+        "--judge",
+        choices=("keyword", "llm"),
+        default="keyword",
+        help="llm: a model also judges each answer with the same rubric (shown side by side)",
+    )
+    from game.core.config import add_llm_arguments
+
+    add_llm_arguments(ev)
     ev.set_defaults(handler=_evaluate)
+
+    st = sub.add_parser("study", help="run several seeds, evaluate each, table beside the paper")
+    st.add_argument("--scenario", default="smallville", help="bundled name or path to JSON")
+    st.add_argument("--seeds", default="7,8,9", help="comma-separated seeds")
+    st.add_argument("--hours", type=float, default=48.0, help="game hours per seed")
+    st.add_argument("--workers", type=int, default=2, help="cognition threads")
+    st.add_argument("--report", help="write every evaluation and the summary here (JSON)")
+    st.set_defaults(handler=_study)

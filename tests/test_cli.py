@@ -28,7 +28,7 @@ def main(*args, data: Path, check: bool = True) -> subprocess.CompletedProcess:
 
 def test_help_lists_the_subcommands(tmp_path):
     out = main("--help", data=tmp_path).stdout
-    for command in ("play", "town", "run", "saves", "interview", "evaluate"):
+    for command in ("play", "town", "run", "saves", "interview", "evaluate", "study"):
         assert command in out
 
 
@@ -114,24 +114,42 @@ def test_evaluate_writes_json_and_chart(saved, tmp_path):
     assert report.with_suffix(".png").stat().st_size > 10_000
 
 
-def test_ablation_without_memory_or_reflection(tmp_path):
-    report = tmp_path / "r.json"
-    main(
+def test_interview_time_ablation_restricts_retrieval(saved):
+    """--ablate memory: the same save, but the resident may retrieve nothing, so even its
+    own seeded plan is gone (the paper's ablations are interview-time)."""
+    data, _ = saved
+    question = ("--agent", "Isabella Rodriguez", "Is there a party in town?")
+    full = main("interview", "--load", "s3", *question, data=data).stdout
+    none = main("interview", "--load", "s3", *question, "--ablate", "memory", data=data).stdout
+    assert full.startswith("Yes")
+    assert none.strip() and not none.startswith("Yes") and "party" in none
+
+
+def test_run_time_ablation_is_gone(tmp_path):
+    result = main(
         "run",
         "--scenario",
         "three",
         "--hours",
-        "6",
+        "1",
         "--ablate",
-        "memory,reflection",
-        "--report",
-        str(report),
-        "--quiet",
+        "memory",
         data=tmp_path,
+        check=False,
     )
-    agents = json.loads(report.read_text())["agents"]
-    assert all(a["reflections"] == 0 for a in agents)
-    assert all(a["memories"]["chat"] == 0 for a in agents)
+    assert result.returncode == 2 and "--ablate" in result.stderr
+
+
+def test_evaluate_several_saves_reports_the_summary(saved, tmp_path):
+    data, _ = saved
+    report = tmp_path / "two.json"
+    out = main(
+        "evaluate", "--load", "s3", "--load", "s3", "--report", str(report), data=data
+    ).stdout
+    doc = json.loads(report.read_text())
+    assert len(doc["evaluations"]) == 2 and "paper" in out
+    party = next(r for r in doc["summary"] if r["measure"] == "party diffusion")
+    assert party["min"] == party["max"] == party["mean"]  # the same save twice
 
 
 def test_unknown_load_is_one_clear_line(tmp_path):

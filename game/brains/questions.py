@@ -32,7 +32,7 @@ from game.core.records import (
     Utterance,
 )
 from game.world.roles import Role
-from game.world.scenario import Resident
+from game.world.scenario import Resident, Rubric
 from game.world.town import Area
 
 A = TypeVar("A")
@@ -438,6 +438,31 @@ class Answer(Question[str]):
         return _who(self.ctx)
 
 
+@dataclass(frozen=True)
+class JudgeAnswer(Question[bool]):
+    """Does an interview answer carry a fact? Judged from the answer text alone, against
+    the intent's rubric (the parts a correct answer must name), for the evaluation."""
+
+    resident: str  # whose answer it is (usage is counted by it)
+    question: str
+    answer: str
+    fact: str  # the fact in one sentence, as the scenario states it
+    rubric: Rubric
+    holder: str = ""  # whom the fact is about: their 'I' names them
+
+    @property
+    def me(self) -> str:
+        """The speaker's name when the fact is its own ('' otherwise)."""
+        return self.resident if self.resident == self.holder else ""
+
+    @property
+    def agent(self) -> str:
+        return self.resident
+
+    def memo_key(self) -> Hashable:
+        return (self.resident, self.question, self.answer)
+
+
 ALL: tuple[type[Question[Any]], ...] = (
     RateImportance,
     PlanDay,
@@ -454,6 +479,7 @@ ALL: tuple[type[Question[Any]], ...] = (
     Insights,
     Summarize,
     Answer,
+    JudgeAnswer,
 )
 
 

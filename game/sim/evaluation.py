@@ -1,23 +1,27 @@
-"""The paper's evaluation, built in: interviews, the battery, and end-to-end measures.
+"""The paper's evaluation, built in: the interviews it asks, and `evaluate`, which puts
+them together with the measures (game/sim/measures.py) the way the paper did.
 
-Measures are computed from a save (memories and the event log), the way the paper did:
-information diffusion from each resident's interview answer, every "yes" checked against
-the memory stream for what carried it; mutual-acquaintance network density; party
-attendance from the event log; conversation counts.
+Diffusion: each public intent's question, answers judged by the intent's rubric
+(game/sim/judge.py). Hallucinations: every judged yes and every claimed acquaintance
+checked against memory. Density: "Do you know <name>?" asked of every pair at the start
+(the scenario's seeded town) and at the end, beside the memory proxy. Attendance: from
+invitations and answers in memory and the event log. Ablations: the battery asked again
+while the interviewed resident may retrieve less, scored by an automatic scorer.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
+from enum import Enum
 from typing import Any
 
-from game.core.records import MemoryKind
-from game.mind.cognition import interview
-from game.sim.events import EventKind
-from game.world.town import split
+from game.brains.protocol import Brain
+from game.core.mind_settings import Ablation
+from game.mind.agent import AgentSnapshot
+from game.mind.cognition import Mind, interview
+from game.sim import measures
+from game.sim.judge import Score, content_words, persona_words, score_answer, share_good
 
 # -- the interview battery (the paper's five groups; [name] is someone the resident knows)
 
@@ -60,16 +64,6 @@ BATTERY: dict[str, tuple[str, ...]] = {
     ),
 }
 
-# The questions that measure diffusion, one per public seeded intent.
-DIFFUSION_QUESTIONS = {
-    "party": "Do you know of any party happening in town? Who is hosting it, and when?",
-    "election": "Do you know who is running for mayor?",
-}
-_NEGATIONS = re.compile(
-    r"\b(don't know|do not know|haven't heard|have not heard|not sure|no idea|never heard)\b",
-    re.IGNORECASE,
-)
-
 
 def battery_questions(sim, name: str) -> Iterator[tuple[str, str]]:
     """(group, question) with [name]/[other] filled by residents this one knows."""
@@ -85,7 +79,15 @@ def battery_questions(sim, name: str) -> Iterator[tuple[str, str]]:
 
 def ask(sim, name: str, question: str) -> str:
     """An interview on the calling thread; changes no memory."""
-    return interview(sim.mind, sim.agents[name].snapshot(sim.now), sim.town, question)
+    return ask_snapshot(sim.mind, sim.agents[name].snapshot(sim.now), sim.town, question)
+
+
+def ask_snapshot(mind: Mind, snap: AgentSnapshot, town, question: str) -> str:
+    """An interview of a snapshot; without memory the agent summary (built from memory)
+    gives way to the persona's base description."""
+    if not mind.settings.ablation.memory:
+        snap = replace(snap, summary="")
+    return interview(mind, snap, town, question)
 
 
 def run_battery(sim, on_answer: Callable[[dict], None]) -> int:
@@ -105,201 +107,120 @@ def run_battery(sim, on_answer: Callable[[dict], None]) -> int:
     return count
 
 
-# -- information diffusion -------------------------------------------------------------
+# -- interview-time ablations ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Claim:
-    agent: str
-    says_yes: bool
-    grounded: bool
-    source: str  # what carried it: 'seed', 'conversation with X', 'observation', ''
+class Condition(Enum):
+    """What the interviewed resident may retrieve (the paper's ablations, on one save)."""
+
+    FULL = "full"
+    NO_PLAN = "no plan memories"
+    NO_REFLECTION = "no reflection or plan memories"
+    NO_MEMORY = "no observation, reflection or plan memories"
+
+    @property
+    def ablation(self) -> Ablation:
+        return {
+            Condition.FULL: Ablation(),
+            Condition.NO_PLAN: Ablation(planning=False),
+            Condition.NO_REFLECTION: Ablation(reflection=False, planning=False),
+            Condition.NO_MEMORY: Ablation(memory=False),
+        }[self]
 
 
-def _grounding(sim, name: str, intent) -> str:
-    """What in the memory stream carries knowledge of an intent ('' if nothing does)."""
+def restricted(mind: Mind, condition: Condition) -> Mind:
+    return replace(mind, settings=replace(mind.settings, ablation=condition.ablation))
+
+
+def grounding(sim, name: str) -> set[str]:
+    """What an answer may draw on: the resident's whole memory stream and its persona."""
     agent = sim.agents[name]
-    if any(intent.mentioned_in(t) for t in agent.persona.seed_memories()):
-        return "seed"
-    for i in range(len(agent.memory)):
-        record = agent.memory.record(i)
-        if not intent.mentioned_in(record.text):
-            continue
-        if record.kind is MemoryKind.CHAT and record.heard_from:
-            return f"conversation with {record.heard_from}"
-        if record.kind is MemoryKind.OBSERVATION:
-            return "observation"
-    return ""
+    texts = " ".join(agent.memory.text(i) for i in range(len(agent.memory)))
+    return content_words(texts) | persona_words(agent.persona)
 
 
-def diffusion(sim, answers: dict[tuple[str, str], str] | None = None) -> dict[str, Any]:
-    """For each public intent: who says they know (interview), and whether memory backs it."""
+def ablation_scores(sim) -> dict[str, Any]:
+    """The battery under each condition, scored: the share of answers that are specific
+    and grounded in the resident's memory or persona (game/sim/judge.py)."""
+    words = {name: grounding(sim, name) for name in sim.agents}
     out: dict[str, Any] = {}
-    for intent in sim.scenario.intents:
-        if intent.private or intent.id not in DIFFUSION_QUESTIONS:
-            continue
-        question = DIFFUSION_QUESTIONS[intent.id]
-        claims = []
+    for condition in Condition:
+        mind = restricted(sim.mind, condition)
+        scores: list[Score] = []
         for name in sorted(sim.agents):
-            answer = (answers or {}).get((intent.id, name)) or ask(sim, name, question)
-            yes = intent.mentioned_in(answer) and not _NEGATIONS.search(answer)
-            source = _grounding(sim, name, intent)
-            claims.append(Claim(name, yes, bool(source), source))
-        knowers = [c.agent for c in claims if c.says_yes]
-        start = [
-            n
-            for n in sorted(sim.agents)
-            if any(intent.mentioned_in(t) for t in sim.agents[n].persona.seed_memories())
-        ]
-        out[intent.id] = {
-            "question": question,
-            "start": len(start),
-            "end": len(knowers),
-            "percent_end": round(100 * len(knowers) / max(1, len(sim.agents)), 1),
-            "knowers": knowers,
-            "carried_by": {c.agent: c.source for c in claims if c.says_yes},
-            "ungrounded": [c.agent for c in claims if c.says_yes and not c.grounded],
-        }
-    return out
-
-
-def diffusion_curve(sim, intent_id: str) -> list[tuple[str, int]]:
-    """(game time, residents who know) at each first mention in a memory stream."""
-    intent = sim.scenario.intent(intent_id)
-    firsts = []
-    for agent in sim.agents.values():
-        times = [
-            agent.memory.record(i).created
-            for i in range(len(agent.memory))
-            if intent.mentioned_in(agent.memory.text(i))
-        ]
-        if times:
-            firsts.append(min(times))
-    firsts.sort()
-    return [(t.isoformat(), i + 1) for i, t in enumerate(firsts)]
-
-
-# -- the relationship network -----------------------------------------------------------
-
-
-def acquaintances_at_start(sim) -> set[tuple[str, str]]:
-    """Directed 'a knows b' from the scenario's relationships."""
+            snap = sim.agents[name].snapshot(sim.now)
+            for _, question in battery_questions(sim, name):
+                answer = ask_snapshot(mind, snap, sim.town, question)
+                scores.append(score_answer(question, answer, words[name]))
+        out[condition.value] = share_good(scores)
     return {
-        (a.name, other)
-        for a in (x.persona for x in sim.agents.values())
-        for other, _ in a.relationships
+        "method": "the 25-question battery per resident; share of answers specific and "
+        "grounded in the resident's memory or persona",
+        "scores": out,
     }
 
 
-def acquaintances_now(sim) -> set[tuple[str, str]]:
-    """'a knows b' if a started knowing b or has talked with b (a conversation in memory)."""
-    known = set(acquaintances_at_start(sim))
-    for name, agent in sim.agents.items():
-        for i in range(len(agent.memory)):
-            record = agent.memory.record(i)
-            if record.kind is MemoryKind.CHAT and record.heard_from in sim.agents:
-                known.add((name, record.heard_from))
-    return known
+# -- the interviews the measures read ----------------------------------------------------
 
 
-def density(names: list[str], knows: set[tuple[str, str]]) -> dict[str, Any]:
-    """Mutual acquaintance: an edge where each knows the other; 2|E| / (|V| (|V| - 1))."""
-    edges = {tuple(sorted((a, b))) for a, b in knows if a != b and (b, a) in knows}
-    edges = {e for e in edges if e[0] in names and e[1] in names}
-    n = len(names)
-    value = 2 * len(edges) / (n * (n - 1)) if n > 1 else 0.0
-    return {"density": round(value, 4), "edges": sorted(list(e) for e in edges)}
+def diffusion_answers(sim) -> dict[str, dict[str, str]]:
+    """Every resident's answer to each public intent's question."""
+    return {
+        intent.id: {name: ask(sim, name, intent.question) for name in sorted(sim.agents)}
+        for intent in measures.public_intents(sim)
+        if intent.question
+    }
 
 
-# -- party attendance -------------------------------------------------------------------
+def acquaintance_answers(mind: Mind, snaps: Mapping[str, AgentSnapshot], town) -> dict:
+    """'Do you know <name>?' asked of every resident about every other."""
+    return {
+        (a, b): ask_snapshot(mind, snaps[a], town, measures.know_question(b))
+        for a in sorted(snaps)
+        for b in sorted(snaps)
+        if a != b
+    }
 
 
-def presence(sim, place: str, start: datetime, end: datetime) -> list[str]:
-    """Who had an action at `place` overlapping [start, end), from the event log."""
-    intervals: dict[str, list[tuple[datetime, str]]] = {}
-    for event in sim.log.of(EventKind.ACTION):
-        intervals.setdefault(event.agent, []).append((event.time, event.data.get("address", "")))
-    there = []
-    for agent, actions in intervals.items():
-        actions.sort(key=lambda a: a[0])
-        ends = [t for t, _ in actions[1:]] + [sim.now]
-        for (begin, address), until in zip(actions, ends, strict=True):
-            if address and split(address)[0] == place and begin < end and until > start:
-                there.append(agent)
+def start_snapshots(sim) -> dict[str, AgentSnapshot]:
+    """The same scenario and seed, seeded and not yet run: the town at the start."""
+    from game.sim.factory import build_simulation
+
+    fresh = build_simulation(sim.scenario.path, seed=sim.config.seed, workers=1)
+    try:
+        for _ in range(200):
+            if all(a.seeded for a in fresh.agents.values()):
                 break
-    return sorted(there)
-
-
-def attendance(sim) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for intent in sim.scenario.intents:
-        event = intent.event
-        if event is None:
-            continue
-        invited = []
-        for name, agent in sorted(sim.agents.items()):
-            heard = [
-                agent.memory.record(i).created
-                for i in range(len(agent.memory))
-                if intent.mentioned_in(agent.memory.text(i))
-            ]
-            if name != intent.holder and heard and min(heard) < event.start:
-                invited.append(name)
-        present = presence(sim, event.place, event.start, event.end)
-        out[intent.id] = {
-            "place": event.place,
-            "start": event.start.isoformat(),
-            "end": event.end.isoformat(),
-            "happened": sim.now >= event.end,
-            "invited": invited,
-            "attended": present,
-            "invited_who_came": sorted(set(invited) & set(present)),
-        }
-    return out
+            fresh.step()
+        return {n: a.snapshot(fresh.now) for n, a in fresh.agents.items()}
+    finally:
+        fresh.close()
 
 
 # -- the whole evaluation -----------------------------------------------------------------
 
 
-def evaluate(sim) -> dict[str, Any]:
-    names = sorted(sim.agents)
-    spread = diffusion(sim)
-    ungrounded = sum(len(v["ungrounded"]) for v in spread.values())
-    claims = sum(v["end"] for v in spread.values())
-    talks = [e for e in sim.log.of(EventKind.CONVERSATION) if not e.data.get("visitor")]
-    return {
-        "game_time": sim.now.isoformat(),
-        "residents": len(names),
-        "information_diffusion": spread,
-        "network_density": {
-            "start": density(names, acquaintances_at_start(sim))["density"],
-            "end": density(names, acquaintances_now(sim))["density"],
-        },
-        "party_attendance": attendance(sim),
-        "hallucinations": {
-            "ungrounded_claims": ungrounded,
-            "claims": claims,
-            "rate": round(ungrounded / claims, 4) if claims else 0.0,
-        },
-        "conversations": {
-            "total": len(talks),
-            "per_day": _per_day(talks),
-        },
-        "diffusion_curve": {i: diffusion_curve(sim, i) for i in spread},
-    }
-
-
-def _per_day(events) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for e in events:
-        day = e.time.date().isoformat()
-        out[day] = out.get(day, 0) + 1
-    return out
-
-
-def network_edges(sim) -> tuple[list[list[str]], list[list[str]]]:
-    names = sorted(sim.agents)
-    return (
-        density(names, acquaintances_at_start(sim))["edges"],
-        density(names, acquaintances_now(sim))["edges"],
+def evaluate(sim, judge_brain: Brain | None = None, ablations: bool = True) -> dict[str, Any]:
+    """Every measure, labelled by its method. `judge_brain` adds a model's verdicts beside
+    the keyword judge's; `ablations` asks the battery under each retrieval condition."""
+    spread = measures.diffusion(sim, diffusion_answers(sim), judge_brain)
+    start = acquaintance_answers(sim.mind, start_snapshots(sim), sim.town)
+    end = acquaintance_answers(
+        sim.mind, {n: a.snapshot(sim.now) for n, a in sim.agents.items()}, sim.town
     )
+    result = {
+        "game_time": sim.now.isoformat(),
+        "residents": len(sim.agents),
+        "information_diffusion": spread,
+        "knowledge_in_memory": measures.knowledge(sim),
+        "network_density": measures.networks(sim, start, end),
+        "party_attendance": measures.attendance(sim),
+        "hallucinations": measures.hallucinations(sim, spread, end),
+        "conversations": measures.conversations(sim),
+        "diffusion_curve": {
+            i.id: measures.memory_curve(sim, i.id) for i in measures.public_intents(sim)
+        },
+    }
+    if ablations:
+        result["interview_ablations"] = ablation_scores(sim)
+    return result

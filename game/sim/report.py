@@ -7,6 +7,7 @@ from typing import Any
 
 from game.core.records import MemoryKind
 from game.sim.events import EventKind
+from game.sim.measures import knowledge, memory_knowers, seed_knowers
 from game.sim.simulation import Simulation
 
 
@@ -89,33 +90,11 @@ def build_report(
 
 
 def knowers(sim: Simulation, intent_id: str, at_start: bool = False) -> list[str]:
-    """Residents whose memories mention a seeded intent (its keywords).
-
-    At the start that is whoever's seed paragraph mentions it; later, anyone who stored
-    an observation, a conversation or a reflection about it.
-    """
-    intent = sim.scenario.intent(intent_id)
-    out = []
-    for name, agent in sorted(sim.agents.items()):
-        if at_start:
-            texts = agent.persona.seed_memories()
-        else:
-            texts = [agent.memory.text(i) for i in range(len(agent.memory))]
-        if any(intent.mentioned_in(t) for t in texts):
-            out.append(name)
-    return out
-
-
-def knowledge(sim: Simulation) -> dict[str, dict[str, Any]]:
-    return {
-        i.id: {
-            "start": len(knowers(sim, i.id, at_start=True)),
-            "end": len(knowers(sim, i.id)),
-            "who": knowers(sim, i.id),
-        }
-        for i in sim.scenario.intents
-        if not i.private
-    }
+    """Residents holding a memory tagged with an intent (at the start: whose seed states
+    it); the same function as the report's `knowledge`, kept under its old name."""
+    if at_start:
+        return seed_knowers(sim, sim.scenario.intent(intent_id))
+    return memory_knowers(sim, intent_id)
 
 
 TIMING = ("wall_seconds", "wall_seconds_per_day", "peak_rss_mb")

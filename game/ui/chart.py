@@ -1,7 +1,10 @@
-"""The evaluation chart: diffusion over game time, and the network before and after.
+"""The evaluation chart: diffusion over game time, the strict measures, and both networks
+(the interviews' and the memory proxy's) before and after.
 
 Drawn with pygame on an offscreen surface, saved as PNG: only the font module is
-initialised, never the display, so it needs no video driver and no window.
+initialised, never the display, so it needs no video driver and no window. Every figure
+is read from evaluate()'s result, where each measure is computed once and labelled by its
+method.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from pathlib import Path
 
 import pygame
 
-W, H = 1500, 560
+W, H = 1500, 1100
 BG, INK, GRID = (250, 248, 242), (40, 40, 48), (220, 216, 206)
 COLOURS = [(214, 96, 77), (66, 133, 180), (96, 160, 88), (160, 110, 190)]
 
@@ -30,7 +33,7 @@ def _text(surface, text: str, pos: tuple[int, int], size: int = 22, colour=INK) 
 def _diffusion_panel(surface, rect: pygame.Rect, curves: dict, residents: int, span) -> None:
     pygame.draw.rect(surface, (255, 255, 255), rect)
     pygame.draw.rect(surface, GRID, rect, 1)
-    _text(surface, "Residents who know (from their memory streams)", (rect.x, rect.y - 28), 26)
+    _text(surface, "Residents who know (memory: fact.intent)", (rect.x, rect.y - 28), 26)
     t0, t1 = span
     total = max(1.0, (t1 - t0).total_seconds())
     for k in range(0, residents + 1, 5):
@@ -81,9 +84,37 @@ def _network_panel(surface, rect: pygame.Rect, names: list[str], edges, title: s
         surface.blit(label, (x + (8 if x >= cx else -8 - label.get_width()), y - 6))
 
 
-def draw_chart(
-    path: str | Path, result: dict, names: list[str], edges_before, edges_after, span
-) -> Path:
+def _measures_panel(surface, rect: pygame.Rect, result: dict) -> None:
+    """The strict figures, each with its method in a word."""
+    pygame.draw.rect(surface, (255, 255, 255), rect)
+    pygame.draw.rect(surface, GRID, rect, 1)
+    _text(surface, "Measures (interviews, judged)", (rect.x, rect.y - 28), 26)
+    for i, line in enumerate(_measure_lines(result)):
+        _text(surface, line, (rect.x + 10, rect.y + 10 + 26 * i), 22)
+
+
+def _measure_lines(result: dict) -> list[str]:
+    n = result["residents"]
+    lines = [
+        f"{k}: {d['start']} -> {d['end']} of {n} judged ({d['keyword_mentions']} keyword)"
+        for k, d in result["information_diffusion"].items()
+    ]
+    for k, d in result["information_diffusion"].items():
+        if d.get("llm_judge"):
+            lines.append(f"{k}, model judge: {d['llm_judge']['end']}")
+    h = result["hallucinations"]
+    lines.append(f"hallucinated {h['hallucinated']} of {h['checked']} checked ({h['rate']})")
+    for k, a in result["party_attendance"].items():
+        lines.append(
+            f"{k}: invited {len(a['invited'])}, accepted {len(a['accepted'])}, "
+            f"declined {len(a['declined'])}, attended {len(a['attended'])}"
+        )
+    for condition, score in result.get("interview_ablations", {}).get("scores", {}).items():
+        lines.append(f"battery, {condition}: {score}")
+    return lines
+
+
+def draw_chart(path: str | Path, result: dict, names: list[str], span) -> Path:
     """Write the chart PNG; `result` is evaluate()'s output."""
     pygame.font.init()
     surface = pygame.Surface((W, H))
@@ -91,21 +122,20 @@ def draw_chart(
     _diffusion_panel(
         surface, pygame.Rect(60, 60, 560, 440), result["diffusion_curve"], len(names), span
     )
-    d = result["network_density"]
-    _network_panel(
-        surface,
-        pygame.Rect(680, 60, 380, 440),
-        names,
-        edges_before,
-        f"Network at start: density {d['start']}",
-    )
-    _network_panel(
-        surface,
-        pygame.Rect(1100, 60, 380, 440),
-        names,
-        edges_after,
-        f"Network at end: density {d['end']}",
-    )
+    _measures_panel(surface, pygame.Rect(60, 600, 560, 440), result)
+    nets = result["network_density"]
+    for row, (key, label) in enumerate(
+        (("interview", "interviews"), ("memory_proxy", "memory proxy"))
+    ):
+        d, y = nets[key], 60 + 540 * row
+        for col, when in enumerate(("start", "end")):
+            _network_panel(
+                surface,
+                pygame.Rect(680 + 420 * col, y, 380, 440),
+                names,
+                d[f"edges_{when}"],
+                f"{label}, {when}: density {d[when]}",
+            )
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surface, str(path))

@@ -7,6 +7,7 @@ person editing the JSON by hand sees exactly what to fix.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -72,6 +73,61 @@ class Resident:
         return dict(self.relationships).get(other)
 
 
+_NEGATION = re.compile(
+    r"\b(don't know|do not know|haven't heard|have not heard|not sure|no idea|never heard)\b",
+    re.IGNORECASE,
+)
+
+
+_FIRST_PERSON = re.compile(r"\b(?:I'm|I am|I|me|my|myself)\b")
+
+
+@dataclass(frozen=True)
+class AnswerPart:
+    """One thing a correct answer must name: any one of `any_of` ('host or place')."""
+
+    what: str
+    any_of: tuple[str, ...]
+
+    def named_in(self, answer: str) -> bool:
+        """Whole-word match, so 'Sam' is not found in 'same'."""
+        return any(_word(term).search(answer) for term in self.any_of)
+
+
+def _word(term: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w]){re.escape(term)}(?![\w])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """What an interview answer must contain to carry an intent's fact: every part.
+
+    Declared per intent in the scenario, so a new scenario's facts are judged without
+    code; the keyword judge and the scripted brain's judging rule both read it.
+    """
+
+    parts: tuple[AnswerPart, ...] = ()
+
+    def missing(self, answer: str, me: str = "") -> tuple[str, ...]:
+        """The parts the answer does not name (empty: it names them all). `me` is the
+        speaker's name when the fact is about the speaker: 'I'm running for mayor' from
+        Sam names Sam."""
+        text = _FIRST_PERSON.sub(me, answer) if me else answer
+        return tuple(p.what for p in self.parts if not p.named_in(text))
+
+    def accepts(self, answer: str, me: str = "") -> bool:
+        """Names every part and does not deny knowing ('I haven't heard of Sam ...')."""
+        return bool(self.parts) and not self.missing(answer, me) and not denies(answer)
+
+    def describe(self) -> str:
+        return "; ".join(f"{p.what} (any of: {', '.join(p.any_of)})" for p in self.parts)
+
+
+def denies(answer: str) -> bool:
+    """The answer says the speaker does not know."""
+    return bool(_NEGATION.search(answer))
+
+
 @dataclass(frozen=True)
 class Intent:
     id: str
@@ -80,6 +136,8 @@ class Intent:
     keywords: tuple[str, ...]
     private: bool = False
     event: Event | None = None
+    question: str = ""  # the diffusion interview's question ('' = not interviewed)
+    rubric: Rubric = Rubric()  # what a correct answer to `question` must name
 
     def mentioned_in(self, text: str) -> bool:
         low = text.lower()
@@ -280,9 +338,25 @@ def _intent(label: str, raw: Any, names: set[str]) -> Intent:
     keywords = tuple(k.lower() for k in r.texts("keywords"))
     if not keywords:
         r.fail(f"intent {intent_id!r} needs at least one keyword", "keywords")
-    return Intent(
-        intent_id, holder, r.text("text"), keywords, bool(r.get("private", bool, False)), event
-    )
+    question = r.text("question", None) or ""
+    rubric = Rubric(tuple(_part(r, intent_id, p) for p in r.get("answer_must_name", list, [])))
+    if question and not rubric.parts:
+        r.fail(f"intent {intent_id!r} has a question but no answer_must_name", "answer_must_name")
+    private = bool(r.get("private", bool, False))
+    return Intent(intent_id, holder, r.text("text"), keywords, private, event, question, rubric)
+
+
+def _part(r: _Reader, intent_id: str, raw: Any) -> AnswerPart:
+    """{"what": "host or place", "any_of": ["isabella", "hobbs cafe"]}"""
+    if not isinstance(raw, dict):
+        r.fail(
+            f"intent {intent_id!r}: each answer_must_name entry is an object", "answer_must_name"
+        )
+    p = _Reader(r.path, raw)
+    terms = tuple(t.strip() for t in p.texts("any_of") if t.strip())
+    if not terms:
+        p.fail(f"intent {intent_id!r}: any_of needs at least one term", "answer_must_name")
+    return AnswerPart(p.text("what"), terms)
 
 
 def _check_relationships(label: str, scenario: Scenario) -> None:

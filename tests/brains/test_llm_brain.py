@@ -85,8 +85,13 @@ def test_every_question_is_answered_through_the_endpoint_with_its_answer_type(
                         stove_fact)  # fmt: skip
     asked = [
         B.RateImportance(p, (draft("Klaus Mueller is reading a novel"),)),
-        B.PlanDay(c, "", NOW.replace(hour=7), NOW.replace(hour=23), (B.Place(p.home),
-                  B.Place("Hobbs Cafe", 480, 1200))),  # fmt: skip
+        B.PlanDay(
+            c,
+            "",
+            NOW.replace(hour=7),
+            NOW.replace(hour=23),
+            (B.Place(p.home), B.Place("Hobbs Cafe", 480, 1200)),
+        ),  # fmt: skip
         B.DecomposeSteps(c, item, SPOTS),
         B.ChooseSector(c, "reading", ("Oak Hill College", "Hobbs Cafe")),
         B.ChooseSpot(c, "reading", "Oak Hill College", SPOTS),

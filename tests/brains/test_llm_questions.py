@@ -21,6 +21,7 @@ from game.brains.questions import Draft, Place, Spot
 from game.core.paths import PROMPTS
 from game.core.records import MemoryKind, Observation, PlanItem, ReactionKind, Source
 from game.mind import facts
+from game.world.scenario import AnswerPart, Rubric
 
 WAKE, SLEEP = NOW.replace(hour=7), NOW.replace(hour=23)
 ITEM = PlanItem("studying for the seminar", NOW, 60, "Oak Hill College")
@@ -58,6 +59,13 @@ def sample_questions() -> dict[str, B.Question]:
         "insights": B.Insights(p, "What drives Klaus?", mems),
         "summarize": B.Summarize(p, "Klaus's core characteristics", mems),
         "answer": B.Answer(c, "Who is Maria?"),
+        "judge": B.JudgeAnswer(
+            "Klaus Mueller",
+            "Who is running for mayor?",
+            "Sam told me he is running for mayor.",
+            "Sam Moore is running for mayor",
+            Rubric((AnswerPart("Sam", ("Sam",)), AnswerPart("the office", ("mayor",)))),
+        ),
     }
 
 

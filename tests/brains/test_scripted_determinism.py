@@ -35,10 +35,7 @@ def battery(brain: Brain, persona) -> list[object]:
         brain.choose_area(ctx, "reading", AreaKind.ARENA, ["kitchen", "common room"], "", ""),
         brain.object_state(persona, "cooking", "x:kitchen:stove", "idle"),
         brain.emoji("making espresso"),
-        [
-            brain.react(ctx, see(f"Person {i}"))
-            for i in range(20)
-        ],
+        [brain.react(ctx, see(f"Person {i}")) for i in range(20)],
         brain.utter(ctx, "Maria Lopez", [hello]),
         brain.reflect_questions(persona, memories),
         brain.insights(persona, "What is on their mind?", memories),

@@ -1,101 +1,227 @@
-"""The evaluation's measures on a small hand-built history, against numbers worked by hand."""
+"""The evaluation's measures on a small hand-built history, against numbers worked by hand,
+and the judged diffusion over real interviews of short runs."""
 
-from datetime import datetime
+import re
+from dataclasses import replace
+from datetime import datetime, timedelta
 
 import numpy as np
 import pytest
 
-from game.core.records import MemoryKind
+from game.core.records import MemoryKind, Rsvp, Source
 from game.mind import facts
+from game.sim import measures
 from game.sim.evaluation import (
     BATTERY,
-    acquaintances_now,
-    attendance,
+    Condition,
+    ablation_scores,
+    ask_snapshot,
     battery_questions,
-    density,
-    diffusion,
+    diffusion_answers,
+    restricted,
 )
 from game.sim.events import EventKind
 from game.sim.factory import build_simulation
+from game.sim.report import build_report
+
+ISABELLA, KLAUS, MARIA = "Isabella Rodriguez", "Klaus Mueller", "Maria Lopez"
+CAFE = "Hobbs Cafe:cafe:cafe customer seating"
 
 
-def test_density_by_hand():
-    names = ["A", "B", "C", "D"]
-    knows = {("A", "B"), ("B", "A"), ("A", "C"), ("C", "D"), ("D", "C"), ("D", "D")}
-    # mutual pairs: A-B and C-D (A-C is one-way, D-D is no pair): 2 * 2 / (4 * 3) = 1/3
-    result = density(names, knows)
-    assert result["density"] == pytest.approx(0.3333, abs=1e-4)
-    assert result["edges"] == [["A", "B"], ["C", "D"]]
-    assert density(["A"], set())["density"] == 0.0
+def remember(sim, name, fact, when, kind=MemoryKind.CHAT):
+    vec = np.zeros(sim.mind.embedder.dim, dtype=np.float32)
+    sim.agents[name].memory.add(kind, facts.render(fact), when, 5, vec, fact)
+
+
+def act(sim, name, when, address):
+    sim.log.add(when, EventKind.ACTION, name, "doing something", address=address)
 
 
 @pytest.fixture
 def history():
-    """'three' with a hand-made past: who heard of the party, who was at the cafe."""
+    """'three' with a hand-made past. Isabella holds the party (seed). Klaus was invited by
+    her, accepted, and spent 17:00-18:00 at the cafe dancing. Maria heard of it from Klaus
+    (he passed the invitation on), declined, and sat at the cafe 16:00-19:30 as a diner."""
     sim = build_simulation("three", seed=0)
-    vec = np.zeros(sim.mind.embedder.dim, dtype=np.float32)
-    klaus = sim.agents["Klaus Mueller"].memory
-    heard = facts.claim("Isabella Rodriguez", "there is a Valentine's Day party", None)
-    klaus.add(MemoryKind.CHAT, facts.render(heard), datetime(2023, 2, 13, 12, 0), 7, vec, heard)
-    cafe = "Hobbs Cafe:cafe:cafe customer seating"
-    log = sim.log
-    log.add(
-        datetime(2023, 2, 14, 16, 30), EventKind.ACTION, "Klaus Mueller", "coffee", address=cafe
-    )
-    log.add(
-        datetime(2023, 2, 14, 17, 30),
-        EventKind.ACTION,
-        "Klaus Mueller",
-        "home",
-        address="Oak Hill College Dorm:Klaus Mueller's room:bed",
-    )
-    log.add(datetime(2023, 2, 14, 19, 0), EventKind.ACTION, "Maria Lopez", "late", address=cafe)
-    log.add(
-        datetime(2023, 2, 14, 17, 10),
-        EventKind.ACTION,
-        "Isabella Rodriguez",
-        "host",
-        address="Hobbs Cafe:cafe:cafe counter",
-    )
+    party = sim.scenario.intent("party")
+    day = datetime(2023, 2, 14)
+    seed = facts.seed(sim.agents[ISABELLA].persona, party.text, sim.scenario.intents)
+    remember(sim, ISABELLA, seed, datetime(2023, 2, 13, 4), MemoryKind.OBSERVATION)
+    heard = facts.claim(ISABELLA, "come to my party at 5 pm", None, party)
+    remember(sim, KLAUS, replace(heard, invited=True), datetime(2023, 2, 13, 12))
+    said = facts.statement(KLAUS, "I will go to the party", Source.SELF, intent="party")
+    remember(sim, KLAUS, replace(said, rsvp=Rsvp.ACCEPTED), datetime(2023, 2, 13, 12, 5))
+    dance = facts.doing(KLAUS, "dancing at the party", Source.SELF, intent="party")
+    remember(sim, KLAUS, dance, day.replace(hour=17, minute=5), MemoryKind.OBSERVATION)
+    passed = facts.claim(KLAUS, "Isabella's party is at 5 pm", None, party)
+    remember(sim, MARIA, replace(passed, invited=True), datetime(2023, 2, 13, 15))
+    no = facts.statement(MARIA, "I can't make it", Source.SELF, intent="party")
+    remember(sim, MARIA, replace(no, rsvp=Rsvp.DECLINED), datetime(2023, 2, 13, 15, 5))
+    act(sim, KLAUS, day.replace(hour=17), CAFE)
+    act(sim, KLAUS, day.replace(hour=18), "Oak Hill College Dorm:Klaus Mueller's room:bed")
+    act(sim, MARIA, day.replace(hour=16), CAFE)
+    act(sim, MARIA, day.replace(hour=19, minute=30), "Oak Hill College Dorm:common room")
+    act(sim, ISABELLA, day.replace(hour=16, minute=50), "Hobbs Cafe:cafe:cafe counter")
     sim.clock.now = datetime(2023, 2, 15, 4, 0)
     yield sim
     sim.close()
 
 
-def test_attendance_from_the_event_log(history):
-    party = attendance(history)["party"]
-    assert party["happened"]
-    assert party["invited"] == ["Klaus Mueller"]  # heard before 5 pm; the host is not counted
-    # Klaus 16:30-17:30 overlaps 17:00-19:00; Isabella from 17:10; Maria only from 19:00
-    assert party["attended"] == ["Isabella Rodriguez", "Klaus Mueller"]
-    assert party["invited_who_came"] == ["Klaus Mueller"]
-
-
-def test_diffusion_checks_each_yes_against_memory(history):
-    answers = {
-        ("party", "Klaus Mueller"): "Yes, Isabella is throwing a party at the cafe.",
-        ("party", "Maria Lopez"): "Oh yes, the Valentine party!",  # nothing in her memory
-        ("party", "Isabella Rodriguez"): "I'm hosting a Valentine's Day party!",
+ANSWERS = {
+    "party": {
+        ISABELLA: "Yes! I'm hosting a Valentine's Day party at Hobbs Cafe from 5 pm to 7 pm.",
+        KLAUS: "Isabella told me she is hosting a party at Hobbs Cafe at 5 pm.",
+        MARIA: "As far as I know, Klaus Mueller is meeting new people at the party.",
     }
-    party = diffusion(history, answers)["party"]
-    assert party["start"] == 1 and party["end"] == 3
-    assert party["carried_by"]["Klaus Mueller"] == "conversation with Isabella Rodriguez"
-    assert party["carried_by"]["Isabella Rodriguez"] == "seed"
-    assert party["ungrounded"] == ["Maria Lopez"]
+}
 
 
-def test_no_is_not_counted_as_knowing(history):
+def test_diffusion_is_judged_not_keyword_counted(history):
+    party = measures.diffusion(history, ANSWERS)["party"]
+    assert party["start"] == 1
+    assert party["keyword_mentions"] == 3  # what the old measure counted
+    assert party["end"] == 2 and party["knowers"] == [ISABELLA, KLAUS]
+    assert party["answers"][MARIA]["missing"] == ["host or place", "day or time"]
+    assert party["answers"][KLAUS]["carried_by"] == f"heard from {ISABELLA}"
+    assert party["answers"][MARIA]["carried_by"] == f"heard from {KLAUS}"
+
+
+def test_every_yes_is_checked_against_memory(history):
     answers = {
-        (i, n): "I haven't heard about any party." for i in ("party",) for n in history.agents
+        "party": {
+            ISABELLA: ANSWERS["party"][ISABELLA],
+            # Klaus names the wrong time: he heard 5 pm (17:00-19:00)
+            KLAUS: "Isabella told me her party at Hobbs Cafe is on February 14 at 9 pm.",
+            # Maria heard it from Klaus, not from Isabella; and names Klaus as the host
+            MARIA: "Isabella told me Klaus is hosting a party at Hobbs Cafe at 5 pm.",
+        }
     }
-    assert diffusion(history, answers)["party"]["end"] == 0
+    spread = measures.diffusion(history, answers)
+    result = measures.hallucinations(history, spread, {})
+    assert result["diffusion_claims"] == 3 and result["hallucinated"] == 2
+    assert result["rate"] == pytest.approx(2 / 3, abs=1e-4)
+    why = {(c["resident"], c["why"]) for c in result["cases"]}
+    assert (KLAUS, "names 21:00, outside the times they heard") in why
+    assert (MARIA, f"says {ISABELLA} told them; no memory heard from {ISABELLA} carries it") in why
+    assert (MARIA, f"names {KLAUS} as host; they heard {ISABELLA}") in why
 
 
-def test_talking_makes_acquaintances(history):
-    assert ("Klaus Mueller", "Isabella Rodriguez") in acquaintances_now(history)
+def test_a_yes_with_nothing_in_memory_is_a_hallucination():
+    sim = build_simulation("three", seed=0)
+    try:
+        party = sim.scenario.intent("party")
+        answer = "Isabella's party is at Hobbs Cafe at 5 pm."
+        assert measures.check_yes(sim, KLAUS, party, answer) == ["no memory carries it"]
+    finally:
+        sim.close()
+
+
+def test_false_acquaintance_claims(history):
+    claims = {
+        (KLAUS, MARIA): "Maria Lopez is a classmate and friend.",  # persona relationship
+        (MARIA, "Sam Moore"): "Yes, Sam is a neighbour of mine.",  # no memory of Sam at all
+        (ISABELLA, "Sam Moore"): "I don't know who that is.",  # no claim
+    }
+    result = measures.hallucinations(history, {}, claims)
+    assert result["acquaintance_claims"] == 2 and result["hallucinated"] == 1
+    assert result["cases"][0]["resident"] == MARIA
+    assert result["cases"][0]["why"] == "no memory of Sam Moore"
+
+
+def test_a_person_seen_in_someone_elses_doing_is_a_memory_of_them(history):
+    claim = {(MARIA, "Sam Moore"): "I know that Klaus Mueller is talking with Sam Moore."}
+    assert measures.hallucinations(history, {}, claim)["hallucinated"] == 1
+    seen = facts.doing(KLAUS, "talking with Sam Moore", Source.SEEN)
+    remember(history, MARIA, seen, datetime(2023, 2, 14, 9), MemoryKind.OBSERVATION)
+    assert measures.hallucinations(history, {}, claim)["hallucinated"] == 0
+
+
+def test_interview_network_beside_the_memory_proxy(history):
+    yes, no = "Yes, we know each other.", "I don't know who that is."
+    pairs = [(a, b) for a in (ISABELLA, KLAUS, MARIA) for b in (ISABELLA, KLAUS, MARIA) if a != b]
+    start = {p: yes if set(p) == {ISABELLA, KLAUS} else no for p in pairs}
+    end = {p: yes for p in pairs} | {(MARIA, ISABELLA): no}
+    nets = measures.networks(history, start, end)
+    # start: one mutual pair of three (2 * 1 / (3 * 2)); end: Maria-Isabella is one-way
+    assert nets["interview"]["start"] == pytest.approx(0.3333, abs=1e-4)
+    assert nets["interview"]["end"] == pytest.approx(0.6667, abs=1e-4)
+    assert nets["interview"]["edges_end"] == [[ISABELLA, KLAUS], [KLAUS, MARIA]]
+    assert nets["memory_proxy"]["start"] == 1.0  # everyone's persona names the other two
+    assert "proxy" in nets["memory_proxy"]["method"]
+
+
+def test_density_by_hand():
+    names = ["A", "B", "C", "D"]
+    knows = {("A", "B"), ("B", "A"), ("A", "C"), ("C", "D"), ("D", "C"), ("D", "D")}
+    result = measures.density(names, knows)
+    assert result["density"] == pytest.approx(0.3333, abs=1e-4)
+    assert result["edges"] == [["A", "B"], ["C", "D"]]
+
+
+def test_attendance_from_invitations_answers_and_presence(history):
+    party = measures.attendance(history)["party"]
+    assert party["happened"] and party["host"] == ISABELLA
+    assert party["invited_by_host"] == [KLAUS]
+    assert party["invited"] == [KLAUS]  # Maria heard from Klaus and declined: not invited
+    assert party["accepted"] == [KLAUS] and party["declined"] == [MARIA]
+    assert party["attended"] == [KLAUS]
+    assert party["present_not_counted"] == [MARIA]  # a diner, 2 h at the cafe
+
+
+def test_thirty_minutes_at_the_venue(history):
+    start, end = datetime(2023, 2, 14, 17), datetime(2023, 2, 14, 19)
+    assert measures.time_at(history, KLAUS, "Hobbs Cafe", start, end) == timedelta(hours=1)
+    assert measures.time_at(history, MARIA, "Hobbs Cafe", start, end) == timedelta(hours=2)
+    act(history, KLAUS, datetime(2023, 2, 14, 17, 20), "Hobbs Cafe:cafe:cafe counter")
+    act(history, KLAUS, datetime(2023, 2, 14, 17, 25), "Johnson Park:park:park garden")
+    assert measures.time_at(history, KLAUS, "Hobbs Cafe", start, end) == timedelta(minutes=25)
+    assert measures.attendance(history)["party"]["attended"] == []
+
+
+def test_one_source_for_knowledge(history):
+    known = measures.knowledge(history)["party"]
+    assert known["start"] == 1 and known["end"] == 3 and "fact.intent" in known["method"]
+    report = build_report(history, history.scenario.start, 0.0, "scripted")
+    assert report["knowledge"] == measures.knowledge(history)
+    assert [n for _, n in measures.memory_curve(history, "party")] == [1, 2, 3]
+
+
+def test_interview_time_ablations_restrict_retrieval(history):
+    snap = history.agents[KLAUS].snapshot(history.now)
+    question = "Do you know of any party happening in town?"
+    full = ask_snapshot(history.mind, snap, history.town, question)
+    blind = ask_snapshot(
+        restricted(history.mind, Condition.NO_MEMORY), snap, history.town, question
+    )
+    assert "Isabella" in full and "Isabella" not in blind
+    scores = ablation_scores(history)["scores"]
+    assert set(scores) == {c.value for c in Condition}
+    assert all(0.0 <= s <= 1.0 for s in scores.values())
 
 
 def test_battery_has_the_papers_25_questions(history):
-    rows = list(battery_questions(history, "Klaus Mueller"))
+    rows = list(battery_questions(history, KLAUS))
     assert len(rows) == 25 and {g for g, _ in rows} == set(BATTERY)
     assert all("[" not in q for _, q in rows)
+
+
+def _names_host_and_time(intent, answer: str) -> bool:
+    """Independent of the rubric: the host's first name and a clock time or the date."""
+    host = intent.holder.split()[0]
+    when = re.search(r"\b\d{1,2}(:\d\d)?\s*[ap]m\b|February 14", answer, re.IGNORECASE)
+    return host in answer and when is not None
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_strict_count_never_exceeds_answers_naming_host_and_time(seed):
+    sim = build_simulation("three", seed=seed, workers=1)
+    try:
+        sim.run_until(sim.now + timedelta(hours=12))
+        answers = diffusion_answers(sim)
+        party = sim.scenario.intent("party")
+        spread = measures.diffusion(sim, answers)["party"]
+        naming = sum(_names_host_and_time(party, a) for a in answers["party"].values())
+        assert spread["keyword_mentions"] >= 1  # the party came up: the check is not empty
+        assert spread["end"] <= naming
+    finally:
+        sim.close()

@@ -35,6 +35,7 @@ from game.brains.questions import (
     Details,
     Emoji,
     Insights,
+    JudgeAnswer,
     PlanDay,
     Question,
     RateImportance,
@@ -712,6 +713,28 @@ ANSWER = Spec(
     max_tokens=400,
 )
 
+
+def _judge_parse(data: dict[str, Any], q: JudgeAnswer) -> bool:
+    return bool(want(data, "carries", bool))
+
+
+JUDGE = Spec(
+    JudgeAnswer,
+    "judge",
+    "judge.txt",
+    lambda q: {
+        "question": q.question,
+        "answer": _clip(q.answer, 1200),
+        "speaker": q.resident,
+        "fact": q.fact,
+        "rubric": "\n".join(f"- {p.what}" for p in q.rubric.parts),
+    },
+    lambda q: titled("judge", obj(carries=BOOL)),
+    _judge_parse,
+    simple=True,
+    max_tokens=40,
+)
+
 ALL: tuple[Spec, ...] = (
     IMPORTANCE,
     PLAN_DAY,
@@ -728,5 +751,6 @@ ALL: tuple[Spec, ...] = (
     INSIGHTS,
     SUMMARIZE,
     ANSWER,
+    JUDGE,
 )
 SPECS: Mapping[type[Question[Any]], Spec] = {s.kind: s for s in ALL}

@@ -20,6 +20,7 @@ from game.brains.questions import (
     Details,
     Emoji,
     Insights,
+    JudgeAnswer,
     PlanDay,
     Question,
     RateImportance,
@@ -135,3 +136,9 @@ def _summarize(q: Summarize, seed: int) -> str:
 @rule(Answer)
 def _answer(q: Answer, seed: int) -> str:
     return interview.answer(q.ctx, q.question, seed)
+
+
+@rule(JudgeAnswer)
+def _judge(q: JudgeAnswer, seed: int) -> bool:
+    """The keyword judge: every part of the rubric named, and no denial."""
+    return q.rubric.accepts(q.answer, q.me)

@@ -1,0 +1,420 @@
+"""The paper's end-to-end measures, each computed by one function and labelled by its method.
+
+The run report, `evaluate`, the study and the chart all take a measure from here, so one
+figure is never counted two ways. What a resident knows, whom it heard it from, whom it
+was invited by and what it answered come from the typed fields of its memories
+(`fact.intent`, `fact.heard_from`, `fact.invited`, `fact.rsvp`); only interview answers,
+which are brain output, are read as text (by game/sim/judge.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from game.brains.protocol import Brain
+from game.core.records import Event, FactKind, MemoryKind, MemoryRecord, Rsvp, Source
+from game.mind import facts
+from game.sim.events import EventKind
+from game.sim.judge import (
+    Verdict,
+    claimed_host,
+    claimed_source,
+    claims_acquaintance,
+    keyword_verdict,
+    model_verdict,
+    named_times,
+)
+from game.world.scenario import Intent, denies
+from game.world.town import split
+
+MEMORY_METHOD = "memory: residents holding a memory tagged with the intent (fact.intent)"
+INTERVIEW_METHOD = "interview: the intent's question, answer judged by its rubric ({judge})"
+NETWORK_METHOD = "interview: 'Do you know <name>?' asked of every pair; an edge if both say yes"
+PROXY_METHOD = "memory proxy: seed relationships plus residents talked with"
+HALLUCINATION_METHOD = (
+    "every judged yes checked against memory (the claimed source told them, the named host "
+    "and times match what they heard) and every claimed acquaintance against some memory "
+    "of that person"
+)
+ATTENDANCE_METHOD = (
+    "invited: invited by the host, or heard of it and accepted (fact.invited, fact.rsvp); "
+    "attended: invited, at the venue 30+ minutes of the window, doing something for the event"
+)
+MIN_PRESENCE = timedelta(minutes=30)
+
+
+def public_intents(sim) -> list[Intent]:
+    return [i for i in sim.scenario.intents if not i.private]
+
+
+def records(agent) -> list[MemoryRecord]:
+    return [agent.memory.record(i) for i in range(len(agent.memory))]
+
+
+def tagged(agent, intent_id: str) -> list[MemoryRecord]:
+    """The resident's memories about an intent, by field."""
+    return [r for r in records(agent) if r.fact.intent == intent_id]
+
+
+# -- knowledge in memory (the run report and the chart's curve) -------------------------------
+
+
+def seed_knowers(sim, intent: Intent) -> list[str]:
+    """Residents whose seed paragraph states the intent (as the seed job tags it)."""
+    intents = sim.scenario.intents
+    return sorted(
+        name
+        for name, agent in sim.agents.items()
+        if any(
+            facts.seed(agent.persona, s, intents).intent == intent.id
+            for s in agent.persona.seed_memories()
+        )
+    )
+
+
+def memory_knowers(sim, intent_id: str) -> list[str]:
+    return sorted(name for name, agent in sim.agents.items() if tagged(agent, intent_id))
+
+
+def memory_curve(sim, intent_id: str) -> list[tuple[str, int]]:
+    """(game time, residents who know) at each resident's first tagged memory."""
+    firsts = sorted(
+        min(r.created for r in t) for a in sim.agents.values() if (t := tagged(a, intent_id))
+    )
+    return [(t.isoformat(), i + 1) for i, t in enumerate(firsts)]
+
+
+def knowledge(sim) -> dict[str, dict[str, Any]]:
+    """Who knows each public intent by memory: the run report's `knowledge`."""
+    out = {}
+    for intent in public_intents(sim):
+        who = memory_knowers(sim, intent.id)
+        start = len(seed_knowers(sim, intent))
+        out[intent.id] = {"start": start, "end": len(who), "who": who, "method": MEMORY_METHOD}
+    return out
+
+
+# -- diffusion by judged interview ------------------------------------------------------------
+
+
+def carried_by(agent, intent_id: str) -> str:
+    """What first brought the intent into the resident's memory."""
+    found = tagged(agent, intent_id)
+    if not found:
+        return ""
+    fact = min(found, key=lambda r: r.created).fact
+    if fact.source is Source.SEED:
+        return "seed"
+    if fact.source is Source.HEARD and fact.heard_from:
+        return f"heard from {fact.heard_from}"
+    if fact.source is Source.VISITOR:
+        return f"the visitor {fact.heard_from}"
+    return fact.source.value
+
+
+def judge_answers(
+    intent: Intent, answers: Mapping[str, str], brain: Brain | None = None
+) -> dict[str, Verdict]:
+    """The keyword verdict on every answer, and the model's beside it when `brain` is given."""
+    out = {}
+    for name, answer in sorted(answers.items()):
+        verdict = keyword_verdict(intent, answer, name)
+        if brain is not None:
+            verdict = Verdict(
+                verdict.carries, verdict.missing, model_verdict(brain, intent, name, answer)
+            )
+        out[name] = verdict
+    return out
+
+
+def diffusion(
+    sim, answers: Mapping[str, Mapping[str, str]], brain: Brain | None = None
+) -> dict[str, Any]:
+    """Per interviewed intent: who carries the fact in their answer (judged), beside the
+    old lenient count (answers that mention a keyword and deny nothing)."""
+    out: dict[str, Any] = {}
+    for intent in public_intents(sim):
+        if not intent.question:
+            continue
+        given = answers.get(intent.id, {})
+        verdicts = judge_answers(intent, given, brain)
+        knowers = [n for n, v in verdicts.items() if v.carries]
+        loose = [n for n, a in given.items() if intent.mentioned_in(a) and not _denies(a)]
+        entry = {
+            "method": INTERVIEW_METHOD.format(
+                judge="keyword" if brain is None else "keyword, and a model beside it"
+            ),
+            "question": intent.question,
+            "must_name": [p.what for p in intent.rubric.parts],
+            "start": len(seed_knowers(sim, intent)),
+            "end": len(knowers),
+            "percent_end": round(100 * len(knowers) / max(1, len(sim.agents)), 1),
+            "knowers": knowers,
+            "keyword_mentions": len(loose),
+            "answers": {
+                n: {
+                    "answer": given[n],
+                    "carries": v.carries,
+                    "missing": list(v.missing),
+                    "llm": v.model,
+                    "carried_by": carried_by(sim.agents[n], intent.id),
+                }
+                for n, v in verdicts.items()
+            },
+        }
+        if brain is not None:
+            model = [n for n, v in verdicts.items() if v.model]
+            agree = sum(v.model == v.carries for v in verdicts.values())
+            entry["llm_judge"] = {"end": len(model), "knowers": model, "agree": agree}
+        out[intent.id] = entry
+    return out
+
+
+def _denies(answer: str) -> bool:
+    return denies(answer)
+
+
+# -- hallucinations: every yes against memory -------------------------------------------------
+
+
+def _heard_events(agent, intent: Intent) -> list[Event]:
+    events = [r.fact.event for r in tagged(agent, intent.id) if r.fact.event is not None]
+    if agent.name == intent.holder and intent.event is not None:
+        events.append(intent.event)
+    return events
+
+
+def _minutes(when: datetime) -> int:
+    return when.hour * 60 + when.minute
+
+
+def check_yes(sim, name: str, intent: Intent, answer: str) -> list[str]:
+    """Why a judged yes is not backed by memory ([] when it is): no memory of it, a claimed
+    source that never told them, or a host or time other than what they heard."""
+    agent = sim.agents[name]
+    mine = tagged(agent, intent.id)
+    if not mine and name != intent.holder:
+        return ["no memory carries it"]
+    why = []
+    source = claimed_source(answer, sim.agents, name)
+    if source and not any(r.fact.heard_from == source for r in mine):
+        why.append(f"says {source} told them; no memory heard from {source} carries it")
+    events = _heard_events(agent, intent)
+    for t in named_times(answer):
+        if events and not any(_minutes(e.start) <= t <= _minutes(e.end) for e in events):
+            why.append(f"names {t // 60:02d}:{t % 60:02d}, outside the times they heard")
+    host = claimed_host(answer, sim.agents)
+    hosts = {e.host or intent.holder for e in events}
+    if host and events and host not in hosts:
+        why.append(f"names {host} as host; they heard {', '.join(sorted(hosts))}")
+    return why
+
+
+def knows_of_in_memory(agent, other: str) -> bool:
+    """Some memory of that person exists (the persona's relationships are seed memories)."""
+    if agent.persona.relation_to(other) is not None:
+        return True
+    for r in records(agent):
+        f = r.fact
+        if other in (f.subject, f.heard_from) or other in f.participants:
+            return True
+        if other in f.object:  # 'Carlos Gomez is talking with Giorgio Rossi'
+            return True
+    return False
+
+
+def hallucinations(
+    sim, diffusion_result: Mapping[str, Any], acquainted: Mapping[tuple[str, str], str]
+) -> dict[str, Any]:
+    """The paper's check, both ways: every diffusion yes, and every 'yes, I know them'."""
+    cases = []
+    yes = 0
+    for intent_id, d in diffusion_result.items():
+        intent = sim.scenario.intent(intent_id)
+        for name, a in d["answers"].items():
+            if not a["carries"]:
+                continue
+            yes += 1
+            for why in check_yes(sim, name, intent, a["answer"]):
+                cases.append(_case(name, intent.question, a["answer"], why))
+    claims = 0
+    for (name, other), answer in sorted(acquainted.items()):
+        if not claims_acquaintance(answer):
+            continue
+        claims += 1
+        if not knows_of_in_memory(sim.agents[name], other):
+            cases.append(_case(name, know_question(other), answer, f"no memory of {other}"))
+    total = yes + claims
+    wrong = len({(c["resident"], c["question"]) for c in cases})
+    return {
+        "method": HALLUCINATION_METHOD,
+        "checked": total,
+        "diffusion_claims": yes,
+        "acquaintance_claims": claims,
+        "hallucinated": wrong,
+        "rate": round(wrong / total, 4) if total else 0.0,
+        "cases": cases,
+    }
+
+
+def _case(name: str, question: str, answer: str, why: str) -> dict[str, str]:
+    return {"resident": name, "question": question, "answer": answer, "why": why}
+
+
+def know_question(other: str) -> str:
+    return f"Do you know {other}?"
+
+
+# -- the acquaintance network -----------------------------------------------------------------
+
+
+def density(names: Sequence[str], knows: set[tuple[str, str]]) -> dict[str, Any]:
+    """Mutual acquaintance: an edge where each knows the other; 2|E| / (|V| (|V| - 1))."""
+    edges = {tuple(sorted((a, b))) for a, b in knows if a != b and (b, a) in knows}
+    edges = {e for e in edges if e[0] in names and e[1] in names}
+    n = len(names)
+    value = 2 * len(edges) / (n * (n - 1)) if n > 1 else 0.0
+    return {"density": round(value, 4), "edges": sorted(list(e) for e in edges)}
+
+
+def claimed(answers: Mapping[tuple[str, str], str]) -> set[tuple[str, str]]:
+    return {pair for pair, answer in answers.items() if claims_acquaintance(answer)}
+
+
+def acquaintances_at_start(sim) -> set[tuple[str, str]]:
+    """Directed 'a knows b' from the scenario's relationships (the proxy at the start)."""
+    return {
+        (a.name, other)
+        for a in (x.persona for x in sim.agents.values())
+        for other, _ in a.relationships
+    }
+
+
+def acquaintances_now(sim) -> set[tuple[str, str]]:
+    """The proxy: 'a knows b' if a started knowing b or has a conversation with b in memory."""
+    known = set(acquaintances_at_start(sim))
+    for name, agent in sim.agents.items():
+        for r in records(agent):
+            if r.kind is MemoryKind.CHAT and r.fact.heard_from in sim.agents:
+                known.add((name, r.fact.heard_from))
+    return known
+
+
+def networks(
+    sim, start: Mapping[tuple[str, str], str], end: Mapping[tuple[str, str], str]
+) -> dict[str, Any]:
+    """Both networks, labelled: the interviews' (the paper's) and the memory proxy."""
+    names = sorted(sim.agents)
+    before, after = density(names, claimed(start)), density(names, claimed(end))
+    proxy_before = density(names, acquaintances_at_start(sim))
+    proxy_after = density(names, acquaintances_now(sim))
+    return {
+        "interview": {
+            "method": NETWORK_METHOD,
+            "start": before["density"],
+            "end": after["density"],
+            "edges_start": before["edges"],
+            "edges_end": after["edges"],
+        },
+        "memory_proxy": {
+            "method": PROXY_METHOD,
+            "start": proxy_before["density"],
+            "end": proxy_after["density"],
+            "edges_start": proxy_before["edges"],
+            "edges_end": proxy_after["edges"],
+        },
+    }
+
+
+# -- attendance -------------------------------------------------------------------------------
+
+
+def rsvp(agent, intent_id: str) -> Rsvp | None:
+    """The resident's latest own answer to the event."""
+    answers = [r for r in tagged(agent, intent_id) if r.fact.rsvp is not None]
+    return max(answers, key=lambda r: (r.created, r.index)).fact.rsvp if answers else None
+
+
+def invited_by(agent, intent: Intent, host: str) -> bool:
+    return any(
+        r.fact.kind is FactKind.CLAIM and r.fact.invited and r.fact.heard_from == host
+        for r in tagged(agent, intent.id)
+    )
+
+
+def time_at(sim, name: str, place: str, start: datetime, end: datetime) -> timedelta:
+    """How long the resident's actions were at `place` within [start, end), from the log."""
+    actions = sorted(
+        (e.time, e.data.get("address", "")) for e in sim.log.of(EventKind.ACTION) if e.agent == name
+    )
+    total = timedelta()
+    ends = [t for t, _ in actions[1:]] + [sim.now] if actions else []
+    for (begin, address), until in zip(actions, ends, strict=True):
+        if address and split(address)[0] == place:
+            total += max(timedelta(), min(until, end) - max(begin, start))
+    return total
+
+
+def did_event_things(agent, intent: Intent, event: Event) -> bool:
+    """An action of its own, for the event, during it (a plan item tagged with the intent)."""
+    return any(
+        r.fact.kind is FactKind.DOING
+        and r.fact.source is Source.SELF
+        and event.start - timedelta(hours=1) <= r.created < event.end
+        for r in tagged(agent, intent.id)
+    )
+
+
+def attendance(sim) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for intent in sim.scenario.intents:
+        event = intent.event
+        if event is None:
+            continue
+        host = event.host or intent.holder
+        guests = [(n, a) for n, a in sorted(sim.agents.items()) if n != host]
+        answer = {n: rsvp(a, intent.id) for n, a in guests}
+        direct = [n for n, a in guests if invited_by(a, intent, host)]
+        invited = sorted(set(direct) | {n for n, r in answer.items() if r is Rsvp.ACCEPTED})
+        present = [
+            n
+            for n, _ in guests
+            if time_at(sim, n, event.place, event.start, event.end) >= MIN_PRESENCE
+        ]
+        attended = [
+            n for n in present if n in invited and did_event_things(sim.agents[n], intent, event)
+        ]
+        out[intent.id] = {
+            "method": ATTENDANCE_METHOD,
+            "place": event.place,
+            "start": event.start.isoformat(),
+            "end": event.end.isoformat(),
+            "host": host,
+            "happened": sim.now >= event.end,
+            "invited": invited,
+            "invited_by_host": direct,
+            "accepted": sorted(n for n, r in answer.items() if r is Rsvp.ACCEPTED),
+            "maybe": sorted(n for n, r in answer.items() if r is Rsvp.MAYBE),
+            "declined": sorted(n for n, r in answer.items() if r is Rsvp.DECLINED),
+            "attended": attended,
+            "present_not_counted": [n for n in present if n not in attended],
+        }
+    return out
+
+
+# -- conversations ----------------------------------------------------------------------------
+
+
+def conversations(sim) -> dict[str, Any]:
+    talks = [e for e in sim.log.of(EventKind.CONVERSATION) if not e.data.get("visitor")]
+    per_day: dict[str, int] = {}
+    for e in talks:
+        day = e.time.date().isoformat()
+        per_day[day] = per_day.get(day, 0) + 1
+    return {
+        "method": "event log: conversations between residents",
+        "total": len(talks),
+        "per_day": per_day,
+    }
