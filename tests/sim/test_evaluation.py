@@ -205,11 +205,13 @@ def test_battery_has_the_papers_25_questions(history):
     assert all("[" not in q for _, q in rows)
 
 
-def _names_host_and_time(intent, answer: str) -> bool:
-    """Independent of the rubric: the host's first name and a clock time or the date."""
+def _names_host_and_time(intent, speaker: str, answer: str) -> bool:
+    """Independent of the rubric: the host (its first name, or "I" when the host speaks)
+    and a clock time or the date."""
     host = intent.holder.split()[0]
+    named = host in answer or (speaker == intent.holder and re.search(r"\bI\b", answer))
     when = re.search(r"\b\d{1,2}(:\d\d)?\s*[ap]m\b|February 14", answer, re.IGNORECASE)
-    return host in answer and when is not None
+    return bool(named) and when is not None
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -220,7 +222,7 @@ def test_strict_count_never_exceeds_answers_naming_host_and_time(seed):
         answers = diffusion_answers(sim)
         party = sim.scenario.intent("party")
         spread = measures.diffusion(sim, answers)["party"]
-        naming = sum(_names_host_and_time(party, a) for a in answers["party"].values())
+        naming = sum(_names_host_and_time(party, n, a) for n, a in answers["party"].items())
         assert spread["keyword_mentions"] >= 1  # the party came up: the check is not empty
         assert spread["end"] <= naming
     finally:

@@ -4,7 +4,7 @@ loop keeps going while a slow brain thinks."""
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import numpy as np
 import pygame
@@ -248,8 +248,12 @@ def test_f5_saves_and_f9_loads_the_quick_save(make_app, monkeypatch, tmp_path):
     texts = [t.text for t in app.town.notes.toasts]
     assert any(t.startswith("saved as quicksave") for t in texts), texts
     sim = app.town.sim
-    saved_at, saved_pos = sim.now, sim.visitor.pos
-    saved_memories = {n: len(a.memory) for n, a in sim.agents.items()}
+    from game.sim.saves import read_save
+
+    doc, _ = read_save("quicksave")  # the frame that saved may have stepped the clock on
+    saved_at = datetime.fromisoformat(doc["clock"])
+    saved_pos = tuple(doc["visitor"]["pos"])
+    saved_memories = {a["name"]: len(a["memory"]["texts"]) for a in doc["agents"]}
     post(app, key_event(pygame.K_d))
     frames(app, 60)
     post(app, key_event(pygame.K_d, down=False))
