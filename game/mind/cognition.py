@@ -407,7 +407,12 @@ def make_action(
 
 
 def sleep_action(mind: Mind, snap: AgentSnapshot) -> Action:
+    """Asleep until the plan's next item if it has one (a gap in a day is never a night),
+    else until the persona's usual waking time."""
     wake = next_time(snap.now + timedelta(minutes=1), snap.persona.wake)
+    planned = snap.plan.next_start(snap.now)
+    if planned is not None and planned < wake:
+        wake = planned
     details = mind.brain.ask(ActionDetails(snap.persona, "sleeping", "bed", "idle"))
     return Action(
         "sleeping", snap.persona.bed, snap.now, wake, ActionKind.SLEEP, "😴", details.state
@@ -644,8 +649,18 @@ def _heard(mind: Mind, line: Utterance) -> Note:
 def interview(mind: Mind, snap: AgentSnapshot, town: Town, question: str) -> str:
     """An answer through retrieval and the brain; changes no memory (the caller may not
     even touch the retrieved ones, so an interview leaves no trace)."""
-    records, _ = recall(mind, snap, [question], k=15)
+    records, idx = recall(mind, snap, [question], k=15)
+    records += [r for r in latest_plans(mind, snap) if r.index not in idx]
     return mind.brain.ask(Answer(context(snap, town, records), question))
+
+
+def latest_plans(mind: Mind, snap: AgentSnapshot, n: int = 3) -> list[MemoryRecord]:
+    """The newest plan memories (today's and yesterday's): what one did and means to do is
+    always at hand when asked about one's day, as it is for a person."""
+    if not mind.settings.ablation.memory or not mind.settings.ablation.planning:
+        return []
+    found = np.flatnonzero(snap.memory.mask([MemoryKind.PLAN]))[-n:]
+    return snap.memory.records(int(i) for i in found)
 
 
 # -- the player's ways in: the visitor's chat and the inner voice -----------------------
