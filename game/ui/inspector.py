@@ -433,7 +433,9 @@ class Inspector:
         theme.blit_text(
             surface, theme.ellipsize(line, theme.font(17), width), (r.x + 82, r.y + 40), 17
         )
-        status = f"{agent.status}" + ("  (thinking...)" if self.sim.thinking(self.name) else "")
+        status = f"{agent.status}" + (
+            "  (thinking...)" if self.sim.thinking(self.name) else ""
+        )
         theme.blit_text(
             surface,
             theme.ellipsize(status, theme.font(16), width),
@@ -495,7 +497,9 @@ def _section(title: str) -> Row:
 def _evidence_row(index: int, text: str, room: int) -> Row:
     """One memory a reflection rests on, cut to one line; a click jumps to it."""
     text = theme.ellipsize(f"#{index}: {text}", theme.font(15), room)
-    return Row([Span("evidence", theme.MUTED, 15), Span(text, theme.LINK, 15, link=Jump(index))])
+    return Row(
+        [Span("evidence", theme.MUTED, 15), Span(text, theme.LINK, 15, link=Jump(index))]
+    )
 
 
 def _plan_row(item, depth: int, current: bool) -> Row:
