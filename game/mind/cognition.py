@@ -47,6 +47,7 @@ from game.core.records import (
     Observation,
     PlanItem,
     ReactionKind,
+    Rsvp,
     Source,
     Utterance,
 )
@@ -263,7 +264,7 @@ def plan_rest_of_day(
     `extra` are memories not yet in the stream that the plan must take into account."""
     p, now = snap.persona, snap.now
     records, idx = recall(mind, snap, [f"{p.name}'s plans and events for {fmt_datetime(now)}"])
-    records = [*extra, *records]
+    records = [*extra, *records, *(r for r in commitments(snap) if r.index not in idx)]
     sleep_at = next_time(now + timedelta(minutes=30), p.sleep)
     items: Sequence[PlanItem] = ()
     if mind.settings.ablation.planning:
@@ -554,7 +555,7 @@ def reflect_job(mind: Mind, snap: AgentSnapshot) -> Reflected:
     recent = tuple(snap.memory.records(range(max(0, n - s.reflection_window), n)))
     questions = mind.brain.ask(ReflectQuestions(snap.persona, recent))
     notes: list[Note] = []
-    seen: set[str] = set()
+    seen = _reflection_texts(snap)  # an insight already held is not written again
     touched: list[int] = []
     for question in questions[: s.questions_per_reflection]:
         records, idx = recall(mind, snap, [question], k=12)
@@ -569,6 +570,11 @@ def reflect_job(mind: Mind, snap: AgentSnapshot) -> Reflected:
                 notes.append(Note(MemoryKind.REFLECTION, fact, evidence=cited))
     memories = new_memories(mind, snap, notes)
     return Reflected(snap.name, memories, tuple(dict.fromkeys(touched)))
+
+
+def _reflection_texts(snap: AgentSnapshot) -> set[str]:
+    mask = snap.memory.mask([MemoryKind.REFLECTION])
+    return {snap.memory.text(int(i)) for i in np.flatnonzero(mask)}
 
 
 # -- CONVERSE: both sides, turn by turn --------------------------------------------------
@@ -630,10 +636,45 @@ def converse_job(
     for i, (me, other) in enumerate(((first, second), (second, first))):
         notes = [Note(MemoryKind.CHAT, facts.conversation(me.name, pair, history), ratings[i])]
         notes += [_heard(mind, u) for u in history if u.speaker == other.name and u.shares]
+        answers = _answers(me.name, history)
+        notes += answers
         memories = new_memories(mind, me, notes)
         touched_me = tuple(dict.fromkeys(touched[me.name]))
-        out.append(Conversed(me.name, memories, touched_me, conversation=talk))
+        plan = _replan_for(mind, me, world.town, answers, memories)
+        out.append(Conversed(me.name, memories, touched_me, conversation=talk, plan=plan))
     return out
+
+
+def _answers(name: str, history: Sequence[Utterance]) -> list[Note]:
+    """The resident's own answers to events told of in the conversation (its `rsvp` lines,
+    each answering the partner's line before it): remembered, with the reason."""
+    out = []
+    for before, line in zip(history, history[1:], strict=False):
+        if line.speaker == name and line.rsvp is not None and before.shared is not None:
+            fact = facts.rsvp(name, line.rsvp, line.reason, before.shared)
+            out.append(Note(MemoryKind.OBSERVATION, fact, known=7))
+    return out
+
+
+def _replan_for(
+    mind: Mind, snap: AgentSnapshot, town: Town, answers: Sequence[Note], memories
+) -> DayPlan | None:
+    """An acceptance of an event later today re-plans the rest of the day around it (an
+    event on another day is planned when that day is)."""
+    today = snap.now.date()
+    going = [
+        n for n in answers
+        if n.fact.rsvp is Rsvp.ACCEPTED and n.fact.event is not None
+        and n.fact.event.start.date() == today and n.fact.event.end > snap.now
+    ]  # fmt: skip
+    if not going or not mind.settings.ablation.planning:
+        return None
+    mem = next((m for m in memories if m.fact is going[0].fact), None)
+    text = mem.text if mem is not None else facts.render(going[0].fact)
+    fact = going[0].fact
+    record = MemoryRecord(len(snap.memory), MemoryKind.OBSERVATION, text, snap.now, 7, fact)
+    plan, _, _ = plan_rest_of_day(mind, snap, town, extra=(record,))
+    return plan
 
 
 def _heard(mind: Mind, line: Utterance) -> Note:
@@ -652,6 +693,16 @@ def interview(mind: Mind, snap: AgentSnapshot, town: Town, question: str) -> str
     records, idx = recall(mind, snap, [question], k=15)
     records += [r for r in latest_plans(mind, snap) if r.index not in idx]
     return mind.brain.ask(Answer(context(snap, town, records), question))
+
+
+def commitments(snap: AgentSnapshot) -> list[MemoryRecord]:
+    """The resident's own answers to events still to come: a promise to go (or not) is
+    always at hand when it plans, as it would be for a person."""
+    found = [
+        i for i, f in enumerate(snap.memory.facts)
+        if f.rsvp is not None and f.event is not None and f.event.end > snap.now
+    ]  # fmt: skip
+    return snap.memory.records(found[-4:])
 
 
 def latest_plans(mind: Mind, snap: AgentSnapshot, n: int = 3) -> list[MemoryRecord]:
