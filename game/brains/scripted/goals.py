@@ -78,10 +78,10 @@ CAMPAIGN = (
     "meeting voters", "campaigning and shaking hands", "talking to neighbours about the election",
     "handing out campaign flyers", "listening to what voters want",
 )  # fmt: skip
-PREP_TASKS = (
-    "making a guest list for the {what}", "buying decorations for the {what}",
-    "planning the menu for the {what}", "inviting people to the {what}",
-    "getting things ready for the {what}",
+PREP_TASKS = (  # worded so the actions are preparations ('decorat'), not the event itself
+    "making decorations for the {what}", "shopping for decorations for the {what}",
+    "planning the decorations and the menu for the {what}",
+    "trying out decorations for the {what}",
 )  # fmt: skip
 
 
@@ -115,15 +115,15 @@ def _errands(day: Day) -> list[tuple[str, str]]:
     cafe = day.place(Role.CAFE)
     if friends and cafe:
         friend = first_name(pick(friends, *day.key("friend")))
-        out.append((f"meeting {friend} for a coffee at {cafe}", cafe))
+        out.append((f"meeting {friend} for a snack at {cafe}", cafe))
     return out
 
 
 ERRANDS: tuple[tuple[Role, tuple[str, ...]], ...] = (
-    (Role.MARKET, ("picking up groceries at {place}", "running errands at {place}")),
+    (Role.MARKET, ("picking up groceries", "picking up some groceries for the week")),
     (Role.SUPPLY, ("buying a few things at {place}",)),
-    (Role.PARK, ("taking a walk in {place}", "sitting on a bench in {place}")),
-    (Role.CAFE, ("having a coffee at {place}",)),
+    (Role.PARK, ("taking a walk in {place}", "taking a stroll around {place}")),
+    (Role.CAFE, ("having a coffee and a snack at {place}",)),
     (Role.BAR, ("having a drink at {place}",)),
 )
 

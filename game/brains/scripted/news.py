@@ -130,7 +130,11 @@ def shareable(memories: tuple[MemoryRecord, ...], holder: Resident) -> list[News
             if is_public_news(s):
                 own = s.subject == holder.name
                 found.append(News(s.text, s.fact, s.source, m.importance, m.created, own))
-    found.sort(key=lambda n: (n.importance + int(n.own), n.created), reverse=True)
+    # a dated event first: it is the event, not a remark about it, that is passed on
+    found.sort(
+        key=lambda n: (n.fact.event is not None, n.importance + int(n.own), n.created),
+        reverse=True,
+    )
     return _dedupe(found)
 
 

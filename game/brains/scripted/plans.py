@@ -77,7 +77,7 @@ def plan_day(ctx: AgentContext, yesterday: str, wake: datetime, seed: int) -> li
     slots = _add_meal(day, slots, "dinner", DINNER_TIMES, DINNER_WINDOW)
     slots = vary_free_time(day, slots)
     slots = _normalise(day, slots)
-    slots = merge_same(add_goals(ctx, day, add_errand(day, slots)))
+    slots = merge_same(add_errand(day, add_goals(ctx, day, slots)))
     intents = {_event_words(persona, k): k.intent for k in events}
     return [_item(s, intents.get(s.text, "") if s.kind == "event" else "") for s in slots]
 

@@ -59,9 +59,8 @@ def decide(ctx: AgentContext, event: Event, teller: str, seed: int) -> Decision 
     if declines(me, f"{event.place}@{event.start.isoformat()}", seed) or not (
         social or chance(*key, "mood") < 0.6
     ):
-        reason = pick(QUIET_REASONS, *key) if not has_trait(me, BLUNT_TRAITS) else (
-            f"{what}s aren't really my thing"
-        )
+        blunt = has_trait(me, BLUNT_TRAITS)
+        reason = "that sort of thing isn't for me" if blunt else pick(QUIET_REASONS, *key)
         return Decision(Rsvp.DECLINED, reason, pick(DECLINE_LINES, *key).format(reason=reason))
     interest = next((i for i in me.interests if has_any(i, SOCIAL_INTERESTS)), "")
     reason = f"I love {interest}" if interest else "it sounds like fun"

@@ -41,6 +41,7 @@ from .news import (
     known_fact,
     news_for,
     subject_of,
+    topic,
 )
 from .plans import event_key
 from .rsvp import Decision, decide
@@ -330,8 +331,12 @@ def _opening(ctx: AgentContext, partner: str, reply: str, opener: bool, key: tup
     doing = _doing(ctx.status, ctx.persona)
     if tension(ctx.persona, partner):
         return f"{hello} {doing}".strip()
+    if not opener and _strangers(ctx, partner):
+        who = f"I'm {first_name(ctx.persona.name)}, {article(ctx.persona.occupation)}"
+        nice = pick(("Nice to meet you", "Pleased to meet you", "Good to meet you"), *key)
+        hello = f"{nice}, {first_name(partner)}! {who}."
     if reply and doing:
-        return f"{hello} {reply.rstrip('.!')}; {doing[0].lower()}{doing[1:]}"
+        return f"{hello} {reply.rstrip('.!')}; {doing}"
     return " ".join(p for p in (hello, reply, doing) if p)
 
 
@@ -352,6 +357,11 @@ def greeting(ctx: AgentContext, partner: str, key: tuple) -> str:
     return _introduce(ctx, partner, key)
 
 
+def _strangers(ctx: AgentContext, partner: str) -> bool:
+    known = ctx.persona.relation_to(partner) is not None or _met(ctx, partner)
+    return not known and not is_visitor(ctx, partner)
+
+
 def _met(ctx: AgentContext, partner: str) -> bool:
     return any(chat_partner(m) == partner or m.fact.heard_from == partner for m in ctx.memories)
 
@@ -363,7 +373,7 @@ def _seen(ctx: AgentContext, partner: str) -> bool:
 def _about_them(ctx: AgentContext, partner: str, key: tuple) -> str:
     """A clause about the partner or the place: what they were doing, where we are."""
     doing = _seen_doing(ctx, partner)
-    where = ctx.location.split(":")[0] if ctx.location else ""
+    where = _public_place(ctx)
     part = _part_of_day(ctx)
     options = []
     if doing:
@@ -372,6 +382,14 @@ def _about_them(ctx: AgentContext, partner: str, key: tuple) -> str:
         options += [f"nice to see you at {where} this {part}!", f"fancy meeting you at {where}!"]
     options += [f"how's your {part} been?", f"good to see you this {part}!"]
     return pick(options, *key, "about")
+
+
+def _public_place(ctx: AgentContext) -> str:
+    """Where we are, if it is somewhere one meets people (not a home)."""
+    where = ctx.location.split(":")[0] if ctx.location else ""
+    if not where or where == ctx.persona.home or "'s " in where or "house" in where.lower():
+        return ""
+    return where
 
 
 def _part_of_day(ctx: AgentContext) -> str:
@@ -409,7 +427,13 @@ def _doing(status: str, me: Resident) -> str:
 
 
 # -- news ------------------------------------------------------------------------------------
-HEARSAY = ("Have you heard? {fact}.", "Did you know? {fact}.", "Here's some news: {fact}.")
+HEARSAY = ("Have you heard that {fact}?", "Did you know that {fact}?", "Here's some news: {fact}.",
+           "Apparently {fact}.")  # fmt: skip
+EVENT_HEARSAY = (
+    "Have you heard about {host}{what} at {place} on {day}?",
+    "There's {host}{what} at {place} on {day} from {start}; are you going?",
+    "{source} about {host}{what} at {place}, {day} from {start}.",
+)
 
 
 def _share(ctx: AgentContext, partner: str, news: News, key: tuple) -> str:
@@ -420,6 +444,9 @@ def _share(ctx: AgentContext, partner: str, news: News, key: tuple) -> str:
         return campaign_pitch(me, partner, news.text, key)
     if news.own:
         return f"{first_person(news.text, me)}."
+    event = news.fact.event
+    if event is not None:
+        return _event_hearsay(news, event, key)
     template = pick(HEARSAY, *key, news.text)
     if news.source and news.source != partner and news.source != news.subject:
         template = f"{first_name(news.source)} told me: {{fact}}."
@@ -427,6 +454,16 @@ def _share(ctx: AgentContext, partner: str, news: News, key: tuple) -> str:
     if news.subject and dislikes(me, news.subject):
         line += " Don't count on my vote." if _political(news.text) else " Not that I care."
     return line
+
+
+def _event_hearsay(news: News, event: Event, key: tuple) -> str:
+    """News of an event, worded from its fields (so it is the event that is passed on)."""
+    host = f"{first_name(event.host)}'s " if event.host else "the "
+    source = f"{first_name(news.source)} told me" if news.source else "I heard"
+    return pick(EVENT_HEARSAY, *key, "event").format(
+        host=host, what=event.what or "event", place=event.place, day=f"{event.start:%A}",
+        start=_hour(event.start), source=source,
+    )  # fmt: skip
 
 
 def invitation(me: Resident, partner: str, event: Event, key: tuple) -> str:
@@ -491,7 +528,11 @@ def _reply(ctx: AgentContext, partner: str, last: Utterance, seed: int, key: tup
     if last.end:
         return ""
     if _is_greeting(last.text) and "?" in last.text:
-        return pick(("Not bad, thanks.", "Doing well, thanks!", "Can't complain."), *key)
+        where = _public_place(ctx)
+        options = ["Not bad, thanks", "Doing well, thanks", "Can't complain"]
+        if where:
+            options.append(f"Good, thanks; {where} is treating me well")
+        return pick(options, *key) + "."
     return ""
 
 
@@ -525,15 +566,16 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
     if event is not None or has_any(fact, ("party", "celebrat", "exhibition", "show\\b")):
         if declines(me, event_key(event) if event else fact, seed):
             return _decline(me, key)
+        what = (event.what if event is not None else "") or topic(fact) or "event"
         return pick(
             (
-                "Oh, that sounds lovely! I'll try to come.",
-                "Really? Count me in!",
-                "How fun! I'll be there if I can.",
+                f"Oh, the {what}? I'll see you there then.",
+                f"I'm looking forward to the {what}.",
+                f"Yes, I'll be at the {what}.",
             ),
             *key,
         )
-    return pick(("Oh really? I hadn't heard that.", "Interesting, thanks for telling me."), *key)
+    return pick(("Oh really, I hadn't heard that.", "Interesting, thanks for telling me."), *key)
 
 
 HEARD_FROM = (
@@ -561,7 +603,7 @@ def _react_politics(me: Resident, subject: str, key: tuple) -> str:
         return f"Really? I'd like to hear what {name} stands for before I decide."
     if has_trait(me, BLUNT_TRAITS):
         return f"Politics, huh. Well, good luck to {name}."
-    return f"Huh, I didn't know that. Good for {name}."
+    return f"Huh, I didn't know that; good for {name}."
 
 
 def _decline(me: Resident, key: tuple) -> str:
