@@ -87,6 +87,25 @@ def reflection_duplicates(sim) -> int:
     return dupes
 
 
+def raised(sim) -> dict:
+    """Per public intent without an event (a campaign): how many residents heard it from
+    its holder in person (a claim whose speaker is the holder, by field)."""
+    out = {}
+    for intent in sim.scenario.intents:
+        if intent.event is not None or intent.private:
+            continue
+        heard = {
+            name
+            for name, agent in sim.agents.items()
+            for i in range(len(agent.memory))
+            if (f := agent.memory.record(i).fact).kind is FactKind.CLAIM
+            and f.intent == intent.id
+            and f.heard_from == intent.holder
+        }
+        out[intent.id] = len(heard)
+    return out
+
+
 def event_figures(sim) -> dict:
     """Per event intent: invited (a claim whose speaker invited them), accepted, maybe and
     declined (their own rsvp memory, the latest one counts) and who attended."""
@@ -130,6 +149,7 @@ def run(seed: int, hours: float, workers: int) -> dict:
     out = {"seed": seed, **talk_figures(sim), **battery_figures(sim)}
     out["reflection_duplicates"] = reflection_duplicates(sim)
     out["events"] = event_figures(sim)
+    out["raised_by_holder"] = raised(sim)
     out["wall_seconds"] = round(time.perf_counter() - began, 1)
     sim.close()
     return out
@@ -151,6 +171,7 @@ def main() -> None:
             f"{r['top_sentence_share']} ({r['top_sentence']!r}), don't know "
             f"{r['dont_know_rate']}, reflection duplicates {r['reflection_duplicates']}"
         )
+        print(f"  heard in person from the holder: {r['raised_by_holder']}")
         for intent, e in r["events"].items():
             print(
                 f"  {intent}: invited {len(e['invited'])}, accepted {len(e['accepted'])}, "

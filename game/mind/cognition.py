@@ -659,12 +659,12 @@ def _answers(name: str, history: Sequence[Utterance]) -> list[Note]:
 def _replan_for(
     mind: Mind, snap: AgentSnapshot, town: Town, answers: Sequence[Note], memories
 ) -> DayPlan | None:
-    """An acceptance of an event later today re-plans the rest of the day around it (an
-    event on another day is planned when that day is)."""
+    """An answer to an event later today re-plans the rest of the day: around it when
+    accepted, without it when declined (an event on another day is planned that day)."""
     today = snap.now.date()
     going = [
         n for n in answers
-        if n.fact.rsvp is Rsvp.ACCEPTED and n.fact.event is not None
+        if n.fact.rsvp in (Rsvp.ACCEPTED, Rsvp.DECLINED) and n.fact.event is not None
         and n.fact.event.start.date() == today and n.fact.event.end > snap.now
     ]  # fmt: skip
     if not going or not mind.settings.ablation.planning:

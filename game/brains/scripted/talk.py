@@ -76,6 +76,7 @@ TALK_MET = 0.035  # someone met before (a past conversation) but not a relation
 TALK_STRANGER = 0.008
 TALK_VISITOR = 0.6  # a visitor to town: residents are welcoming
 TALK_NEWS_BONUS = 0.05  # the speaker has news this person has not heard from it
+OWN_NEWS_BONUS = 0.15  # ... its own (a host inviting, a candidate campaigning) seeks people out
 TALK_MAX = 0.9
 BUSY_FACTOR = 0.4  # at work away from customers (teaching, class, desk work)
 SERVICE_FACTOR = 0.7  # serving customers: chatting is part of the job
@@ -142,8 +143,9 @@ def talk_chance(ctx: AgentContext, observation: Observation) -> float:
     """How likely the persona starts a conversation with the observed agent right now."""
     persona, other = ctx.persona, observation.subject
     p = _base_chance(ctx, observation)
-    if news_for(ctx.memories, persona, other, now=ctx.now):
-        p += TALK_NEWS_BONUS
+    news = news_for(ctx.memories, persona, other, now=ctx.now)
+    if news:
+        p += OWN_NEWS_BONUS if news[0].own else TALK_NEWS_BONUS
     p *= sociability(persona) * _busy_factor(ctx.status, ctx.location, persona)
     if tension(persona, other):
         p *= TENSION_FACTOR
