@@ -304,9 +304,8 @@ def _line(
         text = content
     if news is None:
         return Utterance(turn.me.name, clip(text, LINE_LIMIT), end)
-    fact = news.fact
-    if news.own and fact.event is not None:
-        fact = replace(fact, invited=True)  # the host's own news is an invitation
+    # the host's own news is an invitation; news passed on by anyone else never is
+    fact = replace(news.fact, invited=news.own and news.fact.event is not None)
     return Utterance(turn.me.name, clip(text, LINE_LIMIT), end, news.text, fact)
 
 
