@@ -200,6 +200,8 @@ class Utterance:
     end: bool = False  # the speaker ends the conversation with this line
     shares: str = ""  # a piece of news passed on in this line, stated as a plain fact
     shared: Fact | None = None  # the same news as fields, when the speaker knows them
+    rsvp: Rsvp | None = None  # the speaker's answer to the event the partner just told of
+    reason: str = ""  # ... and why, in the speaker's words ('I work until 8 that day')
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from game.core.records import (
     Observation,
     PlanItem,
     ReactionKind,
+    Rsvp,
     Source,
     Utterance,
 )
@@ -263,7 +264,7 @@ def plan_rest_of_day(
     `extra` are memories not yet in the stream that the plan must take into account."""
     p, now = snap.persona, snap.now
     records, idx = recall(mind, snap, [f"{p.name}'s plans and events for {fmt_datetime(now)}"])
-    records = [*extra, *records]
+    records = [*extra, *records, *(r for r in commitments(snap) if r.index not in idx)]
     sleep_at = next_time(now + timedelta(minutes=30), p.sleep)
     items: Sequence[PlanItem] = ()
     if mind.settings.ablation.planning:
@@ -407,7 +408,12 @@ def make_action(
 
 
 def sleep_action(mind: Mind, snap: AgentSnapshot) -> Action:
+    """Asleep until the plan's next item if it has one (a gap in a day is never a night),
+    else until the persona's usual waking time."""
     wake = next_time(snap.now + timedelta(minutes=1), snap.persona.wake)
+    planned = snap.plan.next_start(snap.now)
+    if planned is not None and planned < wake:
+        wake = planned
     details = mind.brain.ask(ActionDetails(snap.persona, "sleeping", "bed", "idle"))
     return Action(
         "sleeping", snap.persona.bed, snap.now, wake, ActionKind.SLEEP, "😴", details.state
@@ -549,7 +555,7 @@ def reflect_job(mind: Mind, snap: AgentSnapshot) -> Reflected:
     recent = tuple(snap.memory.records(range(max(0, n - s.reflection_window), n)))
     questions = mind.brain.ask(ReflectQuestions(snap.persona, recent))
     notes: list[Note] = []
-    seen: set[str] = set()
+    seen = _reflection_texts(snap)  # an insight already held is not written again
     touched: list[int] = []
     for question in questions[: s.questions_per_reflection]:
         records, idx = recall(mind, snap, [question], k=12)
@@ -564,6 +570,11 @@ def reflect_job(mind: Mind, snap: AgentSnapshot) -> Reflected:
                 notes.append(Note(MemoryKind.REFLECTION, fact, evidence=cited))
     memories = new_memories(mind, snap, notes)
     return Reflected(snap.name, memories, tuple(dict.fromkeys(touched)))
+
+
+def _reflection_texts(snap: AgentSnapshot) -> set[str]:
+    mask = snap.memory.mask([MemoryKind.REFLECTION])
+    return {snap.memory.text(int(i)) for i in np.flatnonzero(mask)}
 
 
 # -- CONVERSE: both sides, turn by turn --------------------------------------------------
@@ -625,10 +636,45 @@ def converse_job(
     for i, (me, other) in enumerate(((first, second), (second, first))):
         notes = [Note(MemoryKind.CHAT, facts.conversation(me.name, pair, history), ratings[i])]
         notes += [_heard(mind, u) for u in history if u.speaker == other.name and u.shares]
+        answers = _answers(me.name, history)
+        notes += answers
         memories = new_memories(mind, me, notes)
         touched_me = tuple(dict.fromkeys(touched[me.name]))
-        out.append(Conversed(me.name, memories, touched_me, conversation=talk))
+        plan = _replan_for(mind, me, world.town, answers, memories)
+        out.append(Conversed(me.name, memories, touched_me, conversation=talk, plan=plan))
     return out
+
+
+def _answers(name: str, history: Sequence[Utterance]) -> list[Note]:
+    """The resident's own answers to events told of in the conversation (its `rsvp` lines,
+    each answering the partner's line before it): remembered, with the reason."""
+    out = []
+    for before, line in zip(history, history[1:], strict=False):
+        if line.speaker == name and line.rsvp is not None and before.shared is not None:
+            fact = facts.rsvp(name, line.rsvp, line.reason, before.shared)
+            out.append(Note(MemoryKind.OBSERVATION, fact, known=7))
+    return out
+
+
+def _replan_for(
+    mind: Mind, snap: AgentSnapshot, town: Town, answers: Sequence[Note], memories
+) -> DayPlan | None:
+    """An answer to an event later today re-plans the rest of the day: around it when
+    accepted, without it when declined (an event on another day is planned that day)."""
+    today = snap.now.date()
+    going = [
+        n for n in answers
+        if n.fact.rsvp in (Rsvp.ACCEPTED, Rsvp.DECLINED) and n.fact.event is not None
+        and n.fact.event.start.date() == today and n.fact.event.end > snap.now
+    ]  # fmt: skip
+    if not going or not mind.settings.ablation.planning:
+        return None
+    mem = next((m for m in memories if m.fact is going[0].fact), None)
+    text = mem.text if mem is not None else facts.render(going[0].fact)
+    fact = going[0].fact
+    record = MemoryRecord(len(snap.memory), MemoryKind.OBSERVATION, text, snap.now, 7, fact)
+    plan, _, _ = plan_rest_of_day(mind, snap, town, extra=(record,))
+    return plan
 
 
 def _heard(mind: Mind, line: Utterance) -> Note:
@@ -644,8 +690,28 @@ def _heard(mind: Mind, line: Utterance) -> Note:
 def interview(mind: Mind, snap: AgentSnapshot, town: Town, question: str) -> str:
     """An answer through retrieval and the brain; changes no memory (the caller may not
     even touch the retrieved ones, so an interview leaves no trace)."""
-    records, _ = recall(mind, snap, [question], k=15)
+    records, idx = recall(mind, snap, [question], k=15)
+    records += [r for r in latest_plans(mind, snap) if r.index not in idx]
     return mind.brain.ask(Answer(context(snap, town, records), question))
+
+
+def commitments(snap: AgentSnapshot) -> list[MemoryRecord]:
+    """The resident's own answers to events still to come: a promise to go (or not) is
+    always at hand when it plans, as it would be for a person."""
+    found = [
+        i for i, f in enumerate(snap.memory.facts)
+        if f.rsvp is not None and f.event is not None and f.event.end > snap.now
+    ]  # fmt: skip
+    return snap.memory.records(found[-4:])
+
+
+def latest_plans(mind: Mind, snap: AgentSnapshot, n: int = 3) -> list[MemoryRecord]:
+    """The newest plan memories (today's and yesterday's): what one did and means to do is
+    always at hand when asked about one's day, as it is for a person."""
+    if not mind.settings.ablation.memory or not mind.settings.ablation.planning:
+        return []
+    found = np.flatnonzero(snap.memory.mask([MemoryKind.PLAN]))[-n:]
+    return snap.memory.records(int(i) for i in found)
 
 
 # -- the player's ways in: the visitor's chat and the inner voice -----------------------

@@ -90,8 +90,12 @@ class Reflected(Effect):
 
 @dataclass(frozen=True)
 class Conversed(Effect):
+    """The conversation, and the rest of the day planned again when the resident accepted
+    an invitation to an event later that day."""
+
     job: ClassVar[JobKind] = JobKind.CONVERSE
     conversation: Conversation | None = None
+    plan: DayPlan | None = None
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from game.core.records import Event, Fact, FactKind, Line, PlanItem, Source, Utterance
+from game.core.records import Event, Fact, FactKind, Line, PlanItem, Rsvp, Source, Utterance
 from game.world.describe import object_phrase
 from game.world.scenario import Intent, Resident
 from game.world.town import Town
@@ -120,6 +120,31 @@ def claim(speaker: str, said: str, shared: Fact | None, intent: Intent | None = 
         event=base.event,
         private=base.private,
         plan_item=base.plan_item,
+        invited=base.invited,
+    )
+
+
+RSVP_VERBS = {Rsvp.ACCEPTED: "will go to", Rsvp.MAYBE: "might go to", Rsvp.DECLINED: "won't go to"}
+
+
+def rsvp(holder: str, answer: Rsvp, reason: str, about: Fact) -> Fact:
+    """The holder's own answer to an event it was told of, with its reason, tied to the
+    event and intent the news named (so plans and the evaluation read it by field)."""
+    event = about.event
+    what = (event.what or "event") if event is not None else "it"
+    host = f"{event.host}'s " if event is not None and event.host else "the "
+    place = f" at {event.place}" if event is not None else ""
+    said = f"{holder} {RSVP_VERBS[answer]} {host}{what}{place}"
+    return Fact(
+        FactKind.STATEMENT,
+        Source.SELF,
+        subject=holder,
+        predicate=answer.value,
+        object=f"{said}: {reason}" if reason else said,
+        heard_from="",
+        intent=about.intent,
+        event=event,
+        rsvp=answer,
     )
 
 

@@ -92,14 +92,18 @@ class DayPlan:
         if b is None:
             return self
         cur = self.broad[b]
+        # every piece starts a whole number of minutes after the item it cuts, so the
+        # pieces tile it exactly: a gap of seconds would leave a moment with no plan
         head_m = int((when - cur.start).total_seconds() // 60)
+        start = cur.start + timedelta(minutes=head_m)
         pieces = []
         if head_m > 0:
             pieces.append(replace(cur, minutes=head_m))
-        end = min(item.end, cur.end)
-        react = replace(item, start=when, minutes=max(1, int((end - when).total_seconds() // 60)))
+        want = int(-(-(min(item.end, cur.end) - start).total_seconds() // 60))
+        react_m = max(1, min(want, cur.minutes - head_m))
+        react = replace(item, start=start, minutes=react_m)
         pieces.append(react)
-        tail_m = int((cur.end - react.end).total_seconds() // 60)
+        tail_m = cur.minutes - head_m - react_m
         if tail_m > 0:
             pieces.append(PlanItem(cur.description, react.end, tail_m, cur.place))
         broad = self.broad[:b] + tuple(pieces) + self.broad[b + 1 :]
@@ -111,6 +115,10 @@ class DayPlan:
         hours = {moved(i): v for i, v in self.hours.items() if moved(i) is not None}
         actions = {(moved(i), h): v for (i, h), v in self.actions.items() if moved(i) is not None}
         return DayPlan(self.day, broad, hours, actions)
+
+    def next_start(self, when: datetime) -> datetime | None:
+        """When the next broad item after `when` begins, if the plan has one."""
+        return next((i.start for i in self.broad if i.start > when), None)
 
     def lines(self) -> list[str]:
         """The broad plan as text, for the plan memory and the inspector."""

@@ -537,6 +537,8 @@ class Simulation:
         self.log.add(self.now, EventKind.REFLECTION, agent.name, "reflects", insights=insights)
 
     def _conversed(self, agent: Agent, e: Conversed) -> None:
+        if e.plan is not None:
+            agent.plan = e.plan
         if e.conversation is not None:
             self._start_conversation(agent, e.conversation)
 

@@ -12,9 +12,10 @@ from datetime import datetime, timedelta
 
 from game.brains.event_words import find_date, find_window
 from game.brains.questions import AgentContext
-from game.core.records import FactKind, MemoryRecord, Source
+from game.core.records import Event, FactKind, MemoryRecord, Source
 from game.world.scenario import Resident
 
+from . import selfknow
 from .lexicon import trouble
 from .news import Stated, chat_partner, facts_in, is_private, names, people_in
 from .plans import attends, event_key, event_text, remembered_events, sleep_time
@@ -222,6 +223,9 @@ def _known(ctx: AgentContext, keys: tuple[str, ...], label: str) -> str:
         return f"I haven't heard anything about {label}."
     fact, source, subject = found.text, found.source, found.subject
     me = ctx.persona
+    event = found.fact.event
+    if event is not None and event.end <= ctx.now:
+        return _past_event(ctx, found.fact.intent, event)
     if subject == me.name:
         return f"Yes! {first_person(fact, me)}."
     if source and source == subject:
@@ -231,6 +235,45 @@ def _known(ctx: AgentContext, keys: tuple[str, ...], label: str) -> str:
     if subject and dislikes(me, subject):
         told += " Not that I'm happy about it."
     return told
+
+
+def _past_event(ctx: AgentContext, intent: str, event: Event) -> str:
+    """An event asked about after it ended: in the past tense, with whether one went."""
+    me, what = ctx.persona, event.what or "event"
+    day = f"{event.start:%B} {event.start.day}"
+    if event.host == me.name:
+        came = _seen_at(ctx, event)
+        who = f" {join_and(came)} came, among others." if came else ""
+        return f"Yes, I hosted the {what} at {event.place} on {day}.{who}"
+    host = f"{first_name(event.host)}'s {what}" if event.host else f"the {what}"
+    went = any(
+        m.fact.kind is FactKind.DOING and m.fact.subject == me.name and m.fact.intent == intent
+        and event.start <= m.created < event.end
+        for m in ctx.memories
+    )  # fmt: skip
+    if went:
+        return f"Yes, there was {host} at {event.place} on {day}, and I went."
+    return f"Yes, there was {host} at {event.place} on {day}, but I didn't go."
+
+
+def _seen_at(ctx: AgentContext, event: Event) -> list[str]:
+    seen = [
+        first_name(m.fact.subject) for m in ctx.memories
+        if m.fact.kind is FactKind.DOING and m.fact.source is Source.SEEN
+        and event.start <= m.created < event.end and m.fact.subject != ctx.persona.name
+    ]  # fmt: skip
+    return list(dict.fromkeys(seen))[:4]
+
+
+def _who_came(ctx: AgentContext, question: str, seed: int) -> str:
+    for known in remembered_events(ctx.memories):
+        event = known.event
+        if event.host == ctx.persona.name and event.start <= ctx.now:
+            came = _seen_at(ctx, event)
+            if came:
+                return f"{join_and(came)} came, and a few more; it was a lovely evening."
+            return "Quite a few people came, though I was too busy to keep track of everyone."
+    return ""
 
 
 # -- plans -----------------------------------------------------------------------------------
@@ -281,7 +324,11 @@ def _emergency(ctx: AgentContext, question: str, seed: int) -> str:
     rule = trouble(question)
     if rule is None:
         return ""
-    obj = next((o for w, o in OBJECT_WORDS if w in question.lower()), "thing")
+    obj = next((o for w, o in OBJECT_WORDS if w in question.lower()), "")
+    if not obj:
+        where = re.search(r"\b(?:on|in) the (\w+)", question)
+        place = where.group(1) if where else "spot"
+        return f"I'd call for help and keep people away from the {place} until it's safe."
     verb, _, rest = rule.action.format(obj=obj).partition(" ")
     line = f"I'd {GERUND_BASE.get(verb, verb)} {rest} right away"
     meal = next((w for w in ("breakfast", "lunch", "dinner") if w in question.lower()), "")
@@ -305,12 +352,37 @@ def _fallback(ctx: AgentContext, question: str) -> str:
 
 
 Handler = Callable[[AgentContext, str, int], str]
+
+
+def _person_taste(slot: int) -> Handler:
+    def handler(ctx: AgentContext, question: str, seed: int) -> str:
+        name = selfknow.person_in(question)
+        return selfknow.taste(ctx, question, _resolve(ctx, name), slot) if name else ""
+
+    return handler
+
+
 _HANDLERS: tuple[tuple[str, Handler], ...] = (
+    (r"^\s*why\b", selfknow.why),
+    (r"\boccupation\b|for a living|what is your job|what's your job", selfknow.occupation),
     (r"introduc|tell me about yourself|who are you|describe yourself|what do you do\b", _intro),
+    (r"your interests|interested in|hobbies", selfknow.interests),
+    (r"live with|lives with you|your household", selfknow.household),
+    (r"typical (?:week)?day|weekday|usual day", selfknow.weekday),
+    (r"\byesterday\b", selfknow.yesterday),
+    (r"occupied", selfknow.occupied),
+    (r"fridge|refrigerator", selfknow.empty_fridge),
+    (r"your friend|see a friend", selfknow.friend),
+    (r"inspire", selfknow.inspires),
+    (r"\bbook\b", _person_taste(0)),
+    (r"birthday|gift|present for", _person_taste(1)),
+    (r"compliment", _person_taste(2)),
+    (r"who came|who was at|who attended|who showed up", _who_came),
     (r"burning|on fire|\bfire\b|leaking|flood|broken|overflow", _emergency),
     (r"spend time with|one person|who would it be", _spend_time),
     (r"how do you feel|what do you think (?:of|about)", _feel),
     (r"what will you be doing|what are you doing at|where will you be|doing at \d", _plans),
+    (r"doing today|plans? for today|your day (?:look|going)|what are you doing\b", selfknow.today),
     (r"mayor|election|office|candidate|campaign|party|valentine|exhibition|show\b", _topic),
     (r"\bwho (?:is|was|'s) [A-Z]|relationship with|know [A-Z]", _who_is),
 )

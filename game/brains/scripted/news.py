@@ -125,10 +125,16 @@ def shareable(memories: tuple[MemoryRecord, ...], holder: Resident) -> list[News
         if m.importance < NEWS_MIN_IMPORTANCE or m.kind is MemoryKind.REFLECTION:
             continue
         for s in facts_in(m, holder):
+            if s.fact.kind is FactKind.DOING or s.fact.rsvp is not None:
+                continue  # what someone is doing, or one's own answer, is not news
             if is_public_news(s):
                 own = s.subject == holder.name
                 found.append(News(s.text, s.fact, s.source, m.importance, m.created, own))
-    found.sort(key=lambda n: (n.importance + int(n.own), n.created), reverse=True)
+    # a dated event first: it is the event, not a remark about it, that is passed on
+    found.sort(
+        key=lambda n: (n.fact.event is not None, n.importance + int(n.own), n.created),
+        reverse=True,
+    )
     return _dedupe(found)
 
 
@@ -178,10 +184,14 @@ def news_for(
     holder: Resident,
     partner: str,
     history: tuple[Utterance, ...] = (),
+    now: datetime | None = None,
 ) -> list[News]:
-    """What the holder could still tell this partner, best first."""
+    """What the holder could still tell this partner, best first; an event that is over
+    is no longer news to advertise."""
     out = []
     for n in shareable(memories, holder):
+        if now is not None and n.fact.event is not None and n.fact.event.end <= now:
+            continue
         if n.subject == partner:
             continue  # nobody needs to be told about their own party
         if n.source == partner or told(n, partner, memories) or _in_talk(n, history):

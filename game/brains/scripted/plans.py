@@ -15,13 +15,14 @@ from datetime import datetime, time, timedelta
 from game.brains.event_words import parse_event
 from game.brains.questions import AgentContext
 from game.core.clock import minute_of_day
-from game.core.records import Event, FactKind, MemoryRecord, PlanItem, Source
+from game.core.records import Event, FactKind, MemoryRecord, PlanItem, Rsvp, Source
 from game.world.roles import Role
 from game.world.scenario import Resident
 from game.world.town import sector_of
 
 from .decompose import RESUME
 from .freetime import fill_free, filler, home_free, is_leisure, vary_free_time
+from .goals import add_errand, add_goals, rsvp_of
 from .places import Directory
 from .timeline import (
     MEAL_KINDS,
@@ -76,6 +77,7 @@ def plan_day(ctx: AgentContext, yesterday: str, wake: datetime, seed: int) -> li
     slots = _add_meal(day, slots, "dinner", DINNER_TIMES, DINNER_WINDOW)
     slots = vary_free_time(day, slots)
     slots = _normalise(day, slots)
+    slots = merge_same(add_errand(day, add_goals(ctx, day, slots)))
     intents = {_event_words(persona, k): k.intent for k in events}
     return [_item(s, intents.get(s.text, "") if s.kind == "event" else "") for s in slots]
 
@@ -256,7 +258,17 @@ def _events(ctx: AgentContext, day: Day) -> list[KnownEvent]:
         elif known.intent and not old.intent:
             found[key] = replace(old, intent=known.intent)
     events = sorted(found.values(), key=lambda k: k.event.start)
-    return [k for k in events if attends(day.persona, k.event, day.seed)]
+    return [k for k in events if _going(ctx, day, k.event)]
+
+
+def _going(ctx: AgentContext, day: Day, event: Event) -> bool:
+    """By the resident's own answer when it gave one, else by temperament."""
+    answer = rsvp_of(ctx.memories, event)
+    if answer is Rsvp.ACCEPTED or _is_host(day.persona, event):
+        return True
+    if answer is Rsvp.DECLINED:
+        return False
+    return attends(day.persona, event, day.seed)
 
 
 def remembered_events(memories: tuple[MemoryRecord, ...]) -> list[KnownEvent]:

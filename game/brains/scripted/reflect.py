@@ -16,7 +16,7 @@ from game.core.records import FactKind, Insight, MemoryKind, MemoryRecord, Sourc
 from game.world.scenario import Resident
 
 from .activities import classify
-from .news import chat_partner, facts_in, is_public_news, names, people_in, same_words
+from .news import chat_partner, facts_in, is_public_news, names, people_in
 from .util import (
     article,
     counts,
@@ -29,6 +29,7 @@ from .util import (
 )
 
 MAX_INSIGHTS = 5
+MIN_EVIDENCE = 2
 _FULL_NAME = re.compile(r"\b([A-Z][a-z]+ [A-Z][a-z]+)\b")
 # How an activity is spoken of in an insight: 'has spent a lot of time {phrase} lately'.
 ACTIVITY_PHRASES = {
@@ -164,7 +165,8 @@ def _best(drafts: list[_Draft], n: int) -> list[Insight]:
     out: list[Insight] = []
     for d in sorted(drafts, key=lambda d: -d.weight):
         evidence = tuple(sorted({i for i in d.evidence if 0 <= i < n}))
-        if evidence and all(d.text != o.text for o in out):
+        # an insight rests on at least two memories: one alone would only be restated
+        if len(evidence) >= MIN_EVIDENCE and all(d.text != o.text for o in out):
             out.append(Insight(d.text, evidence))
         if len(out) == MAX_INSIGHTS:
             break
@@ -177,16 +179,23 @@ def _person_drafts(
     name, out = persona.name, []
     chats = [i for i, m in enumerate(memories) if chat_partner(m) == other]
     if len(chats) >= 2:
-        text = f"{name} has talked with {other} {len(chats)} times recently and enjoys it"
-        out.append(_Draft(text, tuple(chats), weight + 1))
-    elif chats:
-        out.append(_Draft(f"{name} has had a conversation with {other}", tuple(chats), weight))
+        out.append(_Draft(_bond(persona, other, len(chats)), tuple(chats), weight + 1))
     seen = [i for i, m in enumerate(memories) if _seen_doing(m, other)]
     if len(seen) >= 2:
         out.append(_Draft(f"{name} often runs into {other}", tuple(seen), weight))
     out += _heard_from(persona, other, memories, weight)
     out += _own_words_about(persona, other, memories, weight)
     return out
+
+
+def _bond(persona: Resident, other: str, times: int) -> str:
+    """What repeated conversations say about a relationship, by what it already was."""
+    name, relation = persona.name, persona.relation_to(other)
+    if relation is None:
+        return f"{name} is getting to know {other}; they keep ending up in conversation"
+    if times >= 4:
+        return f"{name} and {other} are close these days; they talk almost every time they meet"
+    return f"{name} values {other}, {relation}, and seeks out their company"
 
 
 def _seen_doing(memory: MemoryRecord, other: str) -> bool:
@@ -197,12 +206,13 @@ def _seen_doing(memory: MemoryRecord, other: str) -> bool:
 def _heard_from(
     persona: Resident, other: str, memories: Sequence[MemoryRecord], weight: int
 ) -> list[_Draft]:
-    out = []
-    for i, m in enumerate(memories):
-        for s in facts_in(m, persona):
-            if s.source == other and is_public_news(s):
-                out.append(_Draft(f"{other} told {persona.name} that {s.text}", (i,), weight))
-    return out[:1]
+    told = [i for i, m in enumerate(memories) for s in facts_in(m, persona)
+            if s.source == other and is_public_news(s)]  # fmt: skip
+    chats = [i for i, m in enumerate(memories) if chat_partner(m) == other]
+    if told and chats:
+        text = f"{persona.name} counts on {other} to keep {pronouns(persona)[1]} up to date"
+        return [_Draft(text, (told[0], chats[0]), weight)]
+    return []
 
 
 def _own_words_about(
@@ -212,26 +222,33 @@ def _own_words_about(
     for i, m in enumerate(memories):
         own = m.kind is MemoryKind.OBSERVATION and m.fact.subject == persona.name
         if own and names(m, other):
-            fact = sentence(m.text)
-            return [_Draft(f"{other} matters to {persona.name}, since {fact}", (i,), weight)]
+            more = [j for j, o in enumerate(memories) if j != i and names(o, other)]
+            if more:
+                text = f"{other} is part of {persona.name}'s everyday life"
+                return [_Draft(text, (i, more[0]), weight)]
     return []
 
 
 def _news_drafts(persona: Resident, memories: Sequence[MemoryRecord], weight: int) -> list[_Draft]:
-    out: list[_Draft] = []
+    """What the news one holds says about one's goals and plans: a story told by several
+    memories (one's own intention and talk of it, or an event heard of more than once)."""
+    stories: dict[str, list[int]] = {}
     for i, m in enumerate(memories):
-        for s in facts_in(m, persona):
-            fact = s.text
-            if not is_public_news(s) or any(same_words(fact, d.text) for d in out):
-                continue
-            evidence = tuple(j for j, o in enumerate(memories) if same_words(fact, o.text)) or (i,)
-            if s.subject == persona.name:
-                text = f"{persona.name} is busy with {pronouns(persona)[2]} plans: {fact}"
-            elif s.source:
-                text = f"{s.source} told {persona.name} that {fact}"
-            else:
-                text = f"{persona.name} knows that {fact}"
-            out.append(_Draft(text, evidence, weight + (1 if m.importance >= 7 else 0)))
+        key = m.fact.intent or topic_of(m.text)
+        if key and not m.fact.private and m.kind is not MemoryKind.REFLECTION:
+            stories.setdefault(key, []).append(i)
+    out = []
+    for key, found in sorted(stories.items(), key=lambda kv: -len(kv[1])):
+        if len(found) < MIN_EVIDENCE:
+            continue
+        own = any(memories[i].fact.subject == persona.name for i in found)
+        what = topic_of(" ".join(memories[i].text for i in found)) or key
+        if own:
+            poss = pronouns(persona)[2]
+            text = f"{persona.name}'s {what} is on {poss} mind; it comes up again and again"
+        else:
+            text = f"The {what} is what people around {persona.name} keep talking about"
+        out.append(_Draft(text, tuple(found), weight + (1 if own else 0)))
     return out[:2]
 
 

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 
 from game.brains.questions import AgentContext
 from game.core.records import (
     CONTINUE,
+    ActionKind,
+    Event,
+    Fact,
     FactKind,
     Observation,
     Reaction,
@@ -26,6 +30,7 @@ from game.world.scenario import Resident
 
 from . import interview
 from .activities import classify
+from .goals import rsvp_of
 from .lexicon import trouble
 from .news import (
     MAX_NEWS_PER_TALK,
@@ -36,8 +41,10 @@ from .news import (
     known_fact,
     news_for,
     subject_of,
+    topic,
 )
 from .plans import event_key
+from .rsvp import Decision, decide
 from .traits import (
     BLUNT_TRAITS,
     WARM_TRAITS,
@@ -69,6 +76,7 @@ TALK_MET = 0.035  # someone met before (a past conversation) but not a relation
 TALK_STRANGER = 0.008
 TALK_VISITOR = 0.6  # a visitor to town: residents are welcoming
 TALK_NEWS_BONUS = 0.05  # the speaker has news this person has not heard from it
+OWN_NEWS_BONUS = 0.15  # ... its own (a host inviting, a candidate campaigning) seeks people out
 TALK_MAX = 0.9
 BUSY_FACTOR = 0.4  # at work away from customers (teaching, class, desk work)
 SERVICE_FACTOR = 0.7  # serving customers: chatting is part of the job
@@ -86,13 +94,15 @@ SMALL_TALK_LINES = 1
 LINE_LIMIT = 200
 
 WEATHER_LINES = (
-    "Lovely weather today, isn't it?",
-    "It's been a busy week.",
-    "Quiet day, isn't it?",
+    "Lovely {part} for it, isn't it?",
+    "{where} is busy this {part}.",
+    "It's a quiet {part} at {where}, isn't it?",
 )
 INTEREST_LINES = (
     "I've been thinking a lot about {interest} lately.",
     "Have you got into {interest} at all? I can't get enough of it.",
+    "Do you know much about {interest}? I could talk about it all day.",
+    "I read something about {interest} this week that I keep thinking about.",
 )
 BYE_KEYS = ("bye\\b", "goodbye", "see you", "gotta go", "have to go", "take care")
 HOW_ARE_YOU_KEYS = ("how are you", "how's it going", "how are things", "what's up", "how do you do")
@@ -104,8 +114,8 @@ def react(ctx: AgentContext, observation: Observation, seed: int) -> Reaction:
     if not observation.is_agent:
         return _react_object(ctx, observation)
     other = observation.subject
-    if other == ctx.persona.name:
-        return CONTINUE
+    if other == ctx.persona.name or observation.activity is ActionKind.SLEEP:
+        return CONTINUE  # nobody talks to a sleeper, or to someone on the way to bed
     if _roll(ctx, other, seed) < talk_chance(ctx, observation):
         return Reaction(ReactionKind.TALK, target=other)
     return CONTINUE
@@ -133,8 +143,9 @@ def talk_chance(ctx: AgentContext, observation: Observation) -> float:
     """How likely the persona starts a conversation with the observed agent right now."""
     persona, other = ctx.persona, observation.subject
     p = _base_chance(ctx, observation)
-    if news_for(ctx.memories, persona, other):
-        p += TALK_NEWS_BONUS
+    news = news_for(ctx.memories, persona, other, now=ctx.now)
+    if news:
+        p += OWN_NEWS_BONUS if news[0].own else TALK_NEWS_BONUS
     p *= sociability(persona) * _busy_factor(ctx.status, ctx.location, persona)
     if tension(persona, other):
         p *= TENSION_FACTOR
@@ -199,10 +210,31 @@ class Turn:
     def news(self) -> list[News]:
         if sum(1 for u in self.mine if u.shares) >= MAX_NEWS_PER_TALK:
             return []
-        return news_for(self.ctx.memories, self.me, self.partner, self.history)
+        return news_for(self.ctx.memories, self.me, self.partner, self.history, self.ctx.now)
 
 
 def utter(ctx: AgentContext, partner: str, history: Sequence[Utterance], seed: int) -> Utterance:
+    line = _utter(ctx, partner, history, seed)
+    last = history[-1] if history and history[-1].speaker != ctx.persona.name else None
+    decision = pending_decision(ctx, partner, last, seed)
+    if decision is None:
+        return line
+    return replace(line, rsvp=decision.answer, reason=decision.reason)
+
+
+def pending_decision(
+    ctx: AgentContext, partner: str, last: Utterance | None, seed: int
+) -> Decision | None:
+    """The answer owed to an event the partner just told of, unless one was given."""
+    if last is None or last.shared is None or last.shared.event is None:
+        return None
+    event = last.shared.event
+    if rsvp_of(ctx.memories, event) is not None or is_visitor(ctx, partner):
+        return None
+    return decide(ctx, event, partner, seed)
+
+
+def _utter(ctx: AgentContext, partner: str, history: Sequence[Utterance], seed: int) -> Utterance:
     turn = Turn(ctx, partner, tuple(history), seed)
     if is_visitor(ctx, partner):
         return _to_visitor(turn)
@@ -272,7 +304,9 @@ def _line(
         text = content
     if news is None:
         return Utterance(turn.me.name, clip(text, LINE_LIMIT), end)
-    return Utterance(turn.me.name, clip(text, LINE_LIMIT), end, news.text, news.fact)
+    # the host's own news is an invitation; news passed on by anyone else never is
+    fact = replace(news.fact, invited=news.own and news.fact.event is not None)
+    return Utterance(turn.me.name, clip(text, LINE_LIMIT), end, news.text, fact)
 
 
 def turn_limit(ctx: AgentContext, partner: str, history: tuple[Utterance, ...], seed: int) -> int:
@@ -292,13 +326,19 @@ def _small_talk_done(mine: list[Utterance]) -> bool:
 
 # -- greeting --------------------------------------------------------------------------------
 def _opening(ctx: AgentContext, partner: str, reply: str, opener: bool, key: tuple) -> str:
-    """Greeting, then (for the one answering) how one is, then what one is doing."""
+    """Greeting, then (for the one answering) how one is, then what one is doing: one
+    sentence each, each carrying something of this moment (a place, an activity)."""
     hello = greeting(ctx, partner, key)
     doing = _doing(ctx.status, ctx.persona)
     if tension(ctx.persona, partner):
         return f"{hello} {doing}".strip()
-    ask = pick(("How are you?", "What are you up to?", "How's your day going?"), *key)
-    return " ".join(p for p in (hello, reply, doing, ask if opener else "") if p)
+    if not opener and _strangers(ctx, partner):
+        who = f"I'm {first_name(ctx.persona.name)}, {article(ctx.persona.occupation)}"
+        nice = pick(("Nice to meet you", "Pleased to meet you", "Good to meet you"), *key)
+        hello = f"{nice}, {first_name(partner)}! {who}."
+    if reply and doing:
+        return f"{hello} {reply.rstrip('.!')}; {doing}"
+    return " ".join(p for p in (hello, reply, doing) if p)
 
 
 def greeting(ctx: AgentContext, partner: str, key: tuple) -> str:
@@ -306,25 +346,81 @@ def greeting(ctx: AgentContext, partner: str, key: tuple) -> str:
     relation = me.relation_to(partner)
     if tension(me, partner):
         return f"{name}." if has_trait(me, BLUNT_TRAITS) else f"Oh. Hello, {name}."
+    if is_visitor(ctx, partner) and not _met(ctx, partner):
+        return _introduce(ctx, partner, key)
     if relation is not None:
         family = next((t for w, t in FAMILY_NAMES if re.search(rf"\b{w}\b", relation)), None)
-        hi = pick(("Hi", "Hey", _time_hello(ctx)), *key)
-        return f"{hi}, {family or name}!"
-    if any(chat_partner(m) == partner for m in ctx.memories):
-        return f"Oh, hi again, {name}!"
-    return _introduce(ctx, partner)
+        hi = pick(("Hi", "Hey", _time_hello(ctx), "Oh, hello"), *key)
+        return f"{hi}, {family or name}, {_about_them(ctx, partner, key)}"
+    if _met(ctx, partner) or _seen(ctx, partner):
+        hi = pick(("Hi again", "Hello again", _time_hello(ctx)), *key)
+        return f"{hi}, {name}, {_about_them(ctx, partner, key)}"
+    return _introduce(ctx, partner, key)
+
+
+def _strangers(ctx: AgentContext, partner: str) -> bool:
+    known = ctx.persona.relation_to(partner) is not None or _met(ctx, partner)
+    return not known and not is_visitor(ctx, partner)
+
+
+def _met(ctx: AgentContext, partner: str) -> bool:
+    return any(chat_partner(m) == partner or m.fact.heard_from == partner for m in ctx.memories)
+
+
+def _seen(ctx: AgentContext, partner: str) -> bool:
+    return _seen_doing(ctx, partner) != ""
+
+
+def _about_them(ctx: AgentContext, partner: str, key: tuple) -> str:
+    """A clause about the partner or the place: what they were doing, where we are."""
+    doing = _seen_doing(ctx, partner)
+    where = _public_place(ctx)
+    part = _part_of_day(ctx)
+    options = []
+    if doing:
+        options += [f"busy {doing}?", f"still {doing}?", f"how's {doing} going?"]
+    if where:
+        options += [f"nice to see you at {where} this {part}!", f"fancy meeting you at {where}!"]
+    options += [f"how's your {part} been?", f"good to see you this {part}!"]
+    return pick(options, *key, "about")
+
+
+def _public_place(ctx: AgentContext) -> str:
+    """Where we are, if it is somewhere one meets people (not a home)."""
+    where = ctx.location.split(":")[0] if ctx.location else ""
+    if not where or where == ctx.persona.home or "'s " in where or "house" in where.lower():
+        return ""
+    return where
+
+
+def _part_of_day(ctx: AgentContext) -> str:
+    hour = ctx.now.hour
+    return "morning" if hour < 12 else "afternoon" if hour < 17 else "evening"
 
 
 def _time_hello(ctx: AgentContext) -> str:
-    hour = ctx.now.hour
-    return "Good morning" if hour < 12 else "Good afternoon" if hour < 17 else "Good evening"
+    return f"Good {_part_of_day(ctx)}"
 
 
-def _introduce(ctx: AgentContext, partner: str) -> str:
-    who = f"I'm {first_name(ctx.persona.name)}, {article(ctx.persona.occupation)}."
+def _introduce(ctx: AgentContext, partner: str, key: tuple) -> str:
+    me = ctx.persona
+    who = f"I'm {first_name(me.name)}, {article(me.occupation)}"
     if is_visitor(ctx, partner):
-        return f"Hello, welcome to Smallville! {who}"
-    return f"Hi there, I don't think we've met. {who}"
+        return pick(VISITOR_HELLOS, *key).format(who=who, home=me.home)
+    where = ctx.location.split(":")[0] if ctx.location else "town"
+    return pick(STRANGER_HELLOS, *key).format(who=who, where=where)
+
+
+VISITOR_HELLOS = (
+    "Hello, welcome to Smallville! {who}.",
+    "Welcome to Smallville! {who}.",
+    "Hi, welcome to Smallville! {who}.",
+)
+STRANGER_HELLOS = (
+    "Hi, I don't think we've met; {who}.",
+    "Hello! I've seen you around {where}, I think; {who}.",
+    "We haven't really talked before, have we? {who}.",
+)
 
 
 def _doing(status: str, me: Resident) -> str:
@@ -332,22 +428,26 @@ def _doing(status: str, me: Resident) -> str:
 
 
 # -- news ------------------------------------------------------------------------------------
-INVITES = {
-    "party": "You should come!",
-    "celebrat": "You should come!",
-    "election": "I'd be glad of your vote.",
-    "mayor": "I'd be glad of your vote.",
-    "exhibition": "I hope you can come and see it.",
-    "show\\b": "I hope you can come and see it.",
-}
-HEARSAY = ("Have you heard? {fact}.", "Did you know? {fact}.", "Here's some news: {fact}.")
+HEARSAY = ("Have you heard that {fact}?", "Did you know that {fact}?", "Here's some news: {fact}.",
+           "Apparently {fact}.")  # fmt: skip
+EVENT_HEARSAY = (
+    "Have you heard about {host}{what} at {place} on {day}?",
+    "There's {host}{what} at {place} on {day} from {start}; are you going?",
+    "{source} about {host}{what} at {place}, {day} from {start}.",
+)
 
 
 def _share(ctx: AgentContext, partner: str, news: News, key: tuple) -> str:
     me = ctx.persona
+    if news.own and news.fact.event is not None:
+        return invitation(me, partner, news.fact.event, key)
+    if news.own and _political(news.text):
+        return campaign_pitch(me, partner, news.text, key)
     if news.own:
-        invite = next((v for k, v in INVITES.items() if has_any(news.text, (k,))), "")
-        return f"{first_person(news.text, me)}. {invite}".strip()
+        return f"{first_person(news.text, me)}."
+    event = news.fact.event
+    if event is not None:
+        return _event_hearsay(news, event, key)
     template = pick(HEARSAY, *key, news.text)
     if news.source and news.source != partner and news.source != news.subject:
         template = f"{first_name(news.source)} told me: {{fact}}."
@@ -355,6 +455,67 @@ def _share(ctx: AgentContext, partner: str, news: News, key: tuple) -> str:
     if news.subject and dislikes(me, news.subject):
         line += " Don't count on my vote." if _political(news.text) else " Not that I care."
     return line
+
+
+def _event_hearsay(news: News, event: Event, key: tuple) -> str:
+    """News of an event, worded from its fields (so it is the event that is passed on)."""
+    host = f"{first_name(event.host)}'s " if event.host else "the "
+    source = f"{first_name(news.source)} told me" if news.source else "I heard"
+    return pick(EVENT_HEARSAY, *key, "event").format(
+        host=host, what=event.what or "event", place=event.place, day=f"{event.start:%A}",
+        start=_hour(event.start), source=source,
+    )  # fmt: skip
+
+
+def invitation(me: Resident, partner: str, event: Event, key: tuple) -> str:
+    """The host's invitation, worded from the event's fields and the relationship."""
+    what = event.what or "get-together"
+    when = f"{event.start:%A} from {_hour(event.start)} to {_hour(event.end)}"
+    lead = pick(INVITE_LEADS, *key).format(what=what, place=event.place, when=when)
+    relation = me.relation_to(partner)
+    close = pick(INVITE_CLOSE_FRIEND if relation else INVITE_CLOSE, *key, "close")
+    return f"{lead} {close.format(name=first_name(partner))}"
+
+
+INVITE_LEADS = (
+    "I'm hosting a {what} at {place} on {when}.",
+    "I'm throwing a {what} at {place}, {when}.",
+    "We're having a {what} at {place} on {when}.",
+)
+INVITE_CLOSE = ("Would you like to come?", "I'd love for you to come.", "Do come if you can!")
+INVITE_CLOSE_FRIEND = (
+    "It wouldn't be the same without you, {name}.",
+    "You'll come, won't you, {name}?",
+    "Save the date for me, {name}!",
+)
+
+
+def _hour(when: datetime) -> str:
+    hour = when.hour % 12 or 12
+    minutes = f":{when.minute:02d}" if when.minute else ""
+    return f"{hour}{minutes} {'am' if when.hour < 12 else 'pm'}"
+
+
+def campaign_pitch(me: Resident, partner: str, text: str, key: tuple) -> str:
+    """A candidate raises the election: the news, a reason from its own seed, an ask."""
+    reasons = [c for c in me.seed_memories() if has_any(c, ("believ", "wants", "hopes", "thinks"))]
+    reasons = [sentence_of(first_person(c.rstrip("."), me)) for c in reasons if not is_private(c)]
+    said = f"{first_person(text, me)}."
+    why = f" {pick(reasons, *key)}" if reasons else ""
+    ask = pick(CAMPAIGN_ASKS, *key, "ask").format(name=first_name(partner))
+    return f"{said}{why} {ask}"
+
+
+CAMPAIGN_ASKS = (
+    "Can I count on your vote, {name}?",
+    "What would you like to see change in town?",
+    "I'd be glad of your vote.",
+    "What matters most to you, {name}?",
+)
+
+
+def sentence_of(text: str) -> str:
+    return f"{text[:1].upper()}{text[1:]}."
 
 
 def _political(text: str) -> bool:
@@ -368,7 +529,11 @@ def _reply(ctx: AgentContext, partner: str, last: Utterance, seed: int, key: tup
     if last.end:
         return ""
     if _is_greeting(last.text) and "?" in last.text:
-        return pick(("Not bad, thanks.", "Doing well, thanks!", "Can't complain."), *key)
+        where = _public_place(ctx)
+        options = ["Not bad, thanks", "Doing well, thanks", "Can't complain"]
+        if where:
+            options.append(f"Good, thanks; {where} is treating me well")
+        return pick(options, *key) + "."
     return ""
 
 
@@ -383,12 +548,18 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
     """Surprise, interest, a doubt or a polite no, read from the news's fields (whom it is
     about, the event it names) when the speaker gave them, else from its words."""
     me, fact, shared = ctx.persona, told.shares, told.shared
+    decision = pending_decision(ctx, partner, told, seed)
     known = known_fact(fact, shared, ctx.memories)
     if known is not None:
         source = known.heard_from if known.heard_from and known.heard_from != partner else ""
+        about = _what(shared) if shared is not None else "that"
         if source:
-            return f"I already heard that from {first_name(source)}."
-        return "Yes, I'd heard about that."
+            said = pick(HEARD_FROM, *key).format(about=about, name=first_name(source))
+        else:
+            said = pick(HEARD, *key).format(about=about)
+        return f"{said} {decision.line}" if decision is not None else said
+    if decision is not None:
+        return decision.line
     subject = subject_of(shared) if shared is not None else ""
     if _political(fact):
         return _react_politics(me, subject, key)
@@ -396,15 +567,33 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
     if event is not None or has_any(fact, ("party", "celebrat", "exhibition", "show\\b")):
         if declines(me, event_key(event) if event else fact, seed):
             return _decline(me, key)
+        what = (event.what if event is not None else "") or topic(fact) or "event"
         return pick(
             (
-                "Oh, that sounds lovely! I'll try to come.",
-                "Really? Count me in!",
-                "How fun! I'll be there if I can.",
+                f"Oh, the {what}? I'll see you there then.",
+                f"I'm looking forward to the {what}.",
+                f"Yes, I'll be at the {what}.",
             ),
             *key,
         )
-    return pick(("Oh really? I hadn't heard that.", "Interesting, thanks for telling me."), *key)
+    return pick(("Oh really, I hadn't heard that.", "Interesting, thanks for telling me."), *key)
+
+
+HEARD_FROM = (
+    "I already heard about {about} from {name}.",
+    "{name} already told me about {about}, yes.",
+    "Oh, {name} already mentioned {about} to me.",
+)
+HEARD = ("Yes, I'd heard about {about}.", "I know about {about}, yes.")
+
+
+def _what(fact: Fact) -> str:
+    if fact.event is not None:
+        host = f"{first_name(fact.event.host)}'s " if fact.event.host else "the "
+        return f"{host}{fact.event.what or 'event'}"
+    if fact.subject and _political(fact.object):
+        return f"{first_name(fact.subject)}'s campaign"
+    return "that"
 
 
 def _react_politics(me: Resident, subject: str, key: tuple) -> str:
@@ -415,7 +604,7 @@ def _react_politics(me: Resident, subject: str, key: tuple) -> str:
         return f"Really? I'd like to hear what {name} stands for before I decide."
     if has_trait(me, BLUNT_TRAITS):
         return f"Politics, huh. Well, good luck to {name}."
-    return f"Huh, I didn't know that. Good for {name}."
+    return f"Huh, I didn't know that; good for {name}."
 
 
 def _decline(me: Resident, key: tuple) -> str:
@@ -432,6 +621,7 @@ def _small_talk(turn: Turn) -> str:
     interests; never a line shaped like one already said in this conversation."""
     ctx, key = turn.ctx, turn.key
     candidates = (
+        _follow_up(ctx, turn.partner, key),
         _project_line(ctx, key),
         _seen_line(ctx, turn.partner),
         *_interest_lines(ctx, key),
@@ -439,7 +629,8 @@ def _small_talk(turn: Turn) -> str:
     said = " ".join(u.text for u in turn.history)
     lines = [line for line in candidates if line and _opening_words(line) not in said]
     if not lines:
-        return pick(WEATHER_LINES, *key)
+        where = ctx.location.split(":")[0] if ctx.location else "town"
+        return pick(WEATHER_LINES, *key).format(part=_part_of_day(ctx), where=where)
     return lines[len(turn.mine) % len(lines)]
 
 
@@ -470,27 +661,73 @@ def _project_line(ctx: AgentContext, key: tuple) -> str:
 
 def _seen_line(ctx: AgentContext, partner: str) -> str:
     """'I saw you studying earlier' from an observation of the partner."""
-    for m in ctx.memories:
+    doing = _seen_doing(ctx, partner)
+    return f"I saw you {doing} earlier; how did it go?" if doing else ""
+
+
+NOT_WORTH_MENTION = ("starting a conversation", "talking with", "waiting", "sleeping", "idle",
+                     "walking to", "going to bed", "heading")  # fmt: skip
+
+
+def _seen_doing(ctx: AgentContext, partner: str) -> str:
+    """What the persona last saw the partner doing, if it is worth mentioning."""
+    for m in sorted(ctx.memories, key=lambda m: m.created, reverse=True):
         fact = m.fact
         if fact.kind is FactKind.DOING and fact.source is Source.SEEN and fact.subject == partner:
             doing = fact.object.rstrip(".")
-            if doing and doing != "idle":
-                return f"I saw you {doing} earlier."
+            if doing and not has_any(doing, NOT_WORTH_MENTION) and ctx.persona.name not in doing:
+                return mine(doing, ctx.persona).replace(" my ", " your ")
+    return ""
+
+
+def _follow_up(ctx: AgentContext, partner: str, key: tuple) -> str:
+    """The paper's 'How is your project going?': from what the partner told us of itself."""
+    for m in ctx.memories:
+        f = m.fact
+        if f.kind is FactKind.CLAIM and f.heard_from == partner and f.subject == partner:
+            said = second_person(sentence_text(f.object), partner)
+            if said:
+                return pick(FOLLOW_UPS, *key, "follow").format(said=said)
+    return ""
+
+
+FOLLOW_UPS = (
+    "Last time you told me {said}; how is that going?",
+    "How are things going? You said {said}.",
+    "So, you said {said}; any news on that?",
+)
+
+
+def sentence_text(text: str) -> str:
+    return text.strip().rstrip(".")
+
+
+def second_person(text: str, partner: str) -> str:
+    """'Jennifer Moore is preparing her exhibition' -> 'you were preparing your exhibition'."""
+    for name in (partner, first_name(partner)):
+        if text.startswith(name + " is "):
+            rest = text[len(name) + 4 :]
+            rest = re.sub(r"\b(?:his|her|their)\b", "your", rest)
+            return f"you were {rest}"
     return ""
 
 
 def _goodbye(ctx: AgentContext, partner: str, key: tuple) -> str:
     me, name = ctx.persona, first_name(partner)
     if tension(me, partner) or has_trait(me, ("gruff",)):
-        return "Right. I've got things to do."
+        return pick(("Right. I've got things to do.", "Well. I'll be off then."), *key)
+    part = _part_of_day(ctx)
+    status = mine(ctx.status, me) if ctx.status else ""
     if has_trait(me, WARM_TRAITS):
-        return pick(
-            (
-                f"It was lovely talking to you, {name}. Take care!",
-                f"Good to see you, {name}. See you soon!",
-            ),
-            *key,
-        )
-    if ctx.status:
-        return f"Anyway, I should get back to {mine(ctx.status, me)}. See you, {name}."
-    return f"Well, see you around, {name}."
+        options = [
+            f"It was lovely talking to you, {name}; enjoy the rest of your {part}!",
+            f"Take care, {name}, and say hello to everyone for me.",
+        ]
+    else:
+        options = [f"Well, see you around, {name}.", f"Have a good {part}, {name}."]
+    if status:
+        options += [
+            f"Anyway, I should get back to {status}; see you, {name}.",
+            f"I'll let you go, {name}; {status} won't finish itself.",
+        ]
+    return pick(options, *key, "bye")

@@ -1,0 +1,56 @@
+"""Reactions resume the day: a stove set burning at any hour never leaves a resident holding
+an action past its end, nor asleep while its plan has something to do (issue 11, point 6).
+
+A handful of hours in the three-resident town (before waking, at waking, midday, evening,
+at bedtime); benchmarks/dialogue.py runs whole days of the big town.
+"""
+
+from datetime import timedelta
+
+import pytest
+
+from game.core.records import ActionKind
+from game.sim.factory import build_simulation
+from game.world.town import split
+
+STEP_SLACK = timedelta(minutes=1)
+
+
+def stoves(sim) -> list[str]:
+    homes = {a.persona.home for a in sim.agents.values()}
+    return sorted(
+        address
+        for address, area in sim.town.areas.items()
+        if address and split(address)[0] in homes and area.name == "stove"
+    )
+
+
+def breaches(sim) -> list[str]:
+    out = []
+    for name, agent in sim.agents.items():
+        action = agent.action
+        if action is None or agent.conversation is not None:
+            continue
+        if action.kind is ActionKind.SLEEP:
+            b, _, _ = agent.plan.locate(sim.now)
+            if b is not None and agent.plan.day == sim.now.date().isoformat():
+                out.append(f"{sim.now} {name} asleep during '{agent.plan.broad[b].description}'")
+            if action.end - sim.now > timedelta(hours=24):
+                out.append(f"{sim.now} {name} sleeps until {action.end}")
+        elif action.kind is not ActionKind.CHAT and sim.now > action.end + STEP_SLACK:
+            out.append(f"{sim.now} {name} still '{action.description}' (ended {action.end})")
+    return out
+
+
+@pytest.mark.parametrize("hour", [5, 7, 13, 19, 22])
+def test_a_burning_stove_at_any_hour_leaves_every_day_on_plan(hour):
+    sim = build_simulation("three", seed=5)
+    start = sim.now.replace(hour=0, minute=0) + timedelta(days=1)
+    sim.run_until(start + timedelta(hours=hour, minutes=4))
+    for stove in stoves(sim):
+        sim.player.set_object_state(stove, "burning")
+    found: list[str] = []
+    sim.run_until(sim.now + timedelta(hours=3), lambda s: found.extend(breaches(s)))
+    sim.close()
+    assert stoves(sim)
+    assert not found, found[:5]
