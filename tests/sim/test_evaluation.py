@@ -207,10 +207,12 @@ def test_battery_has_the_papers_25_questions(history):
 
 def _names_host_and_time(intent, speaker: str, answer: str) -> bool:
     """Independent of the rubric: the host (its first name, or "I" when the host speaks)
-    and a clock time or the date."""
+    and a clock time or the date (Valentine's Day is a date)."""
     host = intent.holder.split()[0]
     named = host in answer or (speaker == intent.holder and re.search(r"\bI\b", answer))
-    when = re.search(r"\b\d{1,2}(:\d\d)?\s*[ap]m\b|February 14", answer, re.IGNORECASE)
+    when = re.search(
+        r"\b\d{1,2}(:\d\d)?\s*[ap]m\b|February 14|Valentine's Day", answer, re.IGNORECASE
+    )
     return bool(named) and when is not None
 
 
