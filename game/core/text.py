@@ -1,0 +1,59 @@
+"""Text from outside cleaned at the boundary: model answers, endpoint error messages and
+what a person types, before any of it is stored, shown or printed.
+
+Control characters (NUL, ESC and its terminal sequences), bidirectional overrides and
+zero-width characters carry no meaning a resident could use, but they can crash a font
+renderer, repaint a terminal, or make a memory read differently from what it holds.
+Newlines and tabs survive (`single_line` folds them for one-line messages).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+# ESC [ ... final byte (CSI), ESC ] ... BEL/ST (OSC), and any other ESC + one character.
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.?|\x9b")
+# Bidirectional marks, embeddings, overrides and isolates; zero-width characters; BOM.
+_INVISIBLE = re.compile(
+    "[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
+_KEEP = {"\n", "\t"}
+
+
+def clean(text: str) -> str:
+    """`text` without escape sequences, controls (except newline and tab), bidi and
+    zero-width characters, or unpaired surrogates. Never raises on a str."""
+    if not isinstance(text, str):
+        text = str(text)
+    text = _ESCAPES.sub("", text)
+    text = _INVISIBLE.sub("", text)
+    return "".join(ch for ch in text if ch in _KEEP or _allowed(ch))
+
+
+def _allowed(ch: str) -> bool:
+    return unicodedata.category(ch) not in ("Cc", "Cs")
+
+
+def single_line(text: str, limit: int = 300) -> str:
+    """Cleaned, on one line, at most `limit` characters: for notices and error lines."""
+    out = " ".join(clean(text).split())
+    return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
+def clean_tree(value: object) -> object:
+    """Every string in a parsed JSON value cleaned (keys too)."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, dict):
+        return {clean(str(k)): clean_tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clean_tree(v) for v in value]
+    return value
+
+
+def quoted(text: str) -> str:
+    """`text` as quoted data: in double quotes, with quotes, backslashes and line breaks
+    escaped, so nothing inside can end the quotation it sits in."""
+    return json.dumps(clean(text), ensure_ascii=False)
