@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+
+from game.core.text import USERINFO, public_url, url_secrets
+
+__all__ = ["REDACTED", "AuditLog", "clipped", "public_url", "redact", "url_secrets"]
 
 log = logging.getLogger("smallville.llm")
 
 REDACTED = "[redacted]"
-# The user:password part of any URL in a text: never worth keeping, always worth hiding.
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@?#]*@")
 MAX_FIELD = 4000  # characters of one logged string (an answer, a message)
 MAX_BYTES = 20_000_000  # an audit file rolls to <name>.1 past this size
 
@@ -30,26 +30,11 @@ MAX_BYTES = 20_000_000  # an audit file rolls to <name>.1 past this size
 def redact(text: str, secrets: Iterable[str]) -> str:
     """Secrets blanked, forwards and reversed (an endpoint may echo a key either way),
     and every URL's user:password part."""
-    text = _USERINFO.sub(lambda m: m.group(1) + REDACTED + "@", text)
+    text = USERINFO.sub(lambda m: m.group(1) + REDACTED + "@", text)
     for secret in secrets:
         if secret and len(secret) >= 4:
             text = text.replace(secret, REDACTED).replace(secret[::-1], REDACTED)
     return text
-
-
-def url_secrets(url: str) -> list[str]:
-    """The password (and user name) inside a URL, as secrets to redact."""
-    try:
-        parts = urlsplit(url or "")
-    except ValueError:
-        return []
-    found = [unquote(parts.password or ""), parts.password or "", unquote(parts.username or "")]
-    return [s for s in found if s and len(s) >= 4]
-
-
-def public_url(url: str) -> str:
-    """A URL fit to show or store: without its user:password part."""
-    return _USERINFO.sub(lambda m: m.group(1), url or "")
 
 
 def clipped(value: Any, limit: int = MAX_FIELD) -> Any:

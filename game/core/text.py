@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from urllib.parse import unquote, urlsplit
 
 # ESC [ ... final byte (CSI), ESC ] ... BEL/ST (OSC), and any other ESC + one character.
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.?|\x9b")
@@ -57,3 +58,22 @@ def quoted(text: str) -> str:
     """`text` as quoted data: in double quotes, with quotes, backslashes and line breaks
     escaped, so nothing inside can end the quotation it sits in."""
     return json.dumps(clean(text), ensure_ascii=False)
+
+
+# The user:password part of any URL in a text: never worth keeping, always worth hiding.
+USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@?#]*@")
+
+
+def public_url(url: str) -> str:
+    """A URL fit to show or store: without its user:password part."""
+    return USERINFO.sub(lambda m: m.group(1), url or "")
+
+
+def url_secrets(url: str) -> list[str]:
+    """The password (and user name) inside a URL, as secrets to redact elsewhere."""
+    try:
+        parts = urlsplit(url or "")
+        found = [parts.password or "", unquote(parts.password or ""), parts.username or ""]
+    except ValueError:
+        return []
+    return [s for s in found if len(s) >= 4]
