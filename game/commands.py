@@ -52,9 +52,14 @@ def _saves(args: argparse.Namespace) -> int:
 
 
 def _load(args: argparse.Namespace):
+    """The save, with the endpoint, model, caps and budget of the command line and
+    settings: exactly what `run` would use."""
+    from game.core.config import config_from_args
     from game.sim.saves import load_game
 
-    return load_game(args.load, mind=parse_ablation(args.ablate))
+    settings = config_from_args(args)
+    mind = parse_ablation(args.ablate)
+    return load_game(args.load, mind=mind, workers=settings.workers, llm=settings.llm)
 
 
 def _interview(args: argparse.Namespace) -> int:
@@ -113,6 +118,8 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 def register(sub) -> None:
     """Add the research subcommands to the CLI's subparsers."""
+    from game.core.config import add_llm_arguments
+
     saves = sub.add_parser("saves", help="list saved games")
     saves.set_defaults(handler=_saves)
 
@@ -127,6 +134,7 @@ def register(sub) -> None:
     )
     interview.add_argument("--out", help="with --battery: write JSONL here")
     add_ablate(interview)
+    add_llm_arguments(interview, with_brain=True)
     interview.set_defaults(handler=_interview)
 
     ev = sub.add_parser("evaluate", help="the paper's end-to-end measures for a save")
@@ -134,4 +142,5 @@ def register(sub) -> None:
     ev.add_argument("--report", default="eval.json", help="JSON output")
     ev.add_argument("--chart", help="PNG chart (default: the report's name with .png)")
     add_ablate(ev)
+    add_llm_arguments(ev, with_brain=True)
     ev.set_defaults(handler=_evaluate)

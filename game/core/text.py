@@ -77,3 +77,28 @@ def url_secrets(url: str) -> list[str]:
     except ValueError:
         return []
     return [s for s in found if len(s) >= 4]
+
+
+def json_depth(value: object, limit: int) -> int:
+    """How deeply containers nest (counted up to limit + 1), without recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        node, level = todo.pop()
+        if isinstance(node, dict):
+            node = list(node.values())
+        if isinstance(node, list):
+            deepest = max(deepest, level)
+            if level <= limit:
+                todo.extend((child, level + 1) for child in node)
+    return deepest
+
+
+def bounded_loads(text: str, max_depth: int = 64) -> object:
+    """json.loads that raises ValueError, never RecursionError, for a hostile document."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if json_depth(value, max_depth) > max_depth:
+        raise ValueError(f"nested more than {max_depth} levels deep")
+    return value

@@ -41,7 +41,7 @@ class Button:
             colour = (44, 48, 60)
         pygame.draw.rect(surface, colour, self.rect, border_radius=5)
         ink = theme.INK if self.on else (theme.TEXT if self.enabled else theme.MUTED)
-        image = theme.font(self.size).render(self.label, True, ink)
+        image = theme.font(self.size).render(theme.safe_text(self.label), True, ink)
         surface.blit(image, image.get_rect(center=self.rect.center))
 
 
@@ -88,7 +88,7 @@ class TextBox:
         inner = self.rect.inflate(-12, 0)
         if self.text or self.focused:
             shown = _tail(self.text + ("|" if self.focused else ""), fnt, inner.width)
-            image = fnt.render(shown, True, theme.TEXT)
+            image = fnt.render(theme.safe_text(shown), True, theme.TEXT)
         else:
             image = fnt.render(
                 theme.ellipsize(self.placeholder, fnt, inner.width), True, theme.MUTED
@@ -165,7 +165,9 @@ class Row:
         used = max((r.right for r, _ in pieces), default=1)
         image = pygame.Surface((max(1, min(width, used)), self.height), pygame.SRCALPHA)
         for rect, span in pieces:
-            image.blit(theme.font(span.size).render(span.text, True, span.color), rect)
+            image.blit(
+                theme.font(span.size).render(theme.safe_text(span.text), True, span.color), rect
+            )
         self._image, self._links = image, links
 
     def draw(self, surface: pygame.Surface, x: int, y: int) -> None:
