@@ -9,9 +9,9 @@ Newlines and tabs survive (`single_line` folds them for one-line messages).
 
 from __future__ import annotations
 
+import base64
 import json
 import re
-import unicodedata
 from urllib.parse import unquote, urlsplit
 
 # ESC [ ... final byte (CSI), ESC ] ... BEL/ST (OSC), and any other ESC + one character.
@@ -20,7 +20,8 @@ _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
 _INVISIBLE = re.compile(
     "[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
-_KEEP = {"\n", "\t"}
+# Control characters (Unicode category Cc) but newline and tab, and lone surrogates.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def clean(text: str) -> str:
@@ -29,12 +30,7 @@ def clean(text: str) -> str:
     if not isinstance(text, str):
         text = str(text)
     text = _ESCAPES.sub("", text)
-    text = _INVISIBLE.sub("", text)
-    return "".join(ch for ch in text if ch in _KEEP or _allowed(ch))
-
-
-def _allowed(ch: str) -> bool:
-    return unicodedata.category(ch) not in ("Cc", "Cs")
+    return _CONTROLS.sub("", _INVISIBLE.sub("", text))
 
 
 def single_line(text: str, limit: int = 300) -> str:
@@ -73,9 +69,12 @@ def url_secrets(url: str) -> list[str]:
     """The password (and user name) inside a URL, as secrets to redact elsewhere."""
     try:
         parts = urlsplit(url or "")
-        found = [parts.password or "", unquote(parts.password or ""), parts.username or ""]
+        user, password = unquote(parts.username or ""), unquote(parts.password or "")
     except ValueError:
         return []
+    # the HTTP client sends them as Basic auth: an endpoint may echo that header back
+    basic = base64.b64encode(f"{user}:{password}".encode()).decode() if password else ""
+    found = [parts.password or "", password, basic, basic.rstrip("=")]
     return [s for s in found if len(s) >= 4]
 
 
