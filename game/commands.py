@@ -83,7 +83,10 @@ def _interview(args: argparse.Namespace) -> int:
             raise SmallvilleError("interview needs --agent NAME and a question (or --battery)")
         if args.agent not in sim.agents:
             raise SmallvilleError(f"no resident named {args.agent!r} in this save")
-        print(ask(sim, args.agent, " ".join(args.question)))
+        from game.core.text import single_line
+
+        question = single_line(" ".join(args.question), 2000)
+        print(single_line(ask(sim, args.agent, question), 4000))
         return 0
     finally:
         sim.close()
