@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable, Sequence
 
@@ -70,11 +71,12 @@ def _run(args: argparse.Namespace) -> int:
     from game.sim.factory import build_simulation
     from game.sim.report import DayTimer, build_report
 
+    hours = number("--hours", args.hours, 1 / 360, MAX_HOURS)
     settings = config_from_args(args)  # defaults < config file < environment < flags
     args.brain, args.workers, args.llm = settings.brain, settings.workers, settings.llm
     sim = _start_run(args, partial(build_simulation, llm=settings.llm))
     start = sim.now
-    end = start + timedelta(hours=args.hours)
+    end = start + timedelta(hours=hours)
     total = max(1, int((end - start).total_seconds() // sim.config.step_seconds))
     began = time.perf_counter()
     last = [began]
@@ -100,28 +102,70 @@ def _run(args: argparse.Namespace) -> int:
         if not args.quiet:
             progress(s)
 
+    problems: list[str] = []
     try:
         sim.run_until(end, watch)
         _stop_if_fatal(sim)
         if args.save:
-            from game.sim.saves import save_game
-
-            print(f"\nsaved to {save_game(sim, args.save)}", file=sys.stderr)
+            _save(sim, args.save, problems)
     finally:
         sim.close()  # and the brain: its audit log and cache are flushed
     wall = time.perf_counter() - began
     if not args.quiet:
         print(file=sys.stderr)
     report = build_report(sim, start, wall, sim.brain_name, timer.per_day())
-    text = json.dumps(report, indent=2, ensure_ascii=False)
-    if args.report:
-        from pathlib import Path
+    report["problems"] = problems
+    _write_report(report, args.report, problems)
+    lost = sim.jobs.lost
+    if lost:
+        say(f"{lost} cognition job(s) failed and their work was lost (see the report's jobs)")
+    return 1 if lost or problems else 0
 
-        Path(args.report).write_text(text + "\n", encoding="utf-8")
-        print(f"report written to {args.report}", file=sys.stderr)
-    else:
+
+MAX_HOURS = 24 * 366  # a year of game time is the longest run we take
+
+
+def number(flag: str, value: float, low: float, high: float) -> float:
+    """A finite number in [low, high], else one clear line."""
+    if not (isinstance(value, (int, float)) and math.isfinite(value) and low <= value <= high):
+        raise SmallvilleError(f"{flag} must be a number from {low:g} to {high:g}, not {value!r}")
+    return float(value)
+
+
+def say(line: str) -> None:
+    """One line to stderr, cleaned: nothing from outside repaints the terminal."""
+    from game.core.text import single_line
+
+    print(single_line(line, 500), file=sys.stderr)
+
+
+def _save(sim, name: str, problems: list[str]) -> None:
+    """A save that fails (full disk, read-only folder, bad name, locked) is one line; the
+    run still writes its report, and the previous save stays whole."""
+    from game.sim.saves import save_game
+
+    try:
+        say(f"saved to {save_game(sim, name)}")
+    except (SmallvilleError, OSError) as exc:
+        problems.append(f"could not save {name!r}: {exc}")
+        say(f"error: could not save: {exc}")
+
+
+def _write_report(report: dict, path: str | None, problems: list[str]) -> None:
+    text = json.dumps(report, indent=2, ensure_ascii=False)
+    if not path:
         print(text)
-    return 0
+        return
+    from pathlib import Path
+
+    try:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        problems.append(f"could not write the report to {path}: {exc.strerror or exc}")
+        say(f"error: could not write the report to {path} ({exc.strerror or exc}); it follows")
+        print(text)
+        return
+    say(f"report written to {path}")
 
 
 def _stop_if_fatal(sim) -> None:
@@ -151,6 +195,9 @@ def _play(args: argparse.Namespace) -> int:
     args.brain, args.workers = settings.brain, settings.workers
     prefs = load_prefs()  # the settings screen's choices, where no flag says otherwise
     width, height = _window_size(args.size) if args.size else prefs.size
+    number("--speed", args.speed, 1, 10_000)
+    number("--autosave", args.autosave, 0, 24 * 60)
+    number("--quit-after", args.quit_after, 0, 1e7)
     options = Options(
         llm=settings.llm,
         save_name=args.save or "",
@@ -173,7 +220,9 @@ def _window_size(text: str) -> tuple[int, int]:
     try:
         width, height = (int(n) for n in text.lower().split("x", 1))
     except ValueError:
-        raise SmallvilleError(f"--size must look like 1280x720, not {text!r}") from None
+        width = height = 0
+    if not (320 <= width <= 16384 and 240 <= height <= 16384):
+        raise SmallvilleError(f"--size must look like 1280x720, not {text[:40]!r}")
     return width, height
 
 
@@ -183,6 +232,8 @@ def _replay(args: argparse.Namespace) -> int:
     quiet_pygame()
     from game.ui.app import App, Options
 
+    number("--speed", args.speed, 1, 10_000)
+    number("--quit-after", args.quit_after, 0, 1e7)
     options = Options(
         replay=args.load,
         size=_window_size(args.size),
@@ -289,7 +340,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handler(args)
     except SmallvilleError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say(f"error: {exc}")
         return 2
     except KeyboardInterrupt:
         print("stopped", file=sys.stderr)

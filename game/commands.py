@@ -60,16 +60,21 @@ def _saves(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load(args: argparse.Namespace):
+def _load(args: argparse.Namespace, name: str = "", ablate: str | None = None):
+    """The save (`--load`, or `name`), with the endpoint, model, caps and budget of the
+    command line and settings: exactly what `run` would use."""
+    from game.core.config import config_from_args
     from game.sim.saves import load_game
 
-    return load_game(args.load, mind=parse_ablation(args.ablate))
+    settings = config_from_args(args)
+    mind = parse_ablation(ablate)
+    return load_game(name or args.load, mind=mind, workers=settings.workers, llm=settings.llm)
 
 
 def _interview(args: argparse.Namespace) -> int:
     from game.sim.evaluation import ask, run_battery
 
-    sim = _load(args)
+    sim = _load(args, ablate=args.ablate)
     try:
         if args.battery:
             out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
@@ -87,7 +92,10 @@ def _interview(args: argparse.Namespace) -> int:
             raise SmallvilleError("interview needs --agent NAME and a question (or --battery)")
         if args.agent not in sim.agents:
             raise SmallvilleError(f"no resident named {args.agent!r} in this save")
-        print(ask(sim, args.agent, " ".join(args.question)))
+        from game.core.text import single_line
+
+        question = single_line(" ".join(args.question), 2000)
+        print(single_line(ask(sim, args.agent, question), 4000))
         return 0
     finally:
         sim.close()
@@ -105,7 +113,6 @@ def _judge_brain(args: argparse.Namespace):
 
 def _evaluate(args: argparse.Namespace) -> int:
     from game.sim.evaluation import evaluate
-    from game.sim.saves import load_game
     from game.sim.study import summarize, table
 
     judge = _judge_brain(args)
@@ -113,7 +120,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     results = []
     try:
         for name in args.load:
-            sim = load_game(name)
+            sim = _load(args, name)
             try:
                 result = evaluate(sim, judge) | {"save": name}
                 results.append(result)
@@ -204,6 +211,8 @@ def _seeds(text: str) -> list[int]:
 
 def register(sub) -> None:
     """Add the research subcommands to the CLI's subparsers."""
+    from game.core.config import add_llm_arguments
+
     saves = sub.add_parser("saves", help="list saved games")
     saves.set_defaults(handler=_saves)
 
@@ -218,6 +227,7 @@ def register(sub) -> None:
     )
     interview.add_argument("--out", help="with --battery: write JSONL here")
     add_ablate(interview)
+    add_llm_arguments(interview, with_brain=True)
     interview.set_defaults(handler=_interview)
 
     ev = sub.add_parser("evaluate", help="the paper's end-to-end measures for saves")
@@ -232,9 +242,7 @@ def register(sub) -> None:
         default="keyword",
         help="llm: a model also judges each answer with the same rubric (shown side by side)",
     )
-    from game.core.config import add_llm_arguments
-
-    add_llm_arguments(ev)
+    add_llm_arguments(ev, with_brain=True)
     ev.set_defaults(handler=_evaluate)
 
     st = sub.add_parser("study", help="run several seeds, evaluate each, table beside the paper")

@@ -6,6 +6,7 @@ section of the run report and the HUD's usage line, so both read the same number
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -78,7 +79,10 @@ class UsageMeter:
         cheap: bool = False,
         replayed: bool = False,
     ) -> None:
-        """One answered request: its tokens (from the API's usage fields) and latency."""
+        """One answered request: its tokens (from the API's usage fields) and latency.
+        Counts are clamped to [0, MAX_COUNT] so no answer can make the cost go down."""
+        prompt_tokens, completion_tokens = _count(prompt_tokens), _count(completion_tokens)
+        seconds = seconds if math.isfinite(seconds) and seconds >= 0 else 0.0
         cost = self.pricing.cost(prompt_tokens, completion_tokens, cheap)
         with self._lock:
             for tally in self._tallies(question, agent):
@@ -105,13 +109,14 @@ class UsageMeter:
         with self._lock:
             return self._total.cost
 
-    def restore(self, saved: dict[str, Any]) -> None:
+    def restore(self, saved: Any) -> None:
         """Totals and breakdowns from an earlier `snapshot()` (a loaded save)."""
+        saved = saved if isinstance(saved, dict) else {}
         with self._lock:
             _fill(self._total, saved)
-            for q, tally in (saved.get("by_question") or {}).items():
+            for q, tally in _table(saved.get("by_question")):
                 _fill(self._by_question[q], tally)
-            for a, tally in (saved.get("by_agent") or {}).items():
+            for a, tally in _table(saved.get("by_agent")):
                 _fill(self._by_agent[a], tally)
 
     def snapshot(self) -> dict[str, Any]:
@@ -123,8 +128,33 @@ class UsageMeter:
         return out
 
 
-def _fill(tally: _Tally, saved: dict[str, Any]) -> None:
+MAX_COUNT = 10_000_000  # tokens of one request worth believing
+
+
+def _count(value: Any) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return 0
+    return min(MAX_COUNT, max(0, number))
+
+
+def _number(value: Any) -> float:
+    try:
+        number = float(value or 0.0)
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
+    return number if math.isfinite(number) and number >= 0 else 0.0
+
+
+def _fill(tally: _Tally, saved: Any) -> None:
+    """From a save's usage section, whatever it holds: counts are whole and >= 0."""
+    saved = saved if isinstance(saved, dict) else {}
     for name in COUNTERS:
-        tally.counts[name] = int(saved.get(name, 0) or 0)
-    tally.latency = float(saved.get("latency_seconds", 0.0) or 0.0)
-    tally.cost = float(saved.get("cost_usd", 0.0) or 0.0)
+        tally.counts[name] = int(min(_number(saved.get(name, 0)), 1e15))
+    tally.latency = _number(saved.get("latency_seconds", 0.0))
+    tally.cost = _number(saved.get("cost_usd", 0.0))
+
+
+def _table(value: Any) -> list[tuple[str, Any]]:
+    return [(str(k), v) for k, v in value.items()] if isinstance(value, dict) else []

@@ -10,6 +10,7 @@ report or log line can ever carry it, and `python main.py config` shows it maske
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import tomllib
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from game.core.errors import SmallvilleError, clip
+from game.core.text import public_url, single_line
 
 APP = "smallville"
 CONFIG_ENV = "SMALLVILLE_CONFIG"
@@ -282,6 +284,9 @@ def config_from_args(args: argparse.Namespace, base: Config | None = None) -> Co
     if getattr(args, "no_embeddings", False):
         changes["embeddings"] = False
         sources["llm.embeddings"] = "flag"
+    for name in ("budget_usd", "max_calls"):
+        if name in changes:
+            changes[name] = _convert(name, changes[name], getattr(LLMSettings(), name), "flag")
     if changes.get("record") and changes.get("replay"):
         raise SmallvilleError("--record and --replay exclude each other")
     top: dict[str, Any] = {}
@@ -289,7 +294,38 @@ def config_from_args(args: argparse.Namespace, base: Config | None = None) -> Co
         if getattr(args, name, None) is not None:
             top[name] = getattr(args, name)
             sources[name] = "flag"
-    return replace(config, **top, llm=replace(config.llm, **changes), sources=sources)
+    return checked(replace(config, **top, llm=replace(config.llm, **changes), sources=sources))
+
+
+# Upper bounds of the numeric settings (the lower bound of every one is 0).
+LIMITS: dict[str, float] = {
+    "workers": 256,
+    "embed_batch": 2048,
+    "temperature": 2.0,
+    "timeout": 3600.0,
+    "network_retries": 10,
+    "failures_before_rest": 1000,
+    "rest_seconds": 86400.0,
+    "validation_retries": 5,
+    "budget_usd": 1_000_000.0,
+    "max_calls": 1_000_000_000,
+}
+
+
+def checked(config: Config) -> Config:
+    """Every number finite and in range, wherever it came from: one clear line if not."""
+    values = {"workers": config.workers} | {
+        f.name: getattr(config.llm, f.name) for f in fields(LLMSettings)
+    }
+    for name, high in LIMITS.items():
+        value = values[name]
+        where = config.sources.get(name) or config.sources.get(f"llm.{name}") or "default"
+        ok = isinstance(value, (int, float)) and math.isfinite(value) and 0 <= value <= high
+        if not ok or (name == "workers" and value < 1) or (name == "timeout" and value <= 0):
+            raise SmallvilleError(
+                f"{where}: setting {name!r} must be from 0 to {high:g}, not {value!r}"
+            )
+    return config
 
 
 # -- showing -------------------------------------------------------------------------------
@@ -328,5 +364,6 @@ def _line(name: str, value: Any, source: str | None) -> str:
         value = value.value
     text = str(value).lower() if isinstance(value, bool) else repr(value)
     if isinstance(value, str):
-        text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        shown = public_url(value) if name == "base_url" else value
+        text = json.dumps(single_line(shown), ensure_ascii=False)
     return f"{name} = {text}" + (f"  # {source}" if source else "")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from game.core.records import Event, Fact, FactKind, Line, PlanItem, Rsvp, Source, Utterance
+from game.core.text import quoted
 from game.world.describe import object_phrase
 from game.world.scenario import Intent, Resident
 from game.world.town import Town
@@ -34,7 +35,7 @@ def render(fact: Fact, town: Town | None = None) -> str:
         return f"Conversation between {' and '.join(fact.participants)}: {said}"
     if kind is FactKind.CLAIM:
         if fact.source is Source.VISITOR:
-            return f'{fact.heard_from} (a visitor) said to {fact.subject}: "{fact.object}"'
+            return f"{fact.heard_from} (a visitor) said to {fact.subject}: {quoted(fact.object)}"
         return f"{fact.heard_from} said: {fact.object}"
     if kind is FactKind.PLAN:
         return f"{fact.subject}'s plan for {day_label(fact.plan)}: " + "; ".join(

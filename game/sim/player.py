@@ -9,6 +9,7 @@ cognition.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
@@ -19,6 +20,7 @@ from typing import Any
 from game.core.clock import Clock
 from game.core.errors import SmallvilleError
 from game.core.records import Observation, Source, Utterance
+from game.core.text import clean
 from game.mind import facts
 from game.mind.agent import Action, ActionKind, Agent
 from game.mind.cognition import Mind, inner_voice_job, interview, visitor_chat_job
@@ -29,6 +31,9 @@ from game.sim.scheduler import Scheduler
 from game.sim.setup import facing
 from game.world.town import AreaKind, Town
 
+# What a visitor's name may hold: it goes into every prompt, so nothing that could end a
+# quotation or start a new line of the prompt (letters, digits, spaces, - ' .).
+VISITOR_NAME = re.compile(r"[^\w '.-]")
 CHAT_RANGE = 4  # tiles: how near the visitor must stand to talk
 CHAT_IDLE = timedelta(minutes=3)  # game time without a word before a chat lapses
 
@@ -127,7 +132,7 @@ class Player:
 
     # -- the visitor --------------------------------------------------------------------
     def add_visitor(self, name: str) -> Visitor:
-        name = " ".join(name.split())[:40] or "Visitor"
+        name = " ".join(VISITOR_NAME.sub("", clean(name)).split())[:40] or "Visitor"
         if name in self.ctx.agents:
             raise SmallvilleError(f"{name!r} is a resident's name; choose another")
         spawns = self.ctx.town.spawns
@@ -168,7 +173,7 @@ class Player:
         self._agent(resident)
         if self.visitor is None:
             raise SmallvilleError("there is no visitor to speak")
-        text = " ".join(text.split())[:500]
+        text = " ".join(clean(text).split())[:500]
         if not text:
             return
         self.chats.setdefault(resident, []).append(Utterance(self.visitor.name, text))
@@ -249,7 +254,7 @@ class Player:
 
     def inner_voice(self, resident: str, text: str) -> None:
         self._agent(resident)
-        text = " ".join(text.split())[:500]
+        text = " ".join(clean(text).split())[:500]
         if text:
             self._jobs[resident] = InnerVoice(text)
             self.ctx.log.add(self.now, EventKind.PLAYER, resident, f"inner voice: {text}")

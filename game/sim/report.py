@@ -83,6 +83,7 @@ def build_report(
         "agents": [agent_report(sim, name) for name in sorted(sim.agents)],
         "conversations": conversations,
         "model": sim.usage(),
+        "jobs": sim.jobs.report(),
         "knowledge": knowledge(sim),
         "wall_seconds_per_day": wall_per_day or [],
         "peak_rss_mb": peak_rss_mb(),

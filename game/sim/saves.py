@@ -13,8 +13,10 @@ import os
 import re
 import shutil
 import tempfile
+import time
 import zipfile
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +28,8 @@ from game.core.codec import decode, encode
 from game.core.config import data_dir
 from game.core.errors import SmallvilleError, clip
 from game.core.mind_settings import MindSettings
+from game.core.text import bounded_loads
+from game.core.text import single_line as clean_line
 from game.mind.memory import MemoryStream
 from game.sim.autosave import apply_journal
 from game.sim.events import Event, EventKind
@@ -33,10 +37,21 @@ from game.sim.player import Visitor
 from game.sim.simulation import ClockMode, SimConfig
 from game.sim.upgrade import upgrade_memory
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+
 FORMAT = "smallville-save"
 VERSION = 3
 DOCUMENT = "save.json"
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
+_NAME = re.compile(r"^[A-Za-z0-9 _-]{1,64}$")
+_ARRAYS = re.compile(r"memories-[\w.-]{1,80}\.npz")
+TMP = ".tmp-smallville-"  # our half-written files: nobody else's are ever removed
+LOCK = ".lock"
+MAX_DOCUMENT = 512 * 1024 * 1024  # bytes of save.json worth reading
+MAX_DEPTH = 64  # nesting levels of save.json (ours need about ten)
+LOCK_WAIT = 10.0  # seconds a second writer waits for the first before it is refused
 
 
 class SaveError(SmallvilleError):
@@ -65,11 +80,20 @@ def saves_root(root: Path | str | None = None) -> Path:
 
 
 def save_path(name: str, root: Path | str | None = None) -> Path:
+    """The folder to read a save from: a save name, or (reading only) a folder path."""
     if "/" in name or "\\" in name or name.endswith(".json"):
         path = Path(name)
         return path.parent if path.name == DOCUMENT else path
-    if not _NAME.match(name):
-        raise SaveError(name, "a save name uses letters, digits, spaces, '.', '_' or '-'")
+    return name_folder(name, root)
+
+
+def name_folder(name: str, root: Path | str | None = None) -> Path:
+    """The folder of a save name. A name is a name, never a path: anything else is refused."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or not name.strip():
+        shown = clean_line(str(name), 70)
+        raise SaveError(
+            repr(shown), "a save name uses letters, digits, spaces, '_' or '-' (at most 64)"
+        )
     return saves_root(root) / name
 
 
@@ -77,26 +101,109 @@ def save_path(name: str, root: Path | str | None = None) -> Path:
 
 
 def save_game(sim, name: str, root: Path | str | None = None) -> Path:
-    """Write the whole game; returns the save folder."""
-    folder = save_path(name, root)
-    folder.mkdir(parents=True, exist_ok=True)
+    """Write the whole game under a save name; returns the save folder.
+
+    Only into a folder that is empty or holds one of our saves; under the save's lock (a
+    second writer waits, then is refused); only the files this save wrote are removed.
+    A full disk or a read-only folder is one SaveError line and the old save stays whole."""
+    folder = name_folder(name, root)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _refuse_foreign(folder)
+        with _locked(folder):
+            return _write_save(sim, folder)
+    except OSError as exc:
+        raise SaveError(folder, f"cannot write the save: {exc.strerror or exc}") from None
+
+
+def _write_save(sim, folder: Path) -> Path:
+    previous = _arrays_named(folder / DOCUMENT)
     generation = datetime.now().strftime("%Y%m%dT%H%M%S%f")
     arrays_name = f"memories-{generation}.npz"
     doc, arrays = game_state(sim)
     doc["arrays"] = arrays_name
     _write_atomic(folder / arrays_name, lambda f: np.savez(f, **arrays))
     text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
-    _write_atomic(folder / DOCUMENT, lambda f: f.write(text.encode("utf-8")))
-    for old in folder.glob("memories-*.npz"):
-        if old.name != arrays_name:
-            old.unlink(missing_ok=True)
-    for tmp in folder.glob(".tmp-*"):
-        tmp.unlink(missing_ok=True)
+    try:
+        _write_atomic(folder / DOCUMENT, lambda f: f.write(text.encode("utf-8")))
+    except BaseException:
+        (folder / arrays_name).unlink(missing_ok=True)  # ours, and named by nothing
+        raise
+    if previous and previous != arrays_name:
+        (folder / previous).unlink(missing_ok=True)
     return folder
 
 
+def _arrays_named(document: Path) -> str:
+    """The arrays file the save now in place names ('' when there is none we trust)."""
+    try:
+        doc = _read_document(document)
+    except (SaveError, OSError):
+        return ""
+    name = doc.get("arrays") if isinstance(doc, dict) else None
+    return name if isinstance(name, str) and _ARRAYS.fullmatch(name) else ""
+
+
+def _refuse_foreign(folder: Path) -> None:
+    """A folder with files in it must hold a save of ours: never write over anything else."""
+    entries = [p.name for p in folder.iterdir()]
+    if not entries:
+        return
+    if DOCUMENT in entries:
+        try:
+            doc = _read_document(folder / DOCUMENT)
+        except SaveError:
+            doc = None
+        if isinstance(doc, dict) and doc.get("format") == FORMAT:
+            return
+    ours = all(_ARRAYS.fullmatch(n) or n.startswith(TMP) or n == LOCK for n in entries)
+    if not ours:
+        raise SaveError(folder, "this folder holds files that are not a Smallville save")
+
+
+@contextmanager
+def _locked(folder: Path, wait: float = LOCK_WAIT):
+    """The save's own lock: one writer at a time, across processes."""
+    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        end = time.monotonic() + wait
+        while not _try_lock(fd):
+            if time.monotonic() >= end:
+                raise SaveError(folder, "another game is saving under this name; try again")
+            time.sleep(0.05)
+        try:
+            yield
+        finally:
+            _unlock(fd)
+    finally:
+        os.close(fd)
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        else:  # pragma: no cover - Windows
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    except OSError:
+        return False
+    return True
+
+
+def _unlock(fd: int) -> None:
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    else:  # pragma: no cover - Windows
+        import msvcrt
+
+        os.lseek(fd, 0, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+
 def _write_atomic(path: Path, write: Callable[[Any], Any]) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=TMP, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
@@ -164,10 +271,7 @@ def read_save(name: str, root: Path | str | None = None) -> tuple[dict, dict[str
     path = folder / DOCUMENT
     if not path.is_file():
         raise SaveError(folder, "no save here (save.json is missing)")
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SaveError(path, f"damaged: not valid JSON ({exc})") from exc
+    doc = _read_document(path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SaveError(path, "not a Smallville save")
     try:
@@ -177,13 +281,26 @@ def read_save(name: str, root: Path | str | None = None) -> tuple[dict, dict[str
     arrays = _read_arrays(folder, doc, path)
     try:  # an autosave's journal: the changes written after its base (game/sim/autosave.py)
         return apply_journal(folder, doc, arrays)
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
         raise SaveError(path, f"damaged journal ({type(exc).__name__}: {exc})") from exc
+
+
+def _read_document(path: Path) -> Any:
+    """save.json parsed with limits on size and depth: past them it counts as damaged."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_DOCUMENT:
+            raise SaveError(path, f"damaged: {size} bytes is more than a save can be")
+        return bounded_loads(path.read_text(encoding="utf-8"), MAX_DEPTH)
+    except OSError as exc:
+        raise SaveError(path, f"cannot read: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, ValueError, MemoryError) as exc:
+        raise SaveError(path, f"damaged: not valid JSON ({clean_line(str(exc), 120)})") from None
 
 
 def _read_arrays(folder: Path, doc: dict, path: Path) -> dict[str, np.ndarray]:
     name = doc.get("arrays")
-    if not isinstance(name, str) or not re.fullmatch(r"memories-[\w.-]{1,80}\.npz", name):
+    if not isinstance(name, str) or not _ARRAYS.fullmatch(name):
         raise SaveError(path, "damaged: does not name its memory arrays")
     try:
         with np.load(folder / name, allow_pickle=False) as data:
@@ -278,8 +395,10 @@ def restore(sim, doc: dict, arrays: dict[str, np.ndarray], path: Path | str = "s
     if embedder != {"name": sim.mind.embedder.name, "dim": sim.mind.embedder.dim}:
         raise SaveError(
             path,
-            f"made with embedder {embedder}; this game uses {sim.mind.embedder.name}: "
-            "memories of two embedders cannot be mixed",
+            f"made by the {clean_line(str(doc.get('brain')), 20)} brain with embedder "
+            f"{clean_line(str(embedder), 80)}; these settings give the {sim.mind.brain.name} "
+            f"brain with embedder {sim.mind.embedder.name} ({sim.mind.embedder.dim}): "
+            "memories of two embedders cannot be mixed (check --base-url and --embed-model)",
         )
     sim.clock.now = datetime.fromisoformat(doc["clock"])
     sim.steps = int(doc["steps"])
@@ -328,22 +447,29 @@ def list_saves(root: Path | str | None = None) -> list[SaveInfo]:
         path = folder / DOCUMENT
         if not path.is_file():
             continue
-        size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
+            size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+            doc = _read_document(path)
+            if not isinstance(doc, dict):
+                raise ValueError("not a save")
             info = SaveInfo(
                 folder.name,
-                str(doc.get("scenario_name", "?")),
-                str(doc.get("clock", "?")),
-                str(doc.get("brain", "?")),
+                clean_line(str(doc.get("scenario_name", "?")), 60),
+                clean_line(str(doc.get("clock", "?")), 60),
+                clean_line(str(doc.get("brain", "?")), 60),
                 size,
-                str(doc.get("saved_at", "?")),
-                str((doc.get("visitor") or {}).get("name", "")),
+                clean_line(str(doc.get("saved_at", "?")), 60),
+                clean_line(_visitor_name(doc), 60),
             )
-        except (OSError, ValueError):
-            info = SaveInfo(folder.name, "(damaged)", "?", "?", size, "?")
+        except (OSError, ValueError, SaveError):
+            info = SaveInfo(folder.name, "(damaged)", "?", "?", 0, "?")
         out.append(info)
     return out
+
+
+def _visitor_name(doc: dict) -> str:
+    visitor = doc.get("visitor")
+    return str(visitor.get("name", "")) if isinstance(visitor, dict) else ""
 
 
 def autosave(sim, root: Path | str | None = None, keep: int = 3) -> Path:

@@ -21,6 +21,7 @@ from game.brains.protocol import Brain, Embedder
 from game.core.clock import Clock, minute_of_day
 from game.core.mind_settings import MindSettings
 from game.core.records import MemoryKind, Observation, Source, Utterance
+from game.core.text import single_line as clean_line
 from game.mind import facts
 from game.mind.agent import Action, ActionKind, Agent, Conversation
 from game.mind.cognition import (
@@ -62,6 +63,60 @@ from game.sim.view import (
 from game.world.pathfinding import PathFinder
 from game.world.scenario import Scenario
 from game.world.town import SEP, AreaKind, Town, split
+
+NOTICE_AFTER = 3  # failed jobs of one resident before a person is told
+
+
+@dataclass
+class JobHealth:
+    """Failed cognition jobs: how many, whose, and which were lost for good.
+
+    A failed seeding is retried (after a wait that doubles, up to 30 game minutes) and is
+    lost only if the run ends before it succeeds; any other failed job lost its decision
+    (the agent simply decides again). The run's report and exit code read `lost`."""
+
+    failed_total: int = 0
+    lost_total: int = 0
+    by_agent: dict[str, int] = field(default_factory=dict)
+    unseeded: set[str] = field(default_factory=set)
+    notices: list[str] = field(default_factory=list)
+    retry_at: dict[str, datetime] = field(default_factory=dict)
+
+    def failed(self, agent: str, label: str, now: datetime, problem: str) -> None:
+        self.failed_total += 1
+        n = self.by_agent[agent] = self.by_agent.get(agent, 0) + 1
+        if label == JobKind.SEED.value:
+            self.unseeded.add(agent)
+            self.retry_at[agent] = now + timedelta(minutes=min(30, 2 ** min(n - 1, 5)))
+        else:
+            self.lost_total += 1
+        if n == NOTICE_AFTER:
+            self.notices.append(
+                f"{agent}'s thinking keeps failing ({n} jobs so far; last: {problem}); "
+                "see the event log"
+            )
+
+    def seeded(self, agent: str) -> None:
+        self.unseeded.discard(agent)
+        self.retry_at.pop(agent, None)
+
+    def waiting(self, agent: str, now: datetime) -> bool:
+        """Whether a failed seeding is still waiting for its retry."""
+        at = self.retry_at.get(agent)
+        return at is not None and now < at
+
+    @property
+    def lost(self) -> int:
+        """Jobs whose work is gone: failed ones, and seedings still not done."""
+        return self.lost_total + len(self.unseeded)
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "failed": self.failed_total,
+            "lost": self.lost,
+            "unseeded": sorted(self.unseeded),
+            "failed_by_agent": dict(sorted(self.by_agent.items())),
+        }
 
 
 class ClockMode(Enum):
@@ -121,6 +176,7 @@ class Simulation:
             r.name: make_agent(town, r, self.now, dim) for r in scenario.residents
         }
         self.player = Player(self._player_context())
+        self.jobs = JobHealth()
         self._objects_in: dict[str, list[str]] = {}
         for area in town.areas.values():
             if area.kind is AreaKind.OBJECT:
@@ -186,7 +242,7 @@ class Simulation:
         return Usage.of(self.usage())
 
     def notices(self) -> tuple[str, ...]:
-        return brain_notices(self.mind.brain)
+        return brain_notices(self.mind.brain) + tuple(self.jobs.notices)
 
     def fatal(self) -> str:
         """Why the run must stop ('' to go on): the brain's strict mode or a replay miss."""
@@ -436,7 +492,7 @@ class Simulation:
         world = None
         for name in sorted(self.agents):
             agent = self.agents[name]
-            if self.scheduler.busy(name):
+            if self.scheduler.busy(name) or self.jobs.waiting(name, self.now):
                 continue
             need = self._need(agent)
             if need is None:
@@ -485,22 +541,21 @@ class Simulation:
             self._appliers[effect.job](agent, effect)
 
     def _job_failed(self, finished: Finished) -> None:
-        """A failed job costs the agent a minute of waiting, never the run."""
+        """A failed job costs the agent some waiting, never the run nor its memories: the
+        agent is left in a safe state, a failed seeding is tried again (never marked done),
+        and repeated failures become a notice a person sees and the report counts."""
         err = finished.error
+        problem = clean_line(f"{type(err).__name__}: {err}", 200)
         for name in finished.agents:
-            agent = self.agents[name]
-            self.log.add(
-                self.now,
-                EventKind.ERROR,
-                name,
-                f"{finished.label} failed: {type(err).__name__}: {err}",
-            )
-            if agent.conversation is None and not agent.asleep:
+            agent = self.agents.get(name)
+            if agent is None:
+                continue
+            self.log.add(self.now, EventKind.ERROR, name, f"{finished.label} failed: {problem}")
+            self.jobs.failed(name, finished.label, self.now, problem)
+            if agent.conversation is None and not agent.asleep and agent.seeded:
                 end = self.now + timedelta(minutes=1)
                 desc = "pausing to collect their thoughts"
                 agent.action = Action(desc, agent.location, self.now, end, ActionKind.WAIT, "💭")
-            if finished.label == JobKind.SEED.value:
-                agent.seeded = True
 
     def _effect_appliers(self) -> dict[JobKind, Callable[[Agent, Any], None]]:
         """What each kind of job's effect does to its agent, beyond storing memories."""
@@ -517,6 +572,7 @@ class Simulation:
 
     def _seeded(self, agent: Agent, e: Seeded) -> None:
         agent.seeded = True
+        self.jobs.seeded(agent.name)
 
     def _next_action(self, agent: Agent, e: NextAction) -> None:
         agent.plan = e.plan

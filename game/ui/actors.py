@@ -321,4 +321,6 @@ def _speech(surface: pygame.Surface, text: str, rect: pygame.Rect, placed: list)
     pygame.draw.polygon(surface, theme.BUBBLE, tip)
     line_h = fnt.get_linesize()
     for i, line in enumerate(lines):
-        surface.blit(fnt.render(line, True, theme.INK), (box.x + 7, box.y + 5 + i * line_h))
+        surface.blit(
+            fnt.render(theme.safe_text(line), True, theme.INK), (box.x + 7, box.y + 5 + i * line_h)
+        )

@@ -102,7 +102,9 @@ class App:
         if save:  # a SaveError says what is wrong with the save in one line
             from game.sim.saves import load_game
 
-            self.replace_town(load_game(save, mode=ClockMode.REALTIME), name)
+            o = self.options  # the same endpoint, model and caps as a new game
+            sim = load_game(save, mode=ClockMode.REALTIME, workers=o.workers, llm=o.llm)
+            self.replace_town(sim, name)
             return
         from game.sim.factory import build_simulation
 

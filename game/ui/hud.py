@@ -99,7 +99,8 @@ class Notifications:
             pygame.draw.rect(surface, toast.color, (x, y + 4, 4, h - 8))
             for i, line in enumerate(lines):
                 surface.blit(
-                    fnt.render(line, True, toast.color), (x + 12, y + 5 + i * fnt.get_linesize())
+                    fnt.render(theme.safe_text(line), True, toast.color),
+                    (x + 12, y + 5 + i * fnt.get_linesize()),
                 )
             y += h + 4
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pygame
 
+from game.core.text import clean
+
 Color = tuple[int, int, int] | tuple[int, int, int, int]
 
 BG = (24, 26, 34)
@@ -48,9 +50,16 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
 _texts: dict[tuple[str, int, tuple], pygame.Surface] = {}
 
 
+def safe_text(text: str, limit: int = 1000) -> str:
+    """Any string made renderable: no NUL, controls, surrogates or bidi tricks, and not so
+    long that the surface would be wider than SDL allows. The font path never raises."""
+    return clean(str(text))[:limit]
+
+
 def printable(text: str, size: int = 18) -> str:
     """Text without the characters the UI font has no glyph for (emoji show as boxes
     otherwise); emoji are drawn by the emoji renderer where they matter."""
+    text = safe_text(text)
     if text.isascii():
         return text
     fnt = font(size)
@@ -62,6 +71,7 @@ def render(text: str, size: int = 18, color: Color = TEXT) -> pygame.Surface:
     """One line of text; emoji in it come from the one emoji renderer (game.ui.emoji)."""
     from game.ui.emoji import has_emoji, shared_renderer
 
+    text = safe_text(text)
     if has_emoji(text):
         return shared_renderer().line(text, size, color)
     return font(size).render(printable(text, size), True, color)

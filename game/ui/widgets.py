@@ -42,7 +42,7 @@ class Button:
             colour = (44, 48, 60)
         pygame.draw.rect(surface, colour, self.rect, border_radius=5)
         ink = theme.INK if self.on else (theme.TEXT if self.enabled else theme.MUTED)
-        image = theme.font(self.size).render(self.label, True, ink)
+        image = theme.font(self.size).render(theme.safe_text(self.label), True, ink)
         surface.blit(image, image.get_rect(center=self.rect.center))
 
 

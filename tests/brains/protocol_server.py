@@ -12,7 +12,15 @@ fault for every request): 'malformed', 'truncated', 'garbage', 'enormous', 'empt
 'unknown_area',
 'rate_limit' (429 + Retry-After), 'server_error' (500), 'hang' (sleep past the client's
 timeout), 'unauthorized' (401, echoing the key as some servers do), 'bad_request' (a
-plain 400). `accepts` lists the
+plain 400). Hostile answers, each a class the client must turn into a counted fallback:
+'nested' (an envelope nested 100,000 deep), 'nested_content', 'null_message',
+'object_content', 'bad_usage' (negative, 1e400 and text token counts: the answer itself
+is good), 'error_text' (a 400 whose message holds NUL, terminal escapes, bidi marks and
+the key, forwards and reversed), 'drip' (a good answer one byte at a time), 'huge_length'
+(a 2 GB Content-Length), 'gzip_bomb' (16 MB of zeros, gzipped), 'key_echo' (the key inside
+every string of a good answer), 'controls' (control, bidi and zero-width characters in
+every string). `embed_faults` / `embed_always` do the same for /v1/embeddings:
+'few_rows', 'nan', 'empty', 'huge_dim', 'ragged', 'nested'. `accepts` lists the
 response_format types it takes (drop 'json_schema' to act like llama.cpp's server, drop
 both to act like a server without structured output), `embeddings=False` makes
 /v1/embeddings a 404, and `forced[question]` fixes the answer to one question.
@@ -25,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import gzip
 import hashlib
 import json
 import re
@@ -33,6 +42,7 @@ import struct
 import threading
 import time
 from collections import Counter, deque
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -75,6 +85,8 @@ class ProtocolServer:
         self.refuses: set[str] = set()  # 'max_tokens', 'temperature': as newer OpenAI models
         self.faults: deque[str] = deque()
         self.always = ""
+        self.embed_faults: deque[str] = deque()
+        self.embed_always = ""
         self.retry_after = "0.05"
         self.hang_seconds = 2.0
         self.forced: dict[str, dict[str, Any]] = {}  # question name -> the answer to give
@@ -107,6 +119,10 @@ class ProtocolServer:
     def next_fault(self) -> str:
         with self._lock:
             return self.faults.popleft() if self.faults else self.always
+
+    def next_embed_fault(self) -> str:
+        with self._lock:
+            return self.embed_faults.popleft() if self.embed_faults else self.embed_always
 
     def record(self, entry: dict[str, Any]) -> None:
         with self._lock:
@@ -159,7 +175,30 @@ def _handler(server: ProtocolServer):
                     status, doc, headers = embeddings(server, body)
                 else:
                     status, doc, headers = 404, {"error": {"message": "not found"}}, {}
+            if isinstance(doc, Raw):
+                return self._send_raw(status, doc)
             self._send(status, doc, headers)
+
+        def _send_raw(self, status: int, raw: Raw) -> None:
+            """Bytes as a hostile server sends them: any headers, dripped if asked."""
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", raw.length or str(len(raw.data)))
+                for k, v in raw.headers.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                if not raw.drip:
+                    self.wfile.write(raw.data)
+                    return
+                for i in range(len(raw.data)):
+                    self.wfile.write(raw.data[i : i + 1])
+                    self.wfile.flush()
+                    time.sleep(raw.drip)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            finally:
+                self.close_connection = True
 
         def _send(self, status: int, doc: Any, headers: dict[str, str] | None = None) -> None:
             data = json.dumps(doc).encode()
@@ -175,6 +214,26 @@ def _handler(server: ProtocolServer):
                 pass  # the client gave up (a timeout test)
 
     return Handler
+
+
+@dataclass(frozen=True)
+class Raw:
+    """An answer sent byte for byte (a hostile server's), not as a JSON document."""
+
+    data: bytes
+    headers: dict[str, str] = field(default_factory=dict)
+    length: str = ""  # the Content-Length claimed ('' = the true one)
+    drip: float = 0.0  # seconds between bytes
+
+
+DEEP = 100_000
+_BOMB: list[bytes] = []
+
+
+def gzip_bomb() -> bytes:
+    if not _BOMB:
+        _BOMB.append(gzip.compress(b"\0" * 16_000_000, compresslevel=9))
+    return _BOMB[0]
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None):
@@ -195,6 +254,16 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
         time.sleep(server.hang_seconds)
     if fault == "dropped":
         return None, None, None
+    if fault == "error_text":
+        key = auth.removeprefix("Bearer ")
+        text = f"bad\x00 request \x1b[2J\x1b]0;owned\x07 \u202e{key}\u200b {key[::-1]}"
+        return _error(400, text)
+    if fault == "nested":
+        return 200, Raw(b'{"choices": ' + b"[" * DEEP + b"]" * DEEP + b"}"), {}
+    if fault == "huge_length":
+        return 200, Raw(b'{"choices": [', length="2000000000"), {}
+    if fault == "gzip_bomb":
+        return 200, Raw(gzip_bomb(), {"Content-Encoding": "gzip"}), {}
     if "max_tokens" in server.refuses and "max_tokens" in body:
         return _error(
             400,
@@ -215,6 +284,8 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
     name, schema = _schema_of(rf, prompt)
     server.count(name)
     answer = server.forced.get(name) or answer_for(name, schema, _last_user(messages))
+    if fault in ("key_echo", "controls"):
+        answer = _strings(answer, fault, auth.removeprefix("Bearer "))
     content = _mutate(answer, fault)
     if rf.get("type") == "text" and fault != "malformed":
         content = f"Here is my answer:\n```json\n{content}\n```\n"
@@ -239,7 +310,37 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
     }
     if fault == "empty_choices":
         doc["choices"] = []
+    return _hostile_envelope(doc, fault, answer)
+
+
+def _hostile_envelope(doc: dict[str, Any], fault: str, answer: Any):
+    message = doc["choices"][0]["message"]
+    if fault == "null_message":
+        doc["choices"][0]["message"] = None
+    elif fault == "object_content":
+        message["content"] = answer
+    elif fault == "nested_content":
+        message["content"] = "[" * 5000 + "]" * 5000  # past any parser's recursion limit
+    elif fault == "bad_usage":
+        doc["usage"] = {"prompt_tokens": -1_000_000, "completion_tokens": "many"}
+        text = json.dumps(doc).replace('"many"', "1e400")
+        return 200, Raw(text.encode()), {}
+    elif fault == "drip":
+        return 200, Raw(json.dumps(doc).encode(), drip=0.05), {}
     return 200, doc, {}
+
+
+def _strings(value: Any, fault: str, key: str) -> Any:
+    """Every string of an answer with the key in it, or with characters that hide."""
+    if isinstance(value, dict):
+        return {k: _strings(v, fault, key) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_strings(v, fault, key) for v in value]
+    if isinstance(value, str):
+        if fault == "key_echo":
+            return f"{value} (my key is {key})"
+        return "\u202e\u200b\u202e" if len(value) <= 2 else f"\x00{value}\x1b[31m\u202e\u200b"
+    return value
 
 
 def _last_user(messages: list[dict[str, Any]]) -> str:
@@ -495,6 +596,7 @@ MAKERS = {
 def embeddings(server: ProtocolServer, body: dict[str, Any]):
     if not server.embeddings:
         return _error(404, "this server has no embeddings")
+    fault = server.next_embed_fault()
     texts = body.get("input", [])
     texts = [texts] if isinstance(texts, str) else texts
     data = []
@@ -505,7 +607,27 @@ def embeddings(server: ProtocolServer, body: dict[str, Any]):
         data.append({"object": "embedding", "index": i, "embedding": vector})
     used = sum(tokens(str(t)) for t in texts)
     usage = {"prompt_tokens": used, "total_tokens": used}
-    return 200, {"object": "list", "data": data, "model": body.get("model"), "usage": usage}, {}
+    doc = {"object": "list", "data": data, "model": body.get("model"), "usage": usage}
+    return _hostile_embeddings(doc, fault, server.dim)
+
+
+def _hostile_embeddings(doc: dict[str, Any], fault: str, dim: int):
+    rows = doc["data"]
+    if fault == "few_rows":
+        doc["data"] = rows[:-1]
+    elif fault == "nan":
+        rows[0]["embedding"][0] = float("nan")  # json.dumps writes NaN, as some servers do
+    elif fault == "empty":
+        for row in rows:
+            row["embedding"] = []
+    elif fault == "huge_dim":
+        for row in rows:
+            row["embedding"] = [0.5] * 20_000
+    elif fault == "ragged":
+        rows[-1]["embedding"] = rows[-1]["embedding"][: dim // 2]
+    elif fault == "nested":
+        return 200, Raw(b'{"data": ' + b"[" * DEEP + b"]" * DEEP + b"}"), {}
+    return 200, doc, {}
 
 
 def _vector(text: str, dim: int) -> list[float]:

@@ -62,3 +62,40 @@ def test_embeddings_batches_sent_are_logged_and_replayed_ones_not(tmp_path) -> N
     log.close()
     (only,) = lines(tmp_path / "a.jsonl")
     assert only["question"] == "embeddings" and only["texts"] == 2 and only["prompt_tokens"] == 9
+
+
+def test_the_audit_log_clips_long_strings_and_rolls_past_its_size(tmp_path):
+    import json as _json
+
+    from game.brains.audit import MAX_FIELD, AuditLog
+
+    path = tmp_path / "audit.jsonl"
+    log = AuditLog(path, max_bytes=50_000)
+    for i in range(40):
+        log.write({"question": "plan", "answer": "x" * 100_000, "n": i})
+    log.close()
+    rolled = path.with_name("audit.jsonl.1")
+    assert rolled.is_file() and path.stat().st_size <= 50_000
+    last = [_json.loads(line) for line in path.read_text().splitlines()][-1]
+    assert last["n"] == 39 and len(last["answer"]) < MAX_FIELD + 100
+
+
+def test_an_audit_folder_that_cannot_be_written_turns_the_log_off_not_the_run(tmp_path):
+    from game.brains.audit import AuditLog
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the folder should be")
+    log = AuditLog(blocker / "audit" / "llm.jsonl")
+    log.write({"question": "plan"})  # no error
+    log.close()
+    assert "cannot be written" in log.problem and "\n" not in log.problem
+
+
+def test_url_passwords_and_reversed_keys_are_redacted():
+    from game.brains.audit import redact, url_secrets
+
+    url = "http://me:s3cret-pass@host:8/v1"
+    line = redact(
+        f"cannot reach {url}; key ssap-terc3s; yek-terces", url_secrets(url) + ["secret-key"]
+    )
+    assert "s3cret-pass" not in line and "ssap-terc3s" not in line and "yek-terces" not in line

@@ -206,3 +206,104 @@ def test_version_two_memories_gain_their_fields_on_load(tmp_path):
         assert all(saved["name"] in t.participants and t.heard_from for t in talks)
     sim.run_until(sim.now + timedelta(hours=1))
     sim.close()
+
+
+@pytest.mark.parametrize(
+    "name", ["../../escape", "a/b", "..", "x" * 65, "", "   ", "dot.name", "nul\x00", "tab\tname"]
+)
+def test_a_save_name_is_a_name_never_a_path(tmp_path, name):
+    root = tmp_path / "data" / "saves"
+    with pytest.raises(SaveError, match="save name") as info:
+        save_game(None, name, root)
+    assert "\n" not in str(info.value)
+    assert not any(tmp_path.rglob("*.json")) and not (tmp_path / "escape").exists()
+
+
+def test_a_folder_that_holds_no_save_of_ours_is_refused_and_untouched(tmp_path):
+    folder = tmp_path / "theirs"
+    folder.mkdir()
+    (folder / "save.json").write_text('{"mine": true}')
+    (folder / "notes.txt").write_text("keep me")
+    before = snapshot_files(folder)
+    sim = build_simulation("three", seed=1)
+    with pytest.raises(SaveError, match="not a Smallville save"):
+        save_game(sim, "theirs", tmp_path)
+    sim.close()
+    assert snapshot_files(folder) == before
+
+
+def test_a_save_removes_only_the_files_it_wrote(tmp_path):
+    sim = build_simulation("three", seed=1)
+    folder = save_game(sim, "mine", tmp_path)
+    (folder / "memories-someone-elses.npz").write_bytes(b"not ours to delete")
+    (folder / ".tmp-other").write_bytes(b"nor this")
+    first = json.loads((folder / "save.json").read_text())["arrays"]
+    sim.run_until(sim.now + timedelta(minutes=10))
+    save_game(sim, "mine", tmp_path)
+    sim.close()
+    names = {p.name for p in folder.iterdir()}
+    assert first not in names  # the previous save's arrays, replaced
+    assert {"memories-someone-elses.npz", ".tmp-other"} <= names
+
+
+def test_two_writers_under_one_name_never_break_the_save(tmp_path):
+    """Threads of one process take the same file lock two processes would."""
+    sims = [build_simulation("three", seed=s) for s in (1, 2)]
+    errors: list[Exception] = []
+
+    def write(sim) -> None:
+        for _ in range(5):
+            try:
+                save_game(sim, "shared", tmp_path)
+            except SaveError as exc:  # refused after waiting: allowed, never broken
+                errors.append(exc)
+
+    import threading
+
+    threads = [threading.Thread(target=write, args=(s,)) for s in sims]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    doc, arrays = read_save("shared", tmp_path)
+    assert arrays and doc["seed"] in (1, 2)
+    assert len(list((tmp_path / "shared").glob("memories-*.npz"))) == 1
+    for sim in sims:
+        sim.close()
+
+
+def test_a_failed_write_is_one_line_and_the_previous_save_stays_whole(tmp_path, monkeypatch):
+    import errno
+
+    import numpy as np
+
+    sim = build_simulation("three", seed=1)
+    folder = save_game(sim, "full", tmp_path)
+    before = snapshot_files(folder)
+
+    def no_space(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(np, "savez", no_space)
+    with pytest.raises(SaveError, match="No space left on device") as info:
+        save_game(sim, "full", tmp_path)
+    sim.close()
+    assert "\n" not in str(info.value)
+    assert {k: v for k, v in snapshot_files(folder).items() if k != ".lock"} == {
+        k: v for k, v in before.items() if k != ".lock"
+    }
+    load_game("full", tmp_path).close()
+
+
+@pytest.mark.parametrize(
+    "content", ["[" * 100_000 + "]" * 100_000, '{"a":' * 5000 + "1" + "}" * 5000]
+)
+def test_a_deeply_nested_save_is_damaged_everywhere_it_is_read(tmp_path, content, capsys):
+    folder = tmp_path / "deep"
+    folder.mkdir()
+    (folder / "save.json").write_text(content)
+    with pytest.raises(SaveError, match="damaged"):
+        read_save("deep", tmp_path)
+    with pytest.raises(SaveError, match="damaged"):
+        load_game(str(folder))
+    assert [s.scenario for s in list_saves(tmp_path)] == ["(damaged)"]

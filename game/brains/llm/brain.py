@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from game.brains.audit import AuditLog
+from game.brains.audit import AuditLog, public_url, url_secrets
 from game.brains.budget import BudgetGuard
 from game.brains.llm.client import ChatClient
 from game.brains.llm.embedder import open_embedder
@@ -98,13 +98,14 @@ class LLMBrain:
     def __init__(self, settings: LLMSettings, seed: int = 0) -> None:
         self.settings = settings
         self.model = settings.model
-        self.base_url = settings.base_url or "https://api.openai.com/v1"
+        self.base_url = public_url(settings.base_url or "https://api.openai.com/v1")
         self.notices: list[str] = []
         self._notice_lock = threading.Lock()
         self.scripted = ScriptedBrain(seed)
         self.meter = UsageMeter(Pricing(settings.prices(), settings.prices(cheap=True)))
         self.guard = BudgetGuard(self.meter, settings.budget_usd, settings.max_calls)
-        self.audit = AuditLog(audit_path(settings), secrets=[settings.api_key()])
+        secrets = [settings.api_key(), *url_secrets(settings.base_url)]
+        self.audit = AuditLog(audit_path(settings), secrets=secrets)
         self.cache = open_cache(settings)
         self.client = ChatClient(
             settings,
@@ -115,6 +116,8 @@ class LLMBrain:
             self.cache,
             notify=self.notify,
         )
+        if self.audit.problem:
+            self.notify(self.audit.problem)
         self.memo = Memo()
         self.quiet = Memo()  # (resident, subject) -> when it last chose to carry on
         self.embedder: Embedder = open_embedder(
@@ -154,7 +157,12 @@ class LLMBrain:
         """A loaded game keeps counting where its save left off."""
         self.meter.restore(saved)
 
+    def cancel(self) -> None:
+        """Drop the requests in flight (within a second): the run or the window ends."""
+        self.client.close()
+
     def close(self) -> None:
+        self.client.close()
         self.audit.close()
         if self.cache is not None:
             self.cache.close()

@@ -12,16 +12,18 @@ also asks the run to stop, since the run can no longer be the recorded one.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from functools import cache
 from string import Template
 from typing import Any
 
-from game.brains.audit import AuditLog
+from game.brains.audit import AuditLog, url_secrets
 from game.brains.budget import BudgetGuard
 from game.brains.llm.jsontext import Invalid, extract_json
 from game.brains.llm.model import (
+    BadReply,
     ChatReply,
     ChatRequest,
     EmbedRequest,
@@ -39,9 +41,11 @@ from game.brains.scripted import ScriptedBrain
 from game.brains.usage import UsageMeter
 from game.core.config import LLMSettings
 from game.core.paths import PROMPTS
+from game.core.text import clean_tree
 
 # Errors a model's odd JSON can raise inside a question's parse; all mean "invalid".
 PARSE_ERRORS = (Invalid, TypeError, ValueError, KeyError, AttributeError, IndexError)
+log = logging.getLogger("smallville.llm")
 
 
 @cache
@@ -81,9 +85,9 @@ class ChatClient:
     ) -> None:
         self.settings, self.scripted = settings, scripted
         self.meter, self.audit = meter, audit
-        self.signals = Signals(notify, settings.api_key)
+        self.signals = Signals(notify, settings.api_key, tuple(url_secrets(settings.base_url)))
         stack = build_model(settings, Ledgers(meter, guard, audit, cache), self.signals, sleep)
-        self.model, self._breaker = stack.model, stack.breaker
+        self.model, self._breaker, self._transport = stack.model, stack.breaker, stack.transport
 
     @property
     def down(self) -> str:
@@ -95,8 +99,16 @@ class ChatClient:
         """Why the run must stop: strict and the endpoint is down, or a replay missed."""
         return self.signals.fatal
 
+    def close(self) -> None:
+        """Cancel requests in flight; later questions get scripted answers at once."""
+        close = getattr(self._transport, "close", None)
+        if callable(close):
+            close()
+
     # -- questions ---------------------------------------------------------------------------
     def ask(self, question: Question, args: Args, agent: str = "") -> Any:
+        """The model's checked answer, or the scripted one (counted). Never raises for
+        anything an endpoint does: a job must not fail on an answer."""
         request = self.request_for(question, args, agent)
         tries = 1 + max(0, self.settings.validation_retries)
         for attempt in range(tries):
@@ -105,10 +117,15 @@ class ChatClient:
             except ModelError as exc:
                 self._failed(exc)
                 break
+            except Exception as exc:  # noqa: BLE001 - a bug below must cost one answer only
+                log.exception("the model stack failed on %s", request.purpose)
+                self.meter.count("failures", request.purpose, agent)
+                self._failed(exc)
+                break
             try:
-                return question.parse(extract_json(reply.text), args)
-            except PARSE_ERRORS as exc:
-                problem = str(exc) or type(exc).__name__
+                return question.parse(clean_tree(extract_json(reply.text)), args)
+            except (*PARSE_ERRORS, RecursionError, OverflowError) as exc:
+                problem = str(exc)[:300] or type(exc).__name__
                 self._invalid(request, reply, problem)
                 if attempt + 1 < tries:
                     self.meter.count("retries", question.name, agent)
@@ -144,7 +161,7 @@ class ChatClient:
         verdict = {"question": request.purpose, "agent": request.agent}
         self.audit.write({**verdict, "error": f"invalid: {problem}"})
 
-    def _failed(self, exc: ModelError) -> None:
+    def _failed(self, exc: Exception) -> None:
         if isinstance(exc, ReplayMiss):
             self.signals.stop(str(exc))
 
@@ -160,5 +177,7 @@ class ChatClient:
         except ModelError as exc:
             self._failed(exc)
             raise
+        if len(reply.vectors) != len(unique):  # a wrapper or a recording gone wrong
+            raise BadReply(f"{len(reply.vectors)} embeddings came back for {len(unique)} texts")
         rows = dict(zip(unique, reply.vectors, strict=True))
         return [list(rows[t]) for t in texts]

@@ -15,7 +15,8 @@ import numpy as np
 
 from game.brains.embed import CachedEmbedder, HashEmbedder
 from game.brains.llm.client import ChatClient
-from game.brains.llm.model import ModelError, NoEmbeddings
+from game.brains.llm.model import BadReply, ModelError, NoEmbeddings
+from game.brains.llm.openai_chat import MAX_DIM
 from game.brains.protocol import Embedder
 
 PROBE = "Smallville"
@@ -106,7 +107,10 @@ class OpenAIEmbedder:
         except ModelError as exc:
             self._warn(f"embeddings failed ({exc}); those memories get no relevance score")
             return np.zeros((len(texts), self.dim), dtype=np.float32)
-        if rows.shape != (len(texts), self.dim):
+        except (ValueError, TypeError, OverflowError) as exc:  # ragged or not numbers
+            self._warn(f"the endpoint returned unusable embeddings ({exc}); ignored")
+            return np.zeros((len(texts), self.dim), dtype=np.float32)
+        if rows.shape != (len(texts), self.dim) or not np.isfinite(rows).all():
             self._warn(f"the endpoint returned embeddings of shape {rows.shape}; ignored")
             return np.zeros((len(texts), self.dim), dtype=np.float32)
         return rows
@@ -129,7 +133,7 @@ def open_embedder(
     if not enabled:
         return offline
     try:
-        dim = len(client.embed([PROBE])[0])
+        dim = _probe(client)
     except NoEmbeddings as exc:
         notify(
             f"the endpoint has no /v1/embeddings for {model!r} ({exc}): memories use the "
@@ -141,3 +145,14 @@ def open_embedder(
             notify(f"embeddings unavailable ({exc}): memories use the offline embedder")
         return offline
     return CachedEmbedder(OpenAIEmbedder(client, model, dim, batch, notify))
+
+
+def _probe(client: ChatClient) -> int:
+    """The endpoint's dimension, from one vector that must be usable (finite, not empty):
+    a save's whole memory stream will be in this space."""
+    vector = np.asarray(client.embed([PROBE])[0], dtype=np.float64)
+    if vector.ndim != 1 or not 0 < vector.size <= MAX_DIM or not np.isfinite(vector).all():
+        raise BadReply(f"the probe embedding is unusable (shape {vector.shape})")
+    if not np.linalg.norm(vector) > 0:
+        raise BadReply("the probe embedding is all zeros")
+    return int(vector.size)

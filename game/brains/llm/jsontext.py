@@ -16,15 +16,54 @@ class Invalid(ValueError):
     model on a retry, so it says what was wrong in plain words."""
 
 
+MAX_DEPTH = 32  # nesting levels: no question's answer needs more than a handful
+MAX_CHARS = 200_000  # characters of one reply worth reading
+
+
+def bounded_json(text: str, what: str = "the reply") -> Any:
+    """json.loads with limits: Invalid for too long, too deep, or not JSON at all."""
+    if len(text) > 40 * MAX_CHARS:
+        raise Invalid(f"{what} is too long ({len(text)} characters)")
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise Invalid(f"{what} is nested too deeply") from None
+    except ValueError as exc:
+        raise Invalid(f"{what} is not valid JSON ({str(exc)[:80]})") from None
+    if _depth(value) > MAX_DEPTH:
+        raise Invalid(f"{what} is nested more than {MAX_DEPTH} levels deep")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """How deeply containers nest, without recursion (a hostile answer is not a stack)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        node, level = todo.pop()
+        if isinstance(node, dict):
+            node = list(node.values())
+        if isinstance(node, list):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                todo.extend((child, level + 1) for child in node)
+    return deepest
+
+
 def extract_json(text: str) -> dict[str, Any]:
     """The first JSON object in `text`; Invalid when there is none."""
     text = (text or "").strip()
     if not text:
         raise Invalid("the reply was empty; reply with a JSON object")
+    if len(text) > MAX_CHARS:
+        raise Invalid(f"the reply is too long ({len(text)} characters); answer briefly")
     try:
         value = json.loads(text)
+    except RecursionError:
+        raise Invalid("the reply is nested too deeply") from None
     except json.JSONDecodeError:
         value = _first_object(text)
+    if _depth(value) > MAX_DEPTH:
+        raise Invalid("the reply is nested too deeply")
     if not isinstance(value, dict):
         raise Invalid("the reply must be a JSON object, not " + type(value).__name__)
     return value
@@ -37,7 +76,7 @@ def _first_object(text: str) -> Any:
         try:
             value, _ = decoder.raw_decode(text, start)
             return value
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             start = text.find("{", start + 1)
     raise Invalid("the reply held no valid JSON object")
 

@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 from game.brains.audit import redact
 from game.core.config import OutputMode
 from game.core.errors import SmallvilleError
+from game.core.text import single_line
 
 
 class Role(StrEnum):
@@ -145,6 +146,10 @@ class ReplayMiss(ModelError):
     """--replay met a request the recording does not hold."""
 
 
+class Cancelled(ModelError):
+    """The run or the window is ending: requests in flight are dropped, none are sent."""
+
+
 class NoEmbeddings(ModelError):
     """The endpoint has no usable /v1/embeddings."""
 
@@ -178,7 +183,10 @@ class ParamRefused(Refused):
 
 
 class BadReply(RequestFailed):
-    """A 2xx answer that is not what was asked for (e.g. the wrong number of vectors)."""
+    """An answer that is not what was asked for: its envelope breaks the protocol (no
+    message, content that is not text, usage that is not a count, the wrong number of
+    vectors, a NaN), it is too large or too deeply nested, or it cannot be read at all.
+    The question path turns it into a counted fallback, like any failed request."""
 
 
 # -- what the stack says to a person ------------------------------------------------------------
@@ -191,8 +199,9 @@ class Signals:
         self,
         notify: Callable[[str], None] = lambda message: None,
         secret: Callable[[], str] = lambda: "",
+        also: tuple[str, ...] = (),
     ) -> None:
-        self._notify, self._secret = notify, secret
+        self._notify, self._secret, self._also = notify, secret, also
         self._lock = threading.Lock()
         self._fatal = ""
 
@@ -202,7 +211,7 @@ class Signals:
         return self._fatal
 
     def clean(self, text: str) -> str:
-        return redact(text, [self._secret()])
+        return single_line(redact(text, [self._secret(), *self._also]))
 
     def tell(self, message: str) -> None:
         self._notify(self.clean(message))

@@ -8,17 +8,24 @@ counted and Retry-After is honoured.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import math
+import threading
 import time
+import zlib
 from collections.abc import Callable
+from dataclasses import replace
 from email.utils import parsedate_to_datetime
 from typing import Any
 
 import openai
 
-from game.brains.audit import redact
-from game.brains.llm.jsontext import schema_hint
+from game.brains.audit import public_url, redact, url_secrets
+from game.brains.llm.jsontext import Invalid, bounded_json, schema_hint
 from game.brains.llm.model import (
     BadReply,
+    Cancelled,
     ChatReply,
     ChatRequest,
     EmbedReply,
@@ -33,6 +40,11 @@ from game.brains.llm.model import (
     Transient,
 )
 from game.core.config import OutputMode
+from game.core.text import clean, single_line
+
+# The HTTP library the installed openai package is built on (httpx, or httpx2 in newer
+# releases): the bounded transport below must speak its types.
+_http = importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.split(".")[0])
 
 DEFAULT_URL = "https://api.openai.com/v1"
 MAX_WAIT = 60.0  # seconds: the longest Retry-After we honour
@@ -40,10 +52,20 @@ MAX_WAIT = 60.0  # seconds: the longest Retry-After we honour
 FORMAT_WORDS = ("response_format", "json_schema", "json_object", "schema", "format", "grammar")
 # What an endpoint without /v1/embeddings answers there.
 NO_EMBEDDINGS = (400, 404, 405, 422, 501)
+MAX_BODY = 8_000_000  # bytes of one answer
+MAX_DIM = 16_384  # numbers in one embedding (the largest hosted models use 3,072)
+MAX_TOKENS = 10_000_000  # a usage count above this is not believed
+POLL = 0.1  # seconds between looks at cancellation while a request is out
 
 
 class OpenAIChat:
-    """Chat completions and embeddings from any OpenAI-compatible endpoint."""
+    """Chat completions and embeddings from any OpenAI-compatible endpoint.
+
+    Bounded on every side: `timeout` is the whole request's deadline (a server dripping
+    one byte a second does not stretch it), the body is capped at `max_bytes` (declared
+    or streamed, compressed or not), and `close()` cancels every request in flight at
+    once. The answer is read as bytes and validated here, field by field: whatever an
+    endpoint sends, a caller gets a checked reply or a typed ModelError."""
 
     def __init__(
         self,
@@ -51,60 +73,119 @@ class OpenAIChat:
         api_key: Callable[[], str] = lambda: "",
         timeout: float = 60.0,
         key_env: str = "OPENAI_API_KEY",
+        max_bytes: int = MAX_BODY,
     ) -> None:
         self.endpoint = base_url or DEFAULT_URL
         self.timeout = timeout
         self._key, self._key_env = api_key, key_env
+        self._secrets = url_secrets(base_url)
+        self._closed = threading.Event()
+        self._http = bounded_client(timeout, max_bytes)
         self._client = openai.OpenAI(
             api_key=lambda: api_key() or "no-key",  # read at each request, never kept
             base_url=base_url or None,
             timeout=timeout,
             max_retries=0,
+            http_client=self._http,
         )
 
     def chat(self, request: ChatRequest) -> ChatReply:
         began = time.perf_counter()
-        response = self._call(
-            lambda: self._client.chat.completions.create(**chat_arguments(request)),
+        raw = self._call(
+            lambda: (
+                self._client.chat.completions.with_raw_response.create(
+                    **chat_arguments(request)
+                ).content
+            ),
             request.model,
         )
-        return _chat_reply(response, request, time.perf_counter() - began)
+        reply = chat_reply(load_document(raw), request, time.perf_counter() - began)
+        return replace(reply, text=self._say(reply.text, one_line=False))
 
     def embed(self, request: EmbedRequest) -> EmbedReply:
         began = time.perf_counter()
-        response = self._call(
-            lambda: self._client.embeddings.create(
-                model=request.model, input=list(request.texts), encoding_format="float"
+        raw = self._call(
+            lambda: (
+                self._client.embeddings.with_raw_response.create(
+                    model=request.model, input=list(request.texts), encoding_format="float"
+                ).content
             ),
             request.model,
             embeddings=True,
         )
-        rows = sorted(response.data, key=lambda d: d.index)
-        if len(rows) != len(request.texts):
-            raise BadReply(f"{len(rows)} embeddings came back for {len(request.texts)} texts")
-        usage = getattr(response, "usage", None)
-        tokens = getattr(usage, "prompt_tokens", None) or sum(map(estimate_tokens, request.texts))
-        vectors = tuple(tuple(map(float, r.embedding)) for r in rows)
-        return EmbedReply(vectors, int(tokens), time.perf_counter() - began)
+        return embed_reply(load_document(raw), request, time.perf_counter() - began)
+
+    def close(self) -> None:
+        """Cancel whatever is in flight (its callers get Cancelled at once) and refuse
+        whatever comes next: the run or the window is ending."""
+        self._closed.set()
+        with contextlib.suppress(Exception):  # a pool closing under a live request
+            self._http.close()
+
+    # -- a deadline for the whole request, and cancellation ----------------------------------
+    def _within_deadline(self, call: Callable[[], Any]) -> Any:
+        if self._closed.is_set():
+            raise Cancelled("the run is over: no more requests")
+        box: list[tuple[bool, Any]] = []
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                box.append((True, call()))
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
+                box.append((False, exc))
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="model-request", daemon=True).start()
+        end = time.monotonic() + self.timeout
+        while not done.wait(min(POLL, max(0.0, end - time.monotonic()))):
+            if self._closed.is_set():
+                raise Cancelled("the run is over: the request was cancelled")
+            if time.monotonic() >= end:
+                raise Transient(f"no answer within {self.timeout:g} s")
+        ok, value = box[0]
+        if ok:
+            return value
+        raise value
 
     # -- errors into types -----------------------------------------------------------------
     def _call(self, call: Callable[[], Any], model: str, embeddings: bool = False) -> Any:
         try:
-            return call()
+            return self._within_deadline(call)
+        except ModelError:
+            raise
         except openai.APITimeoutError:
             raise Transient(f"no answer within {self.timeout:g} s") from None
         except openai.APIConnectionError as exc:
-            if _hung_up(exc):
-                raise Transient("the endpoint hung up without answering") from None
-            raise EndpointDown(
-                self._say(f"cannot reach the model endpoint at {self.endpoint} ({exc})")
-            ) from None
+            raise self._connection_error(exc) from None
         except openai.RateLimitError as exc:
             if "insufficient_quota" in str(exc):
                 raise EndpointDown("the account has no quota left (429)") from None
             raise Transient("rate limited (429)", retry_after(exc)) from None
         except openai.APIStatusError as exc:
             raise self._status_error(exc, model, embeddings) from None
+        except Exception as exc:  # noqa: BLE001 - whatever an answer does, it is a bad reply
+            raise self._unreadable(exc) from None
+
+    def _connection_error(self, exc: Exception) -> ModelError:
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(cause, (TooLarge, PastDeadline)):
+            return self._unreadable(cause)
+        if self._closed.is_set():
+            return Cancelled("the run is over: the request was cancelled")
+        if _hung_up(exc):
+            return Transient("the endpoint hung up without answering")
+        return EndpointDown(
+            self._say(f"cannot reach the model endpoint at {public_url(self.endpoint)} ({exc})")
+        )
+
+    def _unreadable(self, exc: BaseException) -> ModelError:
+        if isinstance(exc, PastDeadline):
+            return Transient(f"no answer within {self.timeout:g} s")
+        if isinstance(exc, TooLarge):
+            return BadReply(self._say(str(exc)))
+        return BadReply(f"an unreadable answer ({type(exc).__name__})")
 
     def _status_error(self, exc: openai.APIStatusError, model: str, embeddings: bool) -> ModelError:
         """What an HTTP error status means for us."""
@@ -116,15 +197,93 @@ class OpenAIChat:
             return NoEmbeddings(f"{status}: {message}")
         if status == 404:
             return EndpointDown(
-                f"the endpoint answered 404 for model {model!r}: check the model name and the "
-                "base URL (it usually ends in /v1)"
+                f"the endpoint answered 404 for model {single_line(model, 80)!r}: check the "
+                "model name and the base URL (it usually ends in /v1)"
             )
         if status >= 500:
             return Transient(f"server error ({status})", retry_after(exc))
         return _rejection(status, message)
 
-    def _say(self, text: str) -> str:
-        return redact(text, [self._key()])
+    def _say(self, text: str, one_line: bool = True) -> str:
+        """Endpoint text made safe to keep or show: secrets out, controls out."""
+        text = redact(text, [self._key(), *self._secrets])
+        return single_line(text) if one_line else clean(text)
+
+
+# -- the body, bounded -----------------------------------------------------------------------
+class TooLarge(Exception):
+    """The answer is bigger than the cap (declared, streamed or decompressed)."""
+
+
+class PastDeadline(Exception):
+    """The answer was still arriving when the request's deadline passed."""
+
+
+class _BoundedStream(_http.SyncByteStream):
+    """The body's bytes, decompressed here under the cap, checked against the deadline."""
+
+    def __init__(self, inner: Any, cap: int, deadline: float, compressed: bool) -> None:
+        self.inner, self.cap, self.deadline = inner, cap, deadline
+        self._inflate = zlib.decompressobj(47) if compressed else None  # gzip or zlib header
+
+    def __iter__(self):
+        total = 0
+        for chunk in self.inner:
+            if time.monotonic() > self.deadline:
+                raise PastDeadline()
+            if self._inflate is not None:
+                chunk = self._inflate.decompress(chunk, self.cap - total + 1)
+                if self._inflate.unconsumed_tail:
+                    raise TooLarge(f"an answer of more than {self.cap} bytes (decompressed)")
+            total += len(chunk)
+            if total > self.cap:
+                raise TooLarge(f"an answer of more than {self.cap} bytes")
+            yield chunk
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class BoundedTransport(_http.BaseTransport):
+    """The HTTP transport with a cap on the answer and a deadline on reading it."""
+
+    def __init__(self, seconds: float, cap: int) -> None:
+        self.inner = _http.HTTPTransport()
+        self.seconds, self.cap = seconds, cap
+
+    def handle_request(self, request: Any) -> Any:
+        deadline = time.monotonic() + self.seconds
+        request.headers["Accept-Encoding"] = "gzip, deflate"  # only what we can bound
+        response = self.inner.handle_request(request)
+        headers = response.headers
+        length = headers.get("content-length", "")
+        encoding = headers.get("content-encoding", "").strip().lower()
+        problem = ""
+        if length and (not length.strip().isdigit() or int(length) > self.cap):
+            problem = f"an answer of {length[:20]} bytes (the cap is {self.cap})"
+        elif encoding not in ("", "identity", "gzip", "x-gzip", "deflate"):
+            problem = f"an answer in an encoding not asked for ({encoding[:20]})"
+        if problem:
+            response.close()
+            raise TooLarge(problem)
+        kept = [(k, v) for k, v in headers.multi_items() if k.lower() not in _RECODED]
+        compressed = encoding not in ("", "identity")
+        stream = _BoundedStream(response.stream, self.cap, deadline, compressed)
+        return _http.Response(
+            response.status_code, headers=kept, stream=stream, extensions=response.extensions
+        )
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+_RECODED = ("content-encoding", "content-length")
+
+
+def bounded_client(seconds: float, cap: int) -> Any:
+    """The HTTP client the openai package is given: bounded answers, no redirects."""
+    timeout = _http.Timeout(seconds, connect=min(seconds, 10.0))
+    return openai.DefaultHttpxClient(transport=BoundedTransport(seconds, cap), timeout=timeout)
 
 
 def _rejection(status: int, message: str) -> Refused:
@@ -177,18 +336,81 @@ def with_schema(messages: list[dict[str, str]], schema: Any) -> list[dict[str, s
     return [*messages[:-1], {**last, "content": last["content"] + note}]
 
 
-def _chat_reply(response: Any, request: ChatRequest, seconds: float) -> ChatReply:
-    choice = response.choices[0] if response.choices else None
-    text = (choice.message.content if choice is not None else "") or ""
-    usage = getattr(response, "usage", None)
-    prompt = getattr(usage, "prompt_tokens", None)
-    completion = getattr(usage, "completion_tokens", None)
+def load_document(raw: bytes) -> dict[str, Any]:
+    """The answer's JSON object, parsed with limits on size and depth."""
+    try:
+        doc = bounded_json(raw.decode("utf-8"), "the answer")
+    except UnicodeDecodeError:
+        raise BadReply("the answer is not UTF-8 text") from None
+    except Invalid as exc:
+        raise BadReply(str(exc)) from None
+    if not isinstance(doc, dict):
+        raise BadReply(f"the answer is a JSON {type(doc).__name__}, not an object")
+    return doc
+
+
+def chat_reply(doc: dict[str, Any], request: ChatRequest, seconds: float) -> ChatReply:
+    """A checked ChatReply from a chat completion's JSON; BadReply names what is wrong."""
+    choices = doc.get("choices")
+    if not isinstance(choices, list) or not choices:
+        raise BadReply("the answer has no choices")
+    choice = choices[0]
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        raise BadReply("the answer's choice has no message")
+    text = message.get("content")
+    if not isinstance(text, str):
+        raise BadReply(f"the answer's content is {type(text).__name__}, not text")
+    finish = choice.get("finish_reason")
+    usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
+    prompt = token_count(usage.get("prompt_tokens"))
+    completion = token_count(usage.get("completion_tokens"))
     if prompt is None:
         prompt = sum(estimate_tokens(m.content) for m in request.messages)
     if completion is None:
         completion = estimate_tokens(text)
-    finish = str(getattr(choice, "finish_reason", "") or "")
-    return ChatReply(text, int(prompt), int(completion), seconds, finish)
+    return ChatReply(text, prompt, completion, seconds, single_line(str(finish or ""), 40))
+
+
+def embed_reply(doc: dict[str, Any], request: EmbedRequest, seconds: float) -> EmbedReply:
+    """One finite vector per text, all of one length (at most MAX_DIM), in input order."""
+    rows = doc.get("data")
+    n = len(request.texts)
+    if not isinstance(rows, list) or len(rows) != n:
+        got = len(rows) if isinstance(rows, list) else 0
+        raise BadReply(f"{got} embeddings came back for {n} texts")
+    vectors: list[tuple[float, ...] | None] = [None] * n
+    for order, row in enumerate(rows):
+        index = row.get("index", order) if isinstance(row, dict) else None
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n:
+            raise BadReply("an embedding row has no valid index")
+        vectors[index] = _vector(row.get("embedding"))
+    if any(v is None for v in vectors) or len({len(v) for v in vectors if v}) != 1:
+        raise BadReply("the embeddings do not cover every text at one dimension")
+    usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
+    tokens = token_count(usage.get("prompt_tokens"))
+    if tokens is None:
+        tokens = sum(map(estimate_tokens, request.texts))
+    return EmbedReply(tuple(v for v in vectors if v is not None), tokens, seconds)
+
+
+def _vector(raw: Any) -> tuple[float, ...]:
+    if not isinstance(raw, list) or not 0 < len(raw) <= MAX_DIM:
+        size = len(raw) if isinstance(raw, list) else type(raw).__name__
+        raise BadReply(f"an embedding of size {size} (1 to {MAX_DIM} numbers expected)")
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in raw):
+        raise BadReply("an embedding holds something other than numbers")
+    vector = tuple(float(x) for x in raw)
+    if not all(math.isfinite(x) for x in vector):
+        raise BadReply("an embedding holds a value that is not finite")
+    return vector
+
+
+def token_count(value: Any) -> int | None:
+    """A usage count if it is a whole number in range, else None (then estimated)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if 0 <= value <= MAX_TOKENS else None
 
 
 def estimate_tokens(text: str) -> int:
@@ -197,6 +419,14 @@ def estimate_tokens(text: str) -> int:
 
 
 def _message(exc: openai.APIStatusError) -> str:
+    """The error's message (cleaned by the caller); never more than 300 characters."""
+    try:
+        return _body_message(exc)
+    except Exception:  # noqa: BLE001 - an error body can be anything
+        return f"an error answer ({exc.status_code})"
+
+
+def _body_message(exc: openai.APIStatusError) -> str:
     body = exc.body
     if isinstance(body, dict):
         inner = body.get("error", body)
@@ -209,7 +439,14 @@ def _message(exc: openai.APIStatusError) -> str:
 
 def retry_after(exc: openai.APIStatusError) -> float | None:
     """Seconds the server asked us to wait (Retry-After or retry-after-ms), capped."""
-    headers = exc.response.headers if exc.response is not None else {}
+    try:
+        headers = exc.response.headers if exc.response is not None else {}
+        return _wait_asked(headers)
+    except Exception:  # noqa: BLE001 - a header can be anything
+        return None
+
+
+def _wait_asked(headers: Any) -> float | None:
     ms = _seconds(headers.get("retry-after-ms"), scale=1000)
     if ms is not None:
         return ms
@@ -230,9 +467,10 @@ def _seconds(value: str | None, scale: float = 1.0) -> float | None:
     if not value:
         return None
     try:
-        return min(MAX_WAIT, max(0.0, float(value) / scale))
-    except ValueError:
+        seconds = float(value) / scale
+    except (ValueError, OverflowError):
         return None
+    return min(MAX_WAIT, max(0.0, seconds)) if math.isfinite(seconds) else None
 
 
 def _hung_up(exc: Exception) -> bool:

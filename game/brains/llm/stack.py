@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from game.brains.audit import AuditLog
+from game.brains.audit import AuditLog, public_url
 from game.brains.budget import BudgetGuard
 from game.brains.llm.auditing import Audited
 from game.brains.llm.breaker import Breaker
@@ -39,6 +39,7 @@ class Stack:
     model: LanguageModel
     breaker: Breaker
     ladder: ModeLadder
+    transport: LanguageModel  # the innermost part: closing it cancels requests in flight
 
 
 @dataclass(frozen=True)
@@ -60,14 +61,15 @@ def build_model(
 ) -> Stack:
     """`transport` replaces the openai one (a test's fake endpoint)."""
     url = settings.base_url or DEFAULT_URL
-    model: LanguageModel = transport or OpenAIChat(
+    inner: LanguageModel = transport or OpenAIChat(
         settings.base_url, settings.api_key, settings.timeout, settings.api_key_env
     )
+    model = inner
     count = ledgers.meter.count
     model = Retrying(model, settings.network_retries, sleep, lambda p, a: count("retries", p, a))
     ladder = ModeLadder(model, settings.output_mode, url)
     model = ladder if ledgers.cache is None else Recording(ladder, ledgers.cache)
-    model = Audited(Metered(model, ledgers.meter), ledgers.audit, url)
+    model = Audited(Metered(model, ledgers.meter), ledgers.audit, public_url(url))
     model = Budgeted(model, ledgers.guard, signals.tell)
     breaker = Breaker(
         model,
@@ -76,4 +78,4 @@ def build_model(
         settings.rest_seconds,
         settings.strict,
     )
-    return Stack(breaker, breaker, ladder)
+    return Stack(breaker, breaker, ladder, inner)
