@@ -195,9 +195,13 @@ def _play(args: argparse.Namespace) -> int:
     args.brain, args.workers = settings.brain, settings.workers
     prefs = load_prefs()  # the settings screen's choices, where no flag says otherwise
     width, height = _window_size(args.size) if args.size else prefs.size
-    number("--speed", args.speed, 1, 10_000)
-    number("--autosave", args.autosave, 0, 24 * 60)
-    number("--quit-after", args.quit_after, 0, 1e7)
+    for flag, value, low, high in (
+        ("--speed", args.speed, 1, 10_000),
+        ("--autosave", args.autosave, 0, 24 * 60),
+        ("--quit-after", args.quit_after, 0, 1e7),
+    ):
+        if value is not None:  # unset: the settings screen's choice
+            number(flag, value, low, high)
     options = Options(
         llm=settings.llm,
         save_name=args.save or "",
