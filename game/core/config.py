@@ -1,10 +1,12 @@
 """Effective settings: defaults < config file < environment < command-line flags.
 
 The config file is TOML in `platformdirs.user_config_dir("smallville")/config.toml`
-(`SMALLVILLE_CONFIG` names another file). The API key is deliberately *not* a setting:
-settings only name the environment variable that holds it (`api_key_env`), and the key is
-read from the environment at the moment a client is built. So no settings object, save,
-report or log line can ever carry it, and `python main.py config` shows it masked.
+(`SMALLVILLE_CONFIG` names another file). The API key is deliberately *not* a field of
+any settings object: it lives in the environment variable `api_key_env` names, or as
+`api_key` in the config file (written owner-only, 0600, by the settings screen), and it
+is read from there each time a request is made. The environment wins over the file. So no
+settings object, save, report or log line can carry it, and `python main.py config`
+shows it masked.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class LLMSettings:
 
     base_url: str = ""  # '' = the openai package's default (api.openai.com)
     api_key_env: str = "OPENAI_API_KEY"  # the environment variable holding the key
+    key_file: str = ""  # the config file holding `api_key` (set by the loader, not a setting)
     model: str = "gpt-4o-mini"
     cheap_model: str = ""  # for importance, emoji and area choice; '' = model
     embed_model: str = "text-embedding-3-small"
@@ -81,7 +84,13 @@ class LLMSettings:
 
     def api_key(self) -> str:
         """Read at use, never stored: see the module docstring."""
-        return os.environ.get(self.api_key_env, "")
+        return os.environ.get(self.api_key_env, "") or file_key(self.key_file)
+
+    def key_source(self) -> str:
+        """Where `api_key()` finds the key now, for `config` and the settings screen."""
+        if os.environ.get(self.api_key_env):
+            return f"${self.api_key_env}"
+        return self.key_file if file_key(self.key_file) else f"${self.api_key_env} (unset)"
 
     def prices(self, cheap: bool = False) -> tuple[float, float]:
         """(input, output) USD per million tokens for the main or the cheap model."""
@@ -136,6 +145,38 @@ def data_dir() -> Path:
     return Path(os.environ.get("SMALLVILLE_DATA") or platformdirs.user_data_dir(APP))
 
 
+def file_key(path: str) -> str:
+    """The `api_key` of the [llm] table of a config file; '' when there is none or the
+    file cannot be read (the loader has already reported a broken file)."""
+    if not path:
+        return ""
+    try:
+        with open(path, "rb") as f:
+            key = tomllib.load(f).get("llm", {}).get("api_key", "")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError):
+        return ""
+    return key if isinstance(key, str) else ""
+
+
+def write_private(path: Path, text: str) -> None:
+    """Replace `path` atomically with a file only its owner can read (0600): a temporary
+    file beside it, created 0600, flushed to disk, then renamed over it. A crash leaves
+    the old file or the new one, never half of either, and never a readable key."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # O_CREAT's mode is not applied to an existing temp file
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 # -- loading -------------------------------------------------------------------------------
 
 
@@ -175,18 +216,22 @@ def _apply_file(config: Config, doc: dict[str, Any], where: str, sources: dict) 
         raise SmallvilleError(f"{where}: [llm] must be a table")
     llm = _set_fields(config.llm, llm_doc, where)
     for key in llm_doc:
-        sources[f"llm.{key}"] = where
+        if key != "api_key":
+            sources[f"llm.{key}"] = where
     config = replace(config, **_checked(Config, top, where))
     return replace(config, llm=llm)
 
 
 def _set_fields(settings: LLMSettings, values: dict[str, Any], where: str) -> LLMSettings:
-    if "api_key" in values:
-        raise SmallvilleError(
-            f"{where}: the API key does not belong in a file; put it in the environment "
-            "and name the variable with api_key_env"
-        )
-    return replace(settings, **_checked(LLMSettings, values, where))
+    """The [llm] table; `api_key` is checked but kept out of the settings (read at use)."""
+    values = dict(values)
+    key = values.pop("api_key", None)
+    if key is not None and not (isinstance(key, str) and key.strip() == key and key):
+        raise SmallvilleError(f"{where}: setting 'api_key': expected the key as text")
+    if "key_file" in values:
+        raise SmallvilleError(f"{where}: unknown setting 'key_file'")
+    settings = replace(settings, **_checked(LLMSettings, values, where))
+    return replace(settings, key_file=where) if key is not None else settings
 
 
 def _checked(cls, values: dict[str, Any], where: str) -> dict[str, Any]:
@@ -347,10 +392,11 @@ def describe(config: Config) -> str:
     lines.append("[llm]")
     llm = config.llm
     for f in fields(LLMSettings):
+        if f.name == "key_file":
+            continue
         value = getattr(llm, f.name)
         lines.append(_line(f.name, value, config.sources.get(f"llm.{f.name}")))
-    key = mask(llm.api_key())
-    lines.append(f"# api key: {key} (from ${llm.api_key_env})")
+    lines.append(f"# api key: {mask(llm.api_key())} (from {llm.key_source()})")
     for label, cheap in (("model", False), ("cheap model", True)):
         rate_in, rate_out = llm.prices(cheap)
         lines.append(f"# {label} price: ${rate_in:g} in, ${rate_out:g} out per million tokens")

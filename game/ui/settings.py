@@ -1,10 +1,11 @@
 """The settings screen (Esc with nothing open, or O): speed, autosave interval, visitor
 name, which brain and endpoint, window size; it says which brain runs now.
 
-Where each setting lives: the brain, endpoint, model and the *name* of the environment
-variable holding the API key go to the config file (config.toml, the file `python main.py
-config` shows); the key itself is never written anywhere by the game (the config loader
-refuses one in a file), so the screen shows it masked and says where it is read from.
+Where each setting lives: the brain, endpoint, model, the name of the environment
+variable that may hold the API key, and the key itself go to the config file (config.toml,
+the file `python main.py config` shows), written atomically and owner-only (0600). The key
+is typed into a masked box, shown only masked, and written nowhere else; the environment
+variable, when set, still wins over the file.
 Play preferences (speed, autosave, name, window size) go to play.json beside the config
 file. Brain changes take effect in the next game: a running town keeps its brain.
 """
@@ -20,7 +21,7 @@ from typing import Any
 
 import pygame
 
-from game.core.config import config_path, mask
+from game.core.config import config_path, file_key, mask, write_private
 from game.ui import theme
 from game.ui.input import Act, Command
 from game.ui.pacing import SPEEDS
@@ -69,8 +70,9 @@ def save_prefs(prefs: Prefs) -> Path:
     return path
 
 
-def save_brain(brain: str, base_url: str, model: str, key_env: str) -> Path:
-    """Write the brain settings into the config file, keeping whatever else it says."""
+def save_brain(brain: str, base_url: str, model: str, key_env: str, key: str = "") -> Path:
+    """Write the brain settings into the config file, keeping whatever else it says; a
+    non-empty `key` replaces the stored API key (blank keeps the one there)."""
     path = config_path()
     doc: dict[str, Any] = {}
     if path.is_file():
@@ -79,9 +81,10 @@ def save_brain(brain: str, base_url: str, model: str, key_env: str) -> Path:
     doc["brain"] = brain
     llm = dict(doc.get("llm", {}))
     llm.update(base_url=base_url, model=model or "gpt-4o-mini", api_key_env=key_env)
+    if key:
+        llm["api_key"] = key
     doc["llm"] = llm
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(_toml(doc), encoding="utf-8")
+    write_private(path, _toml(doc))
     return path
 
 
@@ -122,7 +125,10 @@ class SettingsScene(Scene):
         self.key_env_box = TextBox(
             "key variable", text=(llm.api_key_env if llm is not None else "OPENAI_API_KEY")
         )
-        self.focus = Focus(self.name_box, self.url_box, self.model_box, self.key_env_box)
+        self.key_box = TextBox("", limit=200, secret=True)
+        self.focus = Focus(
+            self.name_box, self.url_box, self.model_box, self.key_env_box, self.key_box
+        )
         self.speed_buttons = [Button(f"{s}x", ("speed", s), size=16) for s in SPEEDS]
         self.autosave_buttons = [
             Button("off" if m == 0 else f"{m} min", ("autosave", m), size=16)
@@ -148,9 +154,15 @@ class SettingsScene(Scene):
         return town.autosaver.minutes if town is not None else self.app.options.autosave_minutes
 
     def key_text(self) -> str:
-        """The key, masked, and where it comes from (never the key itself)."""
+        """The key in use, masked, and where it comes from (never the key itself): the
+        key box's placeholder, so typing a new key replaces it."""
         env = self.key_env_box.text.strip() or "OPENAI_API_KEY"
-        return f"{mask(os.environ.get(env, ''))} (read from ${env}; never saved)"
+        if os.environ.get(env):
+            return f"{mask(os.environ[env])} from ${env} (wins over the file)"
+        stored = file_key(str(config_path()))
+        if stored:
+            return f"{mask(stored)} in {config_path().name}: type to replace"
+        return "not set: type a key (stored only in the config file)"
 
     def typing(self) -> bool:
         return self.focus.current is not None
@@ -213,10 +225,13 @@ class SettingsScene(Scene):
                 self.url_box.text.strip(),
                 self.model_box.text.strip(),
                 self.key_env_box.text.strip() or "OPENAI_API_KEY",
+                "".join(self.key_box.text.split()),
             )
         except (OSError, ValueError, tomllib.TOMLDecodeError) as exc:
             self.note = f"could not save the settings: {exc}"
             return
+        self.key_box.text = ""  # the box now shows the stored key, masked
+        self.focus.set(None)
         self.note = f"saved to {path.name} (the brain takes effect in the next game)"
 
     def _choices(self) -> list[Button]:
@@ -251,11 +266,12 @@ class SettingsScene(Scene):
             ("Endpoint", self.url_box),
             ("Model", self.model_box),
             ("Key variable", self.key_env_box),
+            ("API key", self.key_box),
         ):
             self.rows.append((label, y))
             box.rect = pygame.Rect(x0, y, self.rect.right - x0 - 20, 28)
             y += 36
-        self.rows.append(("API key", y))
+        self.key_box.placeholder = self.key_text()
         self.save_button.fit(self.rect.x + 20, self.rect.bottom - 46, height=32)
         self.close_button.fit(self.save_button.rect.right + 12, self.rect.bottom - 46, height=32)
 
@@ -274,11 +290,11 @@ class SettingsScene(Scene):
             self.url_box,
             self.model_box,
             self.key_env_box,
+            self.key_box,
             self.save_button,
             self.close_button,
         ):
             widget.draw(surface)
-        theme.blit_text(surface, self.key_text(), (r.x + 190, self.rows[-1][1] + 5), 16)
         if self.note:
             theme.blit_text(
                 surface,

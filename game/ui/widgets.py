@@ -112,7 +112,8 @@ class TextBox:
         if edit is Edit.SELECT_ALL:
             self.selected = bool(text)
         elif edit in (Edit.COPY, Edit.CUT):
-            clipboard_put(text)
+            if not self.secret:  # a key never leaves its box unmasked
+                clipboard_put(text)
             if edit is Edit.CUT:
                 self.text, self._cursor, self.selected = "", None, False
         elif edit is Edit.PASTE:

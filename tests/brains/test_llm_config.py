@@ -14,6 +14,7 @@ from game.core.config import (
     describe,
     load_config,
     mask,
+    write_private,
 )
 from game.core.errors import SmallvilleError
 
@@ -67,7 +68,8 @@ def test_known_prices_unless_configured() -> None:
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ('[llm]\napi_key = "sk-nope"\n', "does not belong in a file"),
+        ("[llm]\napi_key = 12\n", "api_key"),
+        ('[llm]\nkey_file = "/elsewhere"\n', "unknown setting"),
         ("[llm]\nmodle = 1\n", "unknown setting"),
         ('colour = "red"\n', "unknown settings"),
         ('[llm]\nbudget_usd = "lots"\n', "budget_usd"),
@@ -95,3 +97,24 @@ def test_the_key_is_read_from_the_named_variable_and_shown_masked(monkeypatch) -
     shown = describe(config)
     assert "****1234" in shown and "sk-abcdefghijklmnop1234" not in shown
     assert mask("") == "(not set)" and mask("short") == "****"
+
+
+FILE_KEY = "sk-fromthefile-5678"
+
+
+def test_a_key_in_the_file_is_read_at_use_and_the_environment_wins(tmp_path, monkeypatch):
+    path = tmp_path / "config.toml"
+    write_private(path, f'[llm]\napi_key = "{FILE_KEY}"\nmodel = "m"\n')
+    assert path.stat().st_mode & 0o777 == 0o600
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    config = load_config(path, env={})
+    assert config.llm.api_key() == FILE_KEY and config.llm.key_source() == str(path)
+    assert FILE_KEY not in repr(config) and "llm.api_key" not in config.sources
+    shown = describe(config)
+    assert "****5678" in shown and FILE_KEY not in shown
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fromtheenvironment-0000")
+    assert config.llm.api_key() == "sk-fromtheenvironment-0000"
+    monkeypatch.setenv("MY_KEY", "sk-fromaflagsvariable-1111")
+    flagged = config_from_args(parse("--api-key-env", "MY_KEY"), config)
+    assert flagged.llm.api_key() == "sk-fromaflagsvariable-1111"
+    assert "****1111" in describe(flagged) and "$MY_KEY" in describe(flagged)
