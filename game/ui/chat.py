@@ -119,17 +119,14 @@ class ChatPanel:
     def draw(self, surface: pygame.Surface) -> None:
         theme.panel(surface, self.rect)
         r = self.rect
-        speaking = self._speaking()
-        theme.blit_text(
-            surface, f"Talking with {self.resident}", (r.x + 12, r.y + 10), 22, theme.ACCENT
-        )
-        theme.blit_text(
-            surface,
-            speaking,
-            (r.x + 12 + theme.font(22).size(f"Talking with {self.resident}")[0] + 12, r.y + 14),
-            16,
-            theme.MUTED,
-        )
+        room = self.close_button.rect.x - r.x - 24  # the title stops short of the button
+        title = theme.ellipsize(f"Talking with {self.resident}", theme.font(22), room)
+        theme.blit_text(surface, title, (r.x + 12, r.y + 10), 22, theme.ACCENT)
+        left = room - theme.font(22).size(title)[0] - 12
+        if left > 40:
+            speaking = theme.ellipsize(self._speaking(), theme.font(16), left)
+            x = r.x + 12 + theme.font(22).size(title)[0] + 12
+            theme.blit_text(surface, speaking, (x, r.y + 14), 16, theme.MUTED)
         self.close_button.draw(surface)
         self.list.draw(surface)
         self.box.draw(surface)

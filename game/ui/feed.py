@@ -44,6 +44,7 @@ class Feed:
 
     lines: list[FeedLine] = field(default_factory=list)
     expanded: bool = False
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))  # as drawn
     _seen: int = -1
 
     def watch(self, sim: SimView) -> list[Happening]:
@@ -76,14 +77,17 @@ class Feed:
     def toggle(self) -> None:
         self.expanded = not self.expanded
 
-    def draw(self, surface: pygame.Surface, right: int, bottom: int, width: int) -> None:
-        shown = self.lines[-(EXPANDED if self.expanded else COMPACT) :]
-        if not shown:
-            return
+    def draw(self, surface: pygame.Surface, room: pygame.Rect) -> None:
+        """The latest lines at the bottom of `room`, as many as fit; nothing if no room."""
         fnt = theme.font(15)
         line_h = fnt.get_linesize()
-        h = line_h * len(shown) + 26
-        box = pygame.Rect(right - width, bottom - h, width, h)
+        fit = max(0, (room.height - 26) // line_h)
+        shown = self.lines[-min(fit, EXPANDED if self.expanded else COMPACT) :] if fit else []
+        self.rect = pygame.Rect(room.right, room.bottom, 0, 0)
+        if not shown or room.width <= 0:
+            return
+        width, h = room.width, line_h * len(shown) + 26
+        box = self.rect = pygame.Rect(room.right - width, room.bottom - h, width, h)
         theme.panel(surface, box, (16, 18, 26, 200))
         title = "What happened (L: less)" if self.expanded else "What happened (L: more)"
         theme.blit_text(surface, title, (box.x + 8, box.y + 4), 14, theme.MUTED)

@@ -21,6 +21,7 @@ from game.sim.simulation import ClockMode
 from game.sim.view import SimView
 from game.ui import theme
 from game.ui.actors import VISITOR_KEY, ActorLayer
+from game.ui.chat import SIZE as CHAT_SIZE
 from game.ui.chat import ChatPanel
 from game.ui.feed import Feed
 from game.ui.hud import BAR_HEIGHT, Hud, Notifications
@@ -28,6 +29,7 @@ from game.ui.input import Act, Command, PanelAction
 from game.ui.inspector import WIDTH as INSPECTOR_WIDTH
 from game.ui.inspector import Inspector
 from game.ui.mapview import Camera, MapRenderer
+from game.ui.objects import SIZE as EDITOR_SIZE
 from game.ui.objects import ObjectEditor
 from game.ui.overlays import ObjectOverlays, notable
 from game.ui.pacing import Pacer
@@ -44,6 +46,10 @@ CONFIRM_SECONDS = 5.0  # F9 must be pressed again within this to load over unsav
 FAST_FORWARD_STEPS = 60  # steps a frame may run while the whole town sleeps
 FAST_FORWARD_BUDGET_S = 0.012
 MARGIN = 8
+# The least height at which the chat and the object editor still work (a few lines of
+# talk; the state box and a few history lines): a short window squeezes them to these.
+CHAT_MIN_HEIGHT = 180
+EDITOR_MIN_HEIGHT = 226
 QUICKSAVE = "quicksave"
 
 
@@ -501,14 +507,18 @@ class TownScene(Scene):
             )
             self.inspector.update(rect, self._near(self.inspector.name))
             right = rect.x - MARGIN
-        bottom = h - MARGIN
+        bottom, top = h - MARGIN, BAR_HEIGHT + MARGIN
         if self.chat is not None:
-            cw, ch = self.chat.rect.size
+            cw, ch = CHAT_SIZE
+            if self.editor is not None:  # both stacked: the chat gives up height first
+                ch = max(CHAT_MIN_HEIGHT, min(ch, bottom - top - EDITOR_MIN_HEIGHT - MARGIN))
+            ch = min(ch, bottom - top)
             rect = pygame.Rect(MARGIN, bottom - ch, min(cw, right - 2 * MARGIN), ch)
             self.chat.update(rect, self._near(self.chat.resident))
             bottom = rect.y - MARGIN
         if self.editor is not None:
-            ew, eh = self.editor.rect.size
+            ew, eh = EDITOR_SIZE
+            eh = max(0, min(eh, bottom - top))
             self.editor.update(pygame.Rect(MARGIN, bottom - eh, min(ew, right - 2 * MARGIN), eh))
 
     def _ui_at(self, pos: tuple[int, int]) -> bool:
@@ -527,9 +537,19 @@ class TownScene(Scene):
         for panel in reversed(self._panels()):
             panel.draw(surface)
         self.notes.draw(surface, MARGIN, BAR_HEIGHT + MARGIN, 380)
-        w, h = surface.get_size()
+        self.feed.draw(surface, self.feed_room())
+
+    def feed_room(self) -> pygame.Rect:
+        """Where the "what happened" log may go: bottom right, left of the inspector and
+        right of the chat and editor; an empty rect when they leave it too little room."""
+        w, h = self.app.size
         right = self.inspector.rect.x - MARGIN if self.inspector else w - MARGIN
-        self.feed.draw(surface, right, h - MARGIN, min(420, max(200, right - 560)))
+        width = min(420, max(200, right - 560))
+        stacked = [p.rect.right + MARGIN for p in (self.chat, self.editor) if p is not None]
+        width = min(width, right - max(stacked, default=MARGIN))
+        if width < 180:
+            return pygame.Rect(0, 0, 0, 0)
+        return pygame.Rect(right - width, BAR_HEIGHT + MARGIN, width, h - BAR_HEIGHT - 2 * MARGIN)
 
     def close(self) -> None:
         self.autosaver.close()  # a write in flight finishes before the town goes
