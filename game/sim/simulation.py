@@ -51,6 +51,7 @@ from game.sim.events import EventKind, EventLog
 from game.sim.player import EditSource, Player, PlayerContext, Visitor
 from game.sim.scheduler import Finished, Scheduler
 from game.sim.setup import facing, make_agent
+from game.sim.spots import Spots
 from game.sim.view import (
     ObjectState,
     Usage,
@@ -166,6 +167,7 @@ class Simulation:
         self._job_makers = self._job_table()
         self.clock = Clock(scenario.start, self.config.step_seconds)
         self.finder = PathFinder(town.walkable)
+        self.spots = Spots(town)  # distinct seats at tables, counters and benches
         self.scheduler = Scheduler(self.config.workers)
         self.scheduler.delay = max(1, self.config.decision_delay_steps)
         self.log = EventLog()
@@ -699,7 +701,8 @@ class Simulation:
             return None
         taken = self._spots_taken(agent)
         if area.kind is AreaKind.OBJECT:
-            return self._object_spot(address, taken)
+            pick = lambda n: stable_index(agent.name + address, n)  # noqa: E731
+            return self.spots.choose(address, taken, pick)
         if self.town.address_at(*agent.pos).startswith(address):
             return agent.pos
         tiles = self.town.walkable_tiles_of(address)
@@ -709,23 +712,6 @@ class Simulation:
     def _spots_taken(self, agent: Agent) -> set[tuple[int, int]]:
         """Where the others stand or are walking to: readable crowds need distinct spots."""
         return {o.path[-1] if o.path else o.pos for o in self.agents.values() if o is not agent}
-
-    def _object_spot(self, address: str, taken: set[tuple[int, int]]) -> tuple[int, int] | None:
-        """The object's access tile, or when someone has it, the nearest free walkable tile
-        on or around the object (a second seat on the bench, the other side of a counter)."""
-        access = self.town.access_tile(address)
-        if access is None or access not in taken:
-            return access
-        r = self.town.areas[address].rect
-        around = [
-            (x, y)
-            for y in range(r.y - 1, r.y + r.h + 1)
-            for x in range(r.x - 1, r.x + r.w + 1)
-            if self.town.is_walkable(x, y) and (x, y) not in taken
-        ]
-        return min(
-            around, key=lambda t: (abs(t[0] - access[0]) + abs(t[1] - access[1]), t), default=access
-        )
 
     # -- conversations ------------------------------------------------------------------------
     def _request_talk(self, agent: Agent, partner_name: str) -> None:
