@@ -131,7 +131,7 @@ class Hud:
         model = self.brain_text not in (SCRIPTED_LABEL, READ_ONLY) or usage.calls > 0
         self.usage_text = usage_line(usage) if model else ""
         if fast_forward:
-            self.usage_text = "night: fast-forward until someone wakes"
+            self.usage_text = "night: fast-forward until residents wake"
         self.day_x = 12 + theme.font(28).size(self.time_text)[0] + 10
         x = max(self.day_x + theme.font(17).size("Wed 30 Sep 2023")[0] + 16, 230)
         speed = Command(Act.SET_SPEED, value=pacer.speed)

@@ -216,3 +216,23 @@ def test_the_plan_tab_opens_at_the_current_item_and_the_stove_history_scrolls(ma
     assert editor.list.content_height > editor.list.rect.height and bottom > 0
     editor.wheel(editor.rect.center, 3)
     assert editor.list.offset < bottom
+
+
+def test_the_night_runs_fast_until_a_fifth_of_the_town_is_up_and_never_in_a_chat(make_app):
+    sim = build_simulation("smallville", seed=0, workers=2)
+    app = make_app(realtime(sim))
+    town, agents = app.town, list(sim.agents.values())
+    for agent in agents:
+        agent.asleep = True
+    assert town._quiet()
+    for agent in agents[:4]:  # an early riser or four: still the night
+        agent.asleep = False
+    assert town._quiet()
+    agents[4].asleep = False  # five of 25: the town is up
+    assert not town._quiet()
+    for agent in agents[1:]:
+        agent.asleep = True
+    assert town._quiet()
+    town.visitor.pos = agents[0].pos  # beside their bed, within talking range
+    assert town.open_chat(agents[0].name) is not None
+    assert not town._quiet()  # a night chat runs at the chosen speed
