@@ -128,7 +128,7 @@ def _layers(path: Path, scan_tilesets: bool = True):
                 for _ in _layers(path.parent / elem.get("source", ""), scan_tilesets=False):
                     pass
     except ElementTree.ParseError as exc:
-        raise MapError(where, f"not valid XML ({exc})") from None
+        raise MapError(where, f"cannot read the map (not valid XML: {exc})") from None
 
 
 def _layer_cells(layer: ElementTree.Element, path: str) -> int:
