@@ -97,15 +97,15 @@ def prescan(path: Path) -> None:
     height allow. Tilesets kept in their own files (.tsx) get the same size and depth checks.
     """
     cells = 0
-    for layer in _layers(path):
+    for layer in _layers(path, str(path)):
         cells += _layer_cells(layer, str(path))
         if cells > MAX_CELLS:
             raise MapError(str(path), f"the layers hold more than {MAX_CELLS} tiles together")
 
 
-def _layers(path: Path, scan_tilesets: bool = True):
-    """The <layer> elements of an XML file, each once complete, under size and depth limits."""
-    where = str(path)
+def _layers(path: Path, where: str, scan_tilesets: bool = True):
+    """The <layer> elements of an XML file, each once complete, under size and depth limits.
+    `where` names the file in errors (a tileset's errors name its map too)."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -114,7 +114,7 @@ def _layers(path: Path, scan_tilesets: bool = True):
         raise MapError(where, f"{size} bytes is more than a map can be ({MAX_MAP_BYTES})")
     depth = 0
     try:
-        for event, elem in ElementTree.iterparse(where, events=("start", "end")):
+        for event, elem in ElementTree.iterparse(str(path), events=("start", "end")):
             if event == "start":
                 depth += 1
                 if depth > MAX_DEPTH:
@@ -125,7 +125,9 @@ def _layers(path: Path, scan_tilesets: bool = True):
                 yield elem
                 elem.clear()
             elif elem.tag == "tileset" and elem.get("source") and scan_tilesets:
-                for _ in _layers(path.parent / elem.get("source", ""), scan_tilesets=False):
+                source = elem.get("source", "")
+                label = f"{where}: tileset {source[:60]!r}"
+                for _ in _layers(path.parent / source, label, scan_tilesets=False):
                     pass
     except ElementTree.ParseError as exc:
         raise MapError(where, f"cannot read the map (not valid XML: {exc})") from None
