@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -391,6 +391,13 @@ def load_game(
 
     doc, arrays = read_save(name, root)
     path = save_path(name, root) / DOCUMENT
+    saved = clean_line(str(doc.get("brain")), 20)
+    if brain is not None and brain != doc.get("brain"):
+        raise SaveError(
+            path,
+            f"made by the {saved} brain, but these settings ask for the {brain} brain "
+            f"(--brain): load it with --brain {saved}, or leave --brain out",
+        )
     try:
         seed = int(doc["seed"])
         chosen = brain or doc["brain"]
@@ -410,6 +417,34 @@ def load_game(
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise SaveError(path, f"damaged: {type(exc).__name__}: {exc}") from exc
     return sim
+
+
+class LoadSettings(Protocol):
+    """What every path that loads a save takes from the command line and settings: the
+    language-model settings (endpoint, model, caps, budget) and the cognition threads.
+    `Config` (game/core/config.py) and the window's `Options` both carry them; a Config
+    whose brain came from --brain must also match the save's brain."""
+
+    llm: Any
+    workers: int
+
+
+def load_with(
+    name: str,
+    settings: LoadSettings,
+    *,
+    root: Path | str | None = None,
+    mind: MindSettings | None = None,
+    mode: ClockMode = ClockMode.LOCKSTEP,
+):
+    """A save, loaded with the settings `run` uses. Every path that loads a save (`run
+    --load`, `play --load`, F9, `replay`, `interview`, `evaluate`) comes through here, so
+    none of them can fall back to the default endpoint with the key."""
+    llm = getattr(settings, "llm", None)
+    workers = int(getattr(settings, "workers", 8) or 8)
+    sources = getattr(settings, "sources", {}) or {}
+    brain = getattr(settings, "brain", None) if sources.get("brain") == "flag" else None
+    return load_game(name, root, brain, mind=mind, mode=mode, workers=workers, llm=llm)
 
 
 def restore(sim, doc: dict, arrays: dict[str, np.ndarray], path: Path | str = "save") -> None:
