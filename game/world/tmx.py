@@ -124,6 +124,8 @@ def _layers(path: Path, where: str, scan_tilesets: bool = True):
             if elem.tag == "layer":
                 yield elem
                 elem.clear()
+            elif elem.tag == "image" and elem.get("source"):
+                _check_image(path.parent / elem.get("source", ""), where)
             elif elem.tag == "tileset" and elem.get("source") and scan_tilesets:
                 source = elem.get("source", "")
                 label = f"{where}: tileset {source[:60]!r}"
@@ -131,6 +133,28 @@ def _layers(path: Path, where: str, scan_tilesets: bool = True):
                     pass
     except ElementTree.ParseError as exc:
         raise MapError(where, f"cannot read the map (not valid XML: {exc})") from None
+
+
+MAX_IMAGE_SIDE = 16384  # pixels of a tileset or image layer's picture (the window draws it)
+MAX_IMAGE_PIXELS = 64 * 1024 * 1024
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _check_image(path: Path, where: str) -> None:
+    """A PNG's declared size, read from its header: a small file may declare a picture
+    that needs gigabytes once decoded (the window decodes it). Other formats are left to
+    the image loader, as is a missing file (the window draws without it)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(24)
+    except OSError:
+        return
+    if not head.startswith(_PNG) or head[12:16] != b"IHDR":
+        return
+    width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    too_big = width > MAX_IMAGE_SIDE or height > MAX_IMAGE_SIDE
+    if too_big or width * height > MAX_IMAGE_PIXELS:
+        raise MapError(where, f"image {path.name[:60]!r} is {width} x {height} pixels: too large")
 
 
 def _layer_cells(layer: ElementTree.Element, path: str) -> int:

@@ -108,3 +108,14 @@ def test_a_csv_layer_with_more_tiles_than_declared_is_refused(tmp_path):
     path = write_map(tmp_path / "long.tmx", ART, AREAS, {"visitor": (0, 0)})
     _with_data(path, '<data encoding="csv">' + ",".join(["1"] * 100_000) + "</data>")
     assert "more tiles than" in _refused_fast(path)
+
+
+def test_a_tileset_picture_that_decodes_to_gigabytes_is_refused(tmp_path):
+    """A PNG header declaring 100,000 x 100,000 pixels: the window would decode it."""
+    path = write_map(tmp_path / "art.tmx", ART, AREAS, {"visitor": (0, 0)})
+    header = struct.pack(">II", 100_000, 100_000) + bytes([8, 6, 0, 0, 0])
+    chunk = b"IHDR" + header
+    png = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + chunk
+    png += struct.pack(">I", zlib.crc32(chunk)) + _zeros(BOMB, zlib.compress)[:4096]
+    (tmp_path / "tiny.png").write_bytes(png)
+    assert "100000 x 100000 pixels" in _refused_fast(path)
