@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from game.core.arrays import load_npz
 from game.core.clock import fmt_time
 from game.core.codec import encode
 from game.core.text import bounded_loads
 from game.mind.memory import KINDS, MemoryView
+from game.sim.archives import load_npz
 from game.sim.saves import (
     DOCUMENT,
     JOURNAL,

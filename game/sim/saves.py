@@ -22,7 +22,6 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from game.core.arrays import load_npz
 from game.core.codec import decode, encode
 from game.core.config import data_dir
 from game.core.errors import SmallvilleError, clip
@@ -30,6 +29,7 @@ from game.core.mind_settings import MindSettings
 from game.core.text import bounded_loads
 from game.core.text import single_line as clean_line
 from game.mind.memory import MemoryStream
+from game.sim.archives import load_npz
 from game.sim.events import Event, EventKind
 from game.sim.player import Visitor
 from game.sim.simulation import ClockMode, SimConfig
