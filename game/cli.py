@@ -44,14 +44,14 @@ def _town(args: argparse.Namespace) -> int:
     return 0
 
 
-def _start_run(args: argparse.Namespace, build):
-    """A new simulation, or a loaded save (its scenario and seed)."""
+def _start_run(args: argparse.Namespace, settings, build):
+    """A new simulation, or a loaded save (its scenario and seed) with the same settings."""
     from game.sim.simulation import SimConfig
 
     if args.load:
-        from game.sim.saves import load_game
+        from game.sim.saves import load_with
 
-        return load_game(args.load, workers=args.workers, llm=args.llm)
+        return load_with(args.load, settings)
     from game.sim.factory import decision_delay
 
     config = SimConfig(
@@ -74,7 +74,7 @@ def _run(args: argparse.Namespace) -> int:
     hours = number("--hours", args.hours, 1 / 360, MAX_HOURS)
     settings = config_from_args(args)  # defaults < config file < environment < flags
     args.brain, args.workers, args.llm = settings.brain, settings.workers, settings.llm
-    sim = _start_run(args, partial(build_simulation, llm=settings.llm))
+    sim = _start_run(args, settings, partial(build_simulation, llm=settings.llm))
     start = sim.now
     end = start + timedelta(hours=hours)
     total = max(1, int((end - start).total_seconds() // sim.config.step_seconds))
@@ -232,13 +232,17 @@ def _window_size(text: str) -> tuple[int, int]:
 
 def _replay(args: argparse.Namespace) -> int:
     from game.commands import quiet_pygame
+    from game.core.config import config_from_args
 
     quiet_pygame()
     from game.ui.app import App, Options
 
     number("--speed", args.speed, 1, 10_000)
     number("--quit-after", args.quit_after, 0, 1e7)
+    settings = config_from_args(args)  # the save's brain is built as `run` would build it
     options = Options(
+        llm=settings.llm,
+        workers=settings.workers,
         replay=args.load,
         size=_window_size(args.size),
         speed=args.speed,
@@ -331,6 +335,9 @@ def _add_replay(sub) -> None:
     replay.add_argument("--size", default="1280x720", help="window size, WIDTHxHEIGHT")
     replay.add_argument("--quit-after", type=float, default=0.0, help="real seconds, then exit")
     replay.add_argument("--screenshot", help="save the last frame to this PNG on exit")
+    from game.core.config import add_llm_arguments
+
+    add_llm_arguments(replay)
     replay.set_defaults(handler=_replay)
 
 

@@ -64,11 +64,9 @@ def _load(args: argparse.Namespace, name: str = "", ablate: str | None = None):
     """The save (`--load`, or `name`), with the endpoint, model, caps and budget of the
     command line and settings: exactly what `run` would use."""
     from game.core.config import config_from_args
-    from game.sim.saves import load_game
+    from game.sim.saves import load_with
 
-    settings = config_from_args(args)
-    mind = parse_ablation(ablate)
-    return load_game(name or args.load, mind=mind, workers=settings.workers, llm=settings.llm)
+    return load_with(name or args.load, config_from_args(args), mind=parse_ablation(ablate))
 
 
 def _interview(args: argparse.Namespace) -> int:

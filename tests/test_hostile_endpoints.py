@@ -185,7 +185,7 @@ def test_a_failing_save_is_one_line_and_the_report_is_still_written(tmp_path, mo
     def full(path, write):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(saves, "_write_atomic", full)
+    monkeypatch.setattr(saves, "write_atomic", full)
     monkeypatch.setenv("SMALLVILLE_DATA", str(tmp_path / "data"))
     report = tmp_path / "report.json"
     code = main(["run", "--scenario", "three", "--hours", "0.5", "--quiet", "--save", "s"]

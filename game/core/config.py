@@ -195,11 +195,20 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
     return replace(config, llm=llm, sources=sources)
 
 
+MAX_CONFIG = 1024 * 1024  # bytes of a config file worth reading (ours are a few hundred)
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
+    """The config file, parsed; too large or too deeply nested counts as damaged."""
     try:
         with path.open("rb") as f:
-            return tomllib.load(f)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            data = f.read(MAX_CONFIG + 1)
+        if len(data) > MAX_CONFIG:
+            raise ValueError(f"larger than a config file can be ({MAX_CONFIG} bytes)")
+        return tomllib.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise SmallvilleError(f"{path}: cannot read the config file: nested too deeply") from None
+    except (OSError, ValueError, tomllib.TOMLDecodeError) as exc:
         raise SmallvilleError(f"{path}: cannot read the config file: {clip(str(exc))}") from None
 
 

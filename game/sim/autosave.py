@@ -5,9 +5,13 @@ Why incremental: memory streams and the event log only grow, so a full rewrite e
 game hour writes the same megabytes again and again. The autosave folder holds one full
 save (a base, written like any save: save.json and its arrays) and a journal beside it:
 `journal.jsonl`, one line per later autosave, each naming a `rows-<n>.npz` of the new
-memory rows. A line is appended only after its rows file is on disk, so the line is the
-commit point; a torn last line (a crash while appending) is skipped when loading. Every
-line names its base, so a journal left from an older base is never applied to a newer one.
+memory rows. A line is added only after its rows file is on disk, and the journal is
+replaced whole (a temporary file, then a rename), so the journal is the commit point; a
+torn or damaged line ends the reading. Every line names its base, so a journal left from
+an older base is never applied to a newer one.
+
+The writer follows the rules of every save (game/sim/saves.py `writing`): a save name,
+only into a folder of ours, under the save's lock, and it removes only files it wrote.
 
 `read_save` (game/sim/saves.py) calls `apply_journal`, so loading an autosave gives the
 same document and arrays a full save of that moment would have.
@@ -16,10 +20,7 @@ same document and arrays a full save of that moment would have.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import threading
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,11 +31,22 @@ import numpy as np
 
 from game.core.clock import fmt_time
 from game.core.codec import encode
+from game.core.text import bounded_loads
 from game.mind.memory import KINDS, MemoryView
+from game.sim.archives import load_npz
+from game.sim.saves import (
+    DOCUMENT,
+    JOURNAL,
+    MAX_DEPTH,
+    MAX_DOCUMENT,
+    ROWS,
+    arrays_named,
+    save_path,
+    write_atomic,
+    writing,
+)
 
 AUTOSAVE = "autosave"
-JOURNAL = "journal.jsonl"
-DOCUMENT = "save.json"
 MAX_INCREMENTS = 48  # after this many journal lines, the next autosave writes a new base
 ROW_KEYS = ("created", "importance", "embeddings")
 
@@ -125,12 +137,14 @@ class IncrementalWriter:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.mark: Mark | None = None  # None: the next write is a new base
+        self._journal = b""  # the journal's committed lines (this writer wrote them all)
 
     def write(self, snap: Snapshot) -> Written:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        if self.mark is None or self.mark.increments >= MAX_INCREMENTS:
-            return self._write_base(snap)
-        return self._write_increment(snap)
+        """One autosave, under the save's lock (SaveError when refused or on a full disk)."""
+        with writing(self.folder):
+            if self.mark is None or self.mark.increments >= MAX_INCREMENTS:
+                return self._write_base(snap)
+            return self._write_increment(snap)
 
     # -- a full base ----------------------------------------------------------------------
     def _write_base(self, snap: Snapshot) -> Written:
@@ -151,10 +165,15 @@ class IncrementalWriter:
             "log": [e.to_dict() for e in snap.log],
             "arrays": arrays_name,
         }
-        size = _write_atomic(self.folder / arrays_name, lambda f: np.savez(f, **arrays))
+        stale = [arrays_named(self.folder / DOCUMENT), *journal_rows(self.folder)]
+        size = write_atomic(self.folder / arrays_name, lambda f: np.savez(f, **arrays))
         text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        size += _write_atomic(self.folder / DOCUMENT, lambda f: f.write(text))
-        self._clean(keep=arrays_name)
+        try:
+            size += write_atomic(self.folder / DOCUMENT, lambda f: f.write(text))
+        except BaseException:
+            (self.folder / arrays_name).unlink(missing_ok=True)  # ours, and named by nothing
+            raise
+        self._clean(stale, keep=arrays_name)
         self.mark = Mark(
             arrays_name,
             {a.name: len(a.memory) for a in snap.agents},
@@ -164,14 +183,14 @@ class IncrementalWriter:
         )
         return Written(self.folder, size, True, snap.clock)
 
-    def _clean(self, keep: str) -> None:
-        """The journal and rows of an older base, and other bases' arrays, go."""
+    def _clean(self, stale: list[str], keep: str) -> None:
+        """After a new base: the journal and the files the old save named go; nothing
+        else in the folder is touched (only files a save of ours wrote, by their names)."""
         (self.folder / JOURNAL).unlink(missing_ok=True)
-        for old in (*self.folder.glob("rows-*.npz"), *self.folder.glob("memories-*.npz")):
-            if old.name != keep:
-                old.unlink(missing_ok=True)
-        for tmp in self.folder.glob(".tmp-*"):
-            tmp.unlink(missing_ok=True)
+        self._journal = b""
+        for name in stale:
+            if name and name != keep:
+                (self.folder / name).unlink(missing_ok=True)
 
     # -- a journal line -------------------------------------------------------------------
     def _write_increment(self, snap: Snapshot) -> Written:
@@ -193,9 +212,12 @@ class IncrementalWriter:
             "log": [e.to_dict() for e in snap.log[mark.log :]],
             "rows": rows_name,
         }
-        size = _write_atomic(self.folder / rows_name, lambda f: np.savez_compressed(f, **arrays))
+        size = write_atomic(self.folder / rows_name, lambda f: np.savez_compressed(f, **arrays))
         text = json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
-        size += _append(self.folder / JOURNAL, text.encode("utf-8"))
+        journal = self._journal + text.encode("utf-8")
+        write_atomic(self.folder / JOURNAL, lambda f: f.write(journal))
+        self._journal = journal
+        size += len(text.encode("utf-8"))
         mark.increments = number
         mark.log = len(snap.log)
         return Written(self.folder, size, False, snap.clock)
@@ -262,29 +284,6 @@ def _state_key(state: dict[str, Any]) -> str:
     return json.dumps(state, sort_keys=True, ensure_ascii=False, default=str)
 
 
-def _write_atomic(path: Path, write: Callable[[Any], Any]) -> int:
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-            size = f.tell()
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return size
-
-
-def _append(path: Path, data: bytes) -> int:
-    with open(path, "ab") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    return len(data)
-
-
 # -- loading ------------------------------------------------------------------------------
 def apply_journal(
     folder: Path, doc: dict[str, Any], arrays: dict[str, np.ndarray]
@@ -293,11 +292,7 @@ def apply_journal(
 
     Lines of another base, torn lines and lines whose rows file is missing end the
     reading: what was committed before them is the save."""
-    path = folder / JOURNAL
-    if not path.is_file():
-        return doc, arrays
-    for raw in path.read_bytes().split(b"\n"):
-        line = _line(raw)
+    for line in _journal_lines(folder):
         if line is None or line.get("base") != doc.get("arrays"):
             break
         rows = _rows(folder / str(line.get("rows", "")))
@@ -307,23 +302,46 @@ def apply_journal(
     return doc, arrays
 
 
+def _journal_lines(folder: Path):
+    """The journal's whole lines, in order, up to the first damaged one. A journal larger
+    than a save may be, or a line nested too deeply, counts as damaged (ValueError)."""
+    path = folder / JOURNAL
+    if not path.is_file():
+        return
+    if path.stat().st_size > MAX_DOCUMENT:
+        raise ValueError(f"the journal is larger than a save can be ({MAX_DOCUMENT} bytes)")
+    for raw in path.read_bytes().split(b"\n"):
+        line = _line(raw)
+        if line is None:
+            return
+        yield line
+
+
+def journal_rows(folder: Path) -> list[str]:
+    """The rows files the journal names (ours to remove when a new base replaces them)."""
+    try:
+        names = [str(line.get("rows", "")) for line in _journal_lines(folder)]
+    except (OSError, ValueError):
+        return []
+    return [n for n in names if ROWS.fullmatch(n)]
+
+
 def _line(raw: bytes) -> dict[str, Any] | None:
     if not raw.strip():
         return None
     try:
-        line = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        line = bounded_loads(raw.decode("utf-8"), MAX_DEPTH)
+    except (UnicodeDecodeError, ValueError):
         return None
     return line if isinstance(line, dict) else None
 
 
 def _rows(path: Path) -> dict[str, np.ndarray] | None:
-    if not path.name.startswith("rows-") or not path.is_file():
+    if not ROWS.fullmatch(path.name) or not path.is_file():
         return None
     try:
-        with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
-    except (OSError, ValueError, EOFError):
+        return load_npz(path)
+    except (OSError, ValueError, MemoryError):
         return None
 
 
@@ -402,8 +420,6 @@ class Autosaver:
     def start(self) -> None:
         """Take the snapshot now (on this thread) and write it on the writer's thread."""
         import time
-
-        from game.sim.saves import save_path
 
         began = time.perf_counter()
         snap = snapshot(self.sim)

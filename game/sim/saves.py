@@ -11,16 +11,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import tempfile
 import time
-import zipfile
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -31,7 +29,7 @@ from game.core.mind_settings import MindSettings
 from game.core.text import bounded_loads
 from game.core.text import single_line as clean_line
 from game.mind.memory import MemoryStream
-from game.sim.autosave import apply_journal
+from game.sim.archives import load_npz
 from game.sim.events import Event, EventKind
 from game.sim.player import Visitor
 from game.sim.simulation import ClockMode, SimConfig
@@ -47,6 +45,8 @@ VERSION = 3
 DOCUMENT = "save.json"
 _NAME = re.compile(r"^[A-Za-z0-9 _-]{1,64}$")
 _ARRAYS = re.compile(r"memories-[\w.-]{1,80}\.npz")
+ROWS = re.compile(r"rows-\d{4}\.npz")  # an incremental autosave's new rows
+JOURNAL = "journal.jsonl"  # and the lines naming them (game/sim/autosave.py)
 TMP = ".tmp-smallville-"  # our half-written files: nobody else's are ever removed
 LOCK = ".lock"
 MAX_DOCUMENT = 512 * 1024 * 1024  # bytes of save.json worth reading
@@ -107,25 +107,34 @@ def save_game(sim, name: str, root: Path | str | None = None) -> Path:
     second writer waits, then is refused); only the files this save wrote are removed.
     A full disk or a read-only folder is one SaveError line and the old save stays whole."""
     folder = name_folder(name, root)
+    with writing(folder):
+        return _write_save(sim, folder)
+
+
+@contextmanager
+def writing(folder: Path):
+    """The rules of every writer into a save folder (a save, the autosave ring, the
+    incremental autosave): only into a folder of ours, under its lock, and any OSError
+    (a full disk, a read-only folder) one SaveError line."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _refuse_foreign(folder)
         with _locked(folder):
-            return _write_save(sim, folder)
+            yield folder
     except OSError as exc:
         raise SaveError(folder, f"cannot write the save: {exc.strerror or exc}") from None
 
 
 def _write_save(sim, folder: Path) -> Path:
-    previous = _arrays_named(folder / DOCUMENT)
+    previous = arrays_named(folder / DOCUMENT)
     generation = datetime.now().strftime("%Y%m%dT%H%M%S%f")
     arrays_name = f"memories-{generation}.npz"
     doc, arrays = game_state(sim)
     doc["arrays"] = arrays_name
-    _write_atomic(folder / arrays_name, lambda f: np.savez(f, **arrays))
+    write_atomic(folder / arrays_name, lambda f: np.savez(f, **arrays))
     text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
     try:
-        _write_atomic(folder / DOCUMENT, lambda f: f.write(text.encode("utf-8")))
+        write_atomic(folder / DOCUMENT, lambda f: f.write(text.encode("utf-8")))
     except BaseException:
         (folder / arrays_name).unlink(missing_ok=True)  # ours, and named by nothing
         raise
@@ -134,7 +143,7 @@ def _write_save(sim, folder: Path) -> Path:
     return folder
 
 
-def _arrays_named(document: Path) -> str:
+def arrays_named(document: Path) -> str:
     """The arrays file the save now in place names ('' when there is none we trust)."""
     try:
         doc = _read_document(document)
@@ -156,9 +165,18 @@ def _refuse_foreign(folder: Path) -> None:
             doc = None
         if isinstance(doc, dict) and doc.get("format") == FORMAT:
             return
-    ours = all(_ARRAYS.fullmatch(n) or n.startswith(TMP) or n == LOCK for n in entries)
-    if not ours:
+    if not all(is_ours(n) for n in entries):
         raise SaveError(folder, "this folder holds files that are not a Smallville save")
+
+
+def is_ours(name: str) -> bool:
+    """A file name only we write into a save folder (save.json needs its format too)."""
+    return bool(
+        _ARRAYS.fullmatch(name)
+        or ROWS.fullmatch(name)
+        or name in (JOURNAL, LOCK)
+        or name.startswith(TMP)
+    )
 
 
 @contextmanager
@@ -202,18 +220,21 @@ def _unlock(fd: int) -> None:
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
 
 
-def _write_atomic(path: Path, write: Callable[[Any], Any]) -> None:
+def write_atomic(path: Path, write: Callable[[Any], Any]) -> int:
+    """Write a file whole or not at all (a temporary of ours, then a rename); its size."""
     fd, tmp = tempfile.mkstemp(prefix=TMP, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())
+            size = f.tell()
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     _fsync_dir(path.parent)
+    return size
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -279,6 +300,8 @@ def read_save(name: str, root: Path | str | None = None) -> tuple[dict, dict[str
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise SaveError(path, f"damaged: cannot upgrade ({type(exc).__name__}: {exc})") from exc
     arrays = _read_arrays(folder, doc, path)
+    from game.sim.autosave import apply_journal
+
     try:  # an autosave's journal: the changes written after its base (game/sim/autosave.py)
         return apply_journal(folder, doc, arrays)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
@@ -303,11 +326,10 @@ def _read_arrays(folder: Path, doc: dict, path: Path) -> dict[str, np.ndarray]:
     if not isinstance(name, str) or not _ARRAYS.fullmatch(name):
         raise SaveError(path, "damaged: does not name its memory arrays")
     try:
-        with np.load(folder / name, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
+        return load_npz(folder / name)
     except FileNotFoundError as exc:
         raise SaveError(folder / name, "missing: the memory arrays of this save") from exc
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+    except (OSError, ValueError, MemoryError) as exc:
         raise SaveError(folder / name, f"damaged memory arrays ({exc})") from exc
 
 
@@ -369,6 +391,13 @@ def load_game(
 
     doc, arrays = read_save(name, root)
     path = save_path(name, root) / DOCUMENT
+    saved = clean_line(str(doc.get("brain")), 20)
+    if brain is not None and brain != doc.get("brain"):
+        raise SaveError(
+            path,
+            f"made by the {saved} brain, but these settings ask for the {brain} brain "
+            f"(--brain): load it with --brain {saved}, or leave --brain out",
+        )
     try:
         seed = int(doc["seed"])
         chosen = brain or doc["brain"]
@@ -388,6 +417,34 @@ def load_game(
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise SaveError(path, f"damaged: {type(exc).__name__}: {exc}") from exc
     return sim
+
+
+class LoadSettings(Protocol):
+    """What every path that loads a save takes from the command line and settings: the
+    language-model settings (endpoint, model, caps, budget) and the cognition threads.
+    `Config` (game/core/config.py) and the window's `Options` both carry them; a Config
+    whose brain came from --brain must also match the save's brain."""
+
+    llm: Any
+    workers: int
+
+
+def load_with(
+    name: str,
+    settings: LoadSettings,
+    *,
+    root: Path | str | None = None,
+    mind: MindSettings | None = None,
+    mode: ClockMode = ClockMode.LOCKSTEP,
+):
+    """A save, loaded with the settings `run` uses. Every path that loads a save (`run
+    --load`, `play --load`, F9, `replay`, `interview`, `evaluate`) comes through here, so
+    none of them can fall back to the default endpoint with the key."""
+    llm = getattr(settings, "llm", None)
+    workers = int(getattr(settings, "workers", 8) or 8)
+    sources = getattr(settings, "sources", {}) or {}
+    brain = getattr(settings, "brain", None) if sources.get("brain") == "flag" else None
+    return load_game(name, root, brain, mind=mind, mode=mode, workers=workers, llm=llm)
 
 
 def restore(sim, doc: dict, arrays: dict[str, np.ndarray], path: Path | str = "save") -> None:
@@ -473,14 +530,33 @@ def _visitor_name(doc: dict) -> str:
 
 
 def autosave(sim, root: Path | str | None = None, keep: int = 3) -> Path:
-    """A small ring: autosave is the newest, autosave-1 the one before, and so on."""
-    base = saves_root(root)
-    base.mkdir(parents=True, exist_ok=True)
-    oldest = base / f"autosave-{keep - 1}"
-    if oldest.exists():
-        shutil.rmtree(oldest)
-    for i in range(keep - 2, -1, -1):
-        src = base / ("autosave" if i == 0 else f"autosave-{i}")
-        if src.exists():
-            src.rename(base / f"autosave-{i + 1}")
+    """A small ring: autosave is the newest, autosave-1 the one before, and so on.
+
+    Folders move only when they hold one of our saves, under their lock; the oldest goes
+    file by file, and only the files a save writes (anything else stays, and so does the
+    folder)."""
+    folders = [name_folder("autosave" if i == 0 else f"autosave-{i}", root) for i in range(keep)]
+    remove_save(folders[-1])
+    for src, dst in zip(reversed(folders[:-1]), reversed(folders[1:]), strict=True):
+        if src.is_dir() and not dst.exists():
+            with writing(src):
+                src.rename(dst)
     return save_game(sim, "autosave", root)
+
+
+def remove_save(folder: Path) -> None:
+    """Delete a save of ours: the files it names (its arrays, an autosave's journal and
+    rows), then the folder if nothing else is left. Strays stay, even named like ours."""
+    from game.sim.autosave import journal_rows
+
+    if not folder.is_dir():
+        return
+    with writing(folder):
+        named = [arrays_named(folder / DOCUMENT), *journal_rows(folder), JOURNAL, DOCUMENT]
+        for name in filter(None, named):
+            (folder / name).unlink(missing_ok=True)
+    try:
+        (folder / LOCK).unlink(missing_ok=True)
+        folder.rmdir()
+    except OSError:
+        pass  # someone else's files are still there: they stay

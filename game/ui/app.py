@@ -100,10 +100,10 @@ class App:
         from game.sim.simulation import ClockMode
 
         if save:  # a SaveError says what is wrong with the save in one line
-            from game.sim.saves import load_game
+            from game.sim.saves import load_with
 
-            o = self.options  # the same endpoint, model and caps as a new game
-            sim = load_game(save, mode=ClockMode.REALTIME, workers=o.workers, llm=o.llm)
+            # the same endpoint, model and caps as a new game
+            sim = load_with(save, self.options, mode=ClockMode.REALTIME)
             self.replace_town(sim, name)
             return
         from game.sim.factory import build_simulation
@@ -122,10 +122,10 @@ class App:
     def begin_replay(self, save: str) -> None:
         """Play a saved run back from its event log: no model calls, nothing changes."""
         from game.sim.replay import Replay
-        from game.sim.saves import load_game
+        from game.sim.saves import load_with
 
         self._draw_loading()
-        self.replace_town(Replay(load_game(save)), self.options.name)
+        self.replace_town(Replay(load_with(save, self.options)), self.options.name)
         self.notify("Replay: the recorded run plays back; speed keys work, commands do not.")
 
     def replace_town(self, sim: SimView, name: str) -> None:

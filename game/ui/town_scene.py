@@ -257,8 +257,8 @@ class TownScene(Scene):
             return
         self.confirm_load_until = 0.0
         try:  # the window plays a loaded game on its real-time clock, whatever the save ran
-            o = self.app.options  # the same endpoint, model and caps as the game began with
-            sim = saves.load_game(name, mode=ClockMode.REALTIME, workers=o.workers, llm=o.llm)
+            # the same endpoint, model and caps as the game began with
+            sim = saves.load_with(name, self.app.options, mode=ClockMode.REALTIME)
         except (SmallvilleError, OSError) as exc:
             self.notes.push(f"could not load {name}: {exc}", theme.ACCENT)
             return

@@ -6,7 +6,6 @@ person editing the JSON by hand sees exactly what to fix.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,8 +16,10 @@ from game.core.clock import parse_hhmm
 from game.core.errors import ScenarioError
 from game.core.paths import MAPS, SCENARIOS
 from game.core.records import Event
+from game.core.text import bounded_loads
 from game.world.town import AreaKind, Town, split
 
+MAX_SCENARIO = 16 * 1024 * 1024  # bytes of a scenario file (the bundled one is ~40 KB)
 HAIR_STYLES = ("short", "long", "bun", "bald", "curly", "ponytail")
 
 
@@ -237,8 +238,10 @@ def load_scenario(name_or_path: str | Path, town: Town | None = None) -> Scenari
         names = ", ".join(bundled_scenarios())
         raise ScenarioError(label, f"no such scenario file (bundled scenarios: {names})")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        if path.stat().st_size > MAX_SCENARIO:
+            raise ValueError(f"larger than a scenario can be ({MAX_SCENARIO} bytes)")
+        data = bounded_loads(path.read_text(encoding="utf-8"), 32)
+    except (UnicodeDecodeError, ValueError) as exc:
         raise ScenarioError(label, f"not valid JSON ({exc})") from exc
     top = _Reader(label, data)
     if top.get("format", int) != 1:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import sys
+import zlib
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
+from xml.etree import ElementTree
 
 import numpy as np
 
@@ -51,6 +55,7 @@ def load_town(path: str | Path) -> Town:
     path = Path(path)
     if not path.is_file():
         raise MapError(str(path), "map file not found")
+    prescan(path)
     try:
         tmx = pytmx.TiledMap(str(path))
     except Exception as exc:  # pytmx raises many kinds on a damaged file
@@ -77,6 +82,137 @@ def load_town(path: str | Path) -> Town:
 
 
 MAX_TILES = 1000  # a side; far beyond a town, small enough never to exhaust memory
+MAX_MAP_BYTES = 32 * 1024 * 1024  # of a .tmx or .tsx file
+MAX_DEPTH = 32  # XML nesting (a map needs about six)
+MAX_CELLS = 8_000_000  # tiles over all layers together (64 layers of 1000 x 1000 is not a town)
+_INFLATE = {"zlib": zlib.MAX_WBITS, "gzip": 16 + zlib.MAX_WBITS}
+
+
+def prescan(path: Path) -> None:
+    """Check a map before pytmx reads it, with a streaming parser and bounded work.
+
+    pytmx decompresses every layer whole before we could see its size: a small file can
+    inflate to gigabytes. So we read the XML once ourselves, refuse it when it is too big
+    or too deep, and inflate each layer's data only up to the size its declared width and
+    height allow. Tilesets kept in their own files (.tsx) get the same size and depth checks.
+    """
+    cells = 0
+    for layer in _layers(path, str(path)):
+        cells += _layer_cells(layer, str(path))
+        if cells > MAX_CELLS:
+            raise MapError(str(path), f"the layers hold more than {MAX_CELLS} tiles together")
+
+
+def _layers(path: Path, where: str, scan_tilesets: bool = True):
+    """The <layer> elements of an XML file, each once complete, under size and depth limits.
+    `where` names the file in errors (a tileset's errors name its map too)."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise MapError(where, f"cannot read: {exc.strerror or exc}") from None
+    if size > MAX_MAP_BYTES:
+        raise MapError(where, f"{size} bytes is more than a map can be ({MAX_MAP_BYTES})")
+    depth = 0
+    try:
+        for event, elem in ElementTree.iterparse(str(path), events=("start", "end")):
+            if event == "start":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise MapError(where, f"nested more than {MAX_DEPTH} levels deep")
+                continue
+            depth -= 1
+            if elem.tag == "layer":
+                yield elem
+                elem.clear()
+            elif elem.tag == "image" and elem.get("source"):
+                _check_image(path.parent / elem.get("source", ""), where)
+            elif elem.tag == "tileset" and elem.get("source") and scan_tilesets:
+                source = elem.get("source", "")
+                label = f"{where}: tileset {source[:60]!r}"
+                for _ in _layers(path.parent / source, label, scan_tilesets=False):
+                    pass
+    except ElementTree.ParseError as exc:
+        raise MapError(where, f"cannot read the map (not valid XML: {exc})") from None
+
+
+MAX_IMAGE_SIDE = 16384  # pixels of a tileset or image layer's picture (the window draws it)
+MAX_IMAGE_PIXELS = 64 * 1024 * 1024
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _check_image(path: Path, where: str) -> None:
+    """A PNG's declared size, read from its header: a small file may declare a picture
+    that needs gigabytes once decoded (the window decodes it). Other formats are left to
+    the image loader, as is a missing file (the window draws without it)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(24)
+    except OSError:
+        return
+    if not head.startswith(_PNG) or head[12:16] != b"IHDR":
+        return
+    width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    too_big = width > MAX_IMAGE_SIDE or height > MAX_IMAGE_SIDE
+    if too_big or width * height > MAX_IMAGE_PIXELS:
+        raise MapError(where, f"image {path.name[:60]!r} is {width} x {height} pixels: too large")
+
+
+def _layer_cells(layer: ElementTree.Element, path: str) -> int:
+    """The layer's declared tile count, after checking its data fits it (never inflating
+    more than that many tiles' worth of bytes)."""
+    name = repr(layer.get("name", "?"))[:40]
+    try:
+        width, height = int(layer.get("width", "0")), int(layer.get("height", "0"))
+    except ValueError:
+        raise MapError(path, f"layer {name}: width and height must be whole numbers") from None
+    if not (0 < width <= MAX_TILES and 0 < height <= MAX_TILES):
+        raise MapError(path, f"layer {name}: size {width} x {height} is outside 1..{MAX_TILES}")
+    cells = width * height
+    data = layer.find("data")
+    if data is None or data.find("chunk") is not None:
+        raise MapError(path, f"layer {name}: needs its tiles in one <data> (no infinite maps)")
+    text = (data.text or "").strip()
+    encoding, compression = data.get("encoding"), data.get("compression")
+    if encoding == "csv":
+        found = text.count(",") + 1
+    elif encoding == "base64":
+        found = _decoded_bytes(text, compression, 4 * cells, f"layer {name}", path) // 4
+    else:
+        raise MapError(path, f"layer {name}: tile data must be csv or base64")
+    if found > cells:
+        raise MapError(path, f"layer {name}: holds more tiles than its {width} x {height}")
+    return cells
+
+
+def _decoded_bytes(text: str, compression: str | None, limit: int, what: str, path: str) -> int:
+    try:
+        raw = base64.b64decode(text, validate=False)
+    except (binascii.Error, ValueError):
+        raise MapError(path, f"{what}: damaged base64 data") from None
+    if not compression:
+        return len(raw)
+    if compression not in _INFLATE:
+        raise MapError(path, f"{what}: compression {compression[:20]!r} (use zlib or gzip)")
+    return _inflated_size(raw, _INFLATE[compression], limit, what, path)
+
+
+def _inflated_size(raw: bytes, wbits: int, limit: int, what: str, path: str) -> int:
+    """Bytes the data inflates to, reading at most `limit` + 1 of them: past that, refused.
+    gzip data may hold several members (gzip.decompress reads them all): so do we."""
+    total = 0
+    while raw:
+        inflater = zlib.decompressobj(wbits)
+        try:
+            total += len(inflater.decompress(raw, limit - total + 1))
+        except zlib.error as exc:
+            raise MapError(path, f"{what}: damaged compressed data ({exc})") from None
+        if total > limit or inflater.unconsumed_tail:
+            raise MapError(path, f"{what}: inflates to more than its size allows ({limit} bytes)")
+        if not inflater.eof:
+            raise MapError(path, f"{what}: compressed data ends early")
+        raw = inflater.unused_data if wbits != zlib.MAX_WBITS else b""
+        raw = raw if raw.strip(b"\0") else b""
+    return total
 
 
 def _check_size(tmx: pytmx.TiledMap, path: str) -> None:

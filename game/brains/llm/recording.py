@@ -41,6 +41,7 @@ from game.brains.llm.model import (
     Wrapper,
 )
 from game.core.errors import SmallvilleError
+from game.core.text import bounded_loads
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS answers (
@@ -55,6 +56,9 @@ CREATE TABLE IF NOT EXISTS answers (
 def request_key(kind: str, model: str, payload: Any) -> str:
     text = json.dumps([kind, model, payload], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+MAX_ENTRY = 16_000_000  # bytes of one stored answer (twice the largest body we accept)
 
 
 class ReplayCache:
@@ -84,11 +88,14 @@ class ReplayCache:
                 return None  # a job still running after the run ended
             try:
                 row = self._db.execute(
-                    "SELECT answer FROM answers WHERE key = ?", (key,)
+                    "SELECT answer FROM answers WHERE key = ? AND length(CAST(answer AS BLOB)) "
+                    "<= ?",
+                    (key, MAX_ENTRY),
                 ).fetchone()
-                return None if row is None else json.loads(row[0])
+                found = None if row is None else bounded_loads(str(row[0]), 32)
             except (sqlite3.DatabaseError, ValueError):
                 return None  # a damaged row is a miss, never a crash
+            return found if isinstance(found, dict) else None
 
     def put(self, key: str, kind: str, model: str, answer: dict[str, Any]) -> None:
         """Store an answer (never while replaying)."""

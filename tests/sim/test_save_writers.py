@@ -1,0 +1,137 @@
+"""Every writer into a save folder keeps the rules of `save_game`: the incremental
+autosave and the old autosave ring write only into folders of ours, under the save's
+lock, delete only files a save wrote, and replace the journal whole."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import threading
+from datetime import timedelta
+
+import pytest
+
+from game.sim import autosave as autosave_module
+from game.sim.autosave import AUTOSAVE, JOURNAL, IncrementalWriter, snapshot
+from game.sim.factory import build_simulation
+from game.sim.saves import LOCK, SaveError, autosave, read_save, save_path
+
+THEIRS = {"notes.txt": b"keep me", "memories-someone-elses.npz": b"x", ".tmp-other": b"y"}
+
+
+@pytest.fixture
+def sim():
+    sim = build_simulation("three", seed=1, workers=2)
+    sim.run_until(sim.now.replace(hour=6, minute=20))
+    yield sim
+    sim.close()
+
+
+def _files(folder) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+
+
+def test_the_incremental_writer_refuses_a_folder_that_is_not_a_save(tmp_path, sim):
+    folder = save_path(AUTOSAVE, tmp_path)
+    folder.mkdir(parents=True)
+    (folder / "save.json").write_text('{"mine": true}')
+    (folder / "notes.txt").write_text("keep me")
+    before = _files(folder)
+    with pytest.raises(SaveError, match="not a Smallville save"):
+        IncrementalWriter(folder).write(snapshot(sim))
+    assert _files(folder) == before
+
+
+def test_the_incremental_writer_removes_only_files_it_wrote(tmp_path, sim):
+    writer = IncrementalWriter(save_path(AUTOSAVE, tmp_path))
+    writer.write(snapshot(sim))
+    for name, data in THEIRS.items():
+        if name != "notes.txt":  # a folder of ours may hold strays named like ours
+            (writer.folder / name).write_bytes(data)
+    for _ in range(2):
+        sim.run_until(sim.now + timedelta(minutes=20))
+        writer.write(snapshot(sim))
+    writer.mark = None  # the next write is a new base: the old base and rows go
+    sim.run_until(sim.now + timedelta(minutes=20))
+    writer.write(snapshot(sim))
+    names = {p.name for p in writer.folder.iterdir()}
+    assert {"memories-someone-elses.npz", ".tmp-other"} <= names
+    assert not any(n.startswith("rows-") for n in names) and JOURNAL not in names
+    assert read_save(AUTOSAVE, tmp_path)[0]["clock"] == sim.now.isoformat()
+
+
+def test_the_incremental_writer_waits_for_the_save_lock(tmp_path, sim):
+    writer = IncrementalWriter(save_path(AUTOSAVE, tmp_path))
+    writer.write(snapshot(sim))
+    sim.run_until(sim.now + timedelta(minutes=20))
+    fd = os.open(writer.folder / LOCK, os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another game saving under this name
+    before = _files(writer.folder)
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (writer.write(snapshot(sim)), done.set()))
+    thread.start()
+    try:
+        assert not done.wait(0.5)
+        assert _files(writer.folder) == before  # nothing written while the other holds it
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+    thread.join(15)
+    assert done.is_set() and JOURNAL in {p.name for p in writer.folder.iterdir()}
+
+
+def test_a_journal_write_that_fails_halfway_leaves_the_journal_as_it_was(
+    tmp_path, sim, monkeypatch
+):
+    writer = IncrementalWriter(save_path(AUTOSAVE, tmp_path))
+    writer.write(snapshot(sim))
+    sim.run_until(sim.now + timedelta(minutes=20))
+    writer.write(snapshot(sim))
+    committed = read_save(AUTOSAVE, tmp_path)[0]["clock"]
+    journal = (writer.folder / JOURNAL).read_bytes()
+    real = autosave_module.write_atomic
+
+    class DiskFull:
+        def __init__(self, f):
+            self.f = f
+
+        def write(self, data: bytes) -> int:
+            self.f.write(data[: len(data) // 2])
+            raise OSError(28, "No space left on device")
+
+    def failing(path, write):
+        if path.name == JOURNAL:
+            return real(path, lambda f: write(DiskFull(f)))
+        return real(path, write)
+
+    monkeypatch.setattr(autosave_module, "write_atomic", failing)
+    sim.run_until(sim.now + timedelta(minutes=20))
+    with pytest.raises(SaveError, match="No space left"):
+        writer.write(snapshot(sim))
+    assert (writer.folder / JOURNAL).read_bytes() == journal
+    assert read_save(AUTOSAVE, tmp_path)[0]["clock"] == committed
+    assert not any(p.name.startswith(".tmp-") for p in writer.folder.iterdir())
+
+
+def test_the_autosave_ring_deletes_only_files_of_a_save(tmp_path, sim):
+    for _ in range(2):
+        autosave(sim, tmp_path, keep=3)
+        sim.run_until(sim.now + timedelta(minutes=10))
+    oldest = save_path("autosave-1", tmp_path)  # becomes autosave-2, then is removed
+    for name, data in THEIRS.items():
+        (oldest / name).write_bytes(data)
+    autosave(sim, tmp_path, keep=3)
+    autosave(sim, tmp_path, keep=3)
+    kept = save_path("autosave-2", tmp_path)
+    assert {n: (kept / n).read_bytes() for n in THEIRS} == THEIRS
+
+
+def test_the_autosave_ring_will_not_move_a_folder_that_is_not_a_save(tmp_path, sim):
+    foreign = save_path("autosave", tmp_path)
+    foreign.mkdir(parents=True)
+    (foreign / "notes.txt").write_text("keep me")
+    with pytest.raises(SaveError, match="not a Smallville save"):
+        autosave(sim, tmp_path, keep=3)
+    assert (foreign / "notes.txt").read_text() == "keep me"
+    assert not save_path("autosave-1", tmp_path).exists()
