@@ -198,6 +198,11 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
 MAX_CONFIG = 1024 * 1024  # bytes of a config file worth reading (ours are a few hundred)
 
 
+def read_toml(path: Path) -> dict[str, Any]:
+    """The config file, parsed with its size and depth limits (SmallvilleError if not)."""
+    return _read_toml(path)
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     """The config file, parsed; too large or too deeply nested counts as damaged."""
     try:

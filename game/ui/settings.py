@@ -21,7 +21,9 @@ from typing import Any
 
 import pygame
 
-from game.core.config import config_path, file_key, mask, write_private
+from game.core.config import config_path, file_key, mask, read_toml, write_private
+from game.core.errors import SmallvilleError
+from game.core.text import bounded_loads
 from game.ui import theme
 from game.ui.input import Act, Command
 from game.ui.pacing import SPEEDS
@@ -44,6 +46,9 @@ class Prefs:
     size: tuple[int, int] = (1280, 720)
 
 
+PREFS_LIMIT = 64 * 1024  # bytes: the file holds four small values
+
+
 def prefs_path() -> Path:
     return config_path().parent / PREFS_FILE
 
@@ -51,14 +56,18 @@ def prefs_path() -> Path:
 def load_prefs() -> Prefs:
     """The saved preferences (defaults when there are none or the file is damaged)."""
     try:
-        doc = json.loads(prefs_path().read_text(encoding="utf-8"))
+        with prefs_path().open("rb") as f:
+            raw = f.read(PREFS_LIMIT + 1)
+        if len(raw) > PREFS_LIMIT:
+            return Prefs()
+        doc = bounded_loads(raw.decode("utf-8"), max_depth=8)
         return Prefs(
             int(doc.get("speed", 1)),
             int(doc.get("autosave_minutes", 60)),
             str(doc.get("name", "Robin"))[:40] or "Robin",
             (int(doc["size"][0]), int(doc["size"][1])) if "size" in doc else (1280, 720),
         )
-    except (OSError, ValueError, TypeError, KeyError, IndexError):
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
         return Prefs()
 
 
@@ -76,8 +85,7 @@ def save_brain(brain: str, base_url: str, model: str, key_env: str, key: str = "
     path = config_path()
     doc: dict[str, Any] = {}
     if path.is_file():
-        with path.open("rb") as f:
-            doc = tomllib.load(f)
+        doc = read_toml(path)
     doc["brain"] = brain
     llm = dict(doc.get("llm", {}))
     llm.update(base_url=base_url, model=model or "gpt-4o-mini", api_key_env=key_env)
@@ -227,8 +235,8 @@ class SettingsScene(Scene):
                 self.key_env_box.text.strip() or "OPENAI_API_KEY",
                 "".join(self.key_box.text.split()),
             )
-        except (OSError, ValueError, tomllib.TOMLDecodeError) as exc:
-            self.note = f"could not save the settings: {exc}"
+        except (OSError, ValueError, tomllib.TOMLDecodeError, SmallvilleError) as exc:
+            self.note = f"could not save the settings: {theme.safe_text(str(exc), 200)}"
             return
         self.key_box.text = ""  # the box now shows the stored key, masked
         self.focus.set(None)

@@ -79,3 +79,14 @@ def test_the_key_typed_in_the_settings_goes_only_to_the_config_file(
     for path in written:
         assert KEY.encode() not in path.read_bytes(), path.name
     assert KEY not in out.out and KEY not in out.err
+
+
+def test_damaged_prefs_give_the_defaults(tmp_path, monkeypatch):
+    """A prefs file nested past reason, too large or of the wrong shape is ignored."""
+    from game.ui.settings import Prefs, load_prefs, prefs_path
+
+    monkeypatch.setenv("SMALLVILLE_CONFIG", str(tmp_path / "config.toml"))
+    path = prefs_path()
+    for bad in ("[" * 100_000, '{"speed": ' + "1" * 200_000 + "}", "[1, 2]", '{"size": 7}'):
+        path.write_text(bad, encoding="utf-8")
+        assert load_prefs() == Prefs()
