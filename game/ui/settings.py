@@ -61,13 +61,15 @@ def load_prefs() -> Prefs:
         if len(raw) > PREFS_LIMIT:
             return Prefs()
         doc = bounded_loads(raw.decode("utf-8"), max_depth=8)
+        if not isinstance(doc, dict):
+            return Prefs()
         return Prefs(
             int(doc.get("speed", 1)),
             int(doc.get("autosave_minutes", 60)),
             str(doc.get("name", "Robin"))[:40] or "Robin",
             (int(doc["size"][0]), int(doc["size"][1])) if "size" in doc else (1280, 720),
         )
-    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+    except (OSError, ValueError, TypeError, KeyError, IndexError):
         return Prefs()
 
 
