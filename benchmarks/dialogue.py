@@ -24,16 +24,11 @@ from statistics import mean
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game.core.records import FactKind, MemoryKind, Rsvp  # noqa: E402
-from game.sim.evaluation import (  # noqa: E402
-    acquaintances_now,
-    ask,
-    battery_questions,
-    density,
-    presence,
-)
+from game.core.records import FactKind, MemoryKind  # noqa: E402
+from game.sim.evaluation import ask, battery_questions  # noqa: E402
 from game.sim.events import EventKind  # noqa: E402
 from game.sim.factory import build_simulation  # noqa: E402
+from game.sim.measures import acquaintances_now, attendance, density  # noqa: E402
 
 DONT_KNOW = re.compile(
     r"\b(don't know|do not know|haven't heard|have not heard|not sure|no idea|never heard)\b",
@@ -107,39 +102,18 @@ def raised(sim) -> dict:
 
 
 def event_figures(sim) -> dict:
-    """Per event intent: invited (a claim whose speaker invited them), accepted, maybe and
-    declined (their own rsvp memory, the latest one counts) and who attended."""
+    """Per event intent, by issue #12's strict attendance measure: invited, accepted,
+    maybe, declined (each resident's latest answer) and who attended (present for long
+    enough and doing the event's things), and how the answers match the attendance."""
     out = {}
-    for intent in sim.scenario.intents:
-        event = intent.event
-        if event is None:
-            continue
-        invited, answer = set(), {}
-        for name, agent in sim.agents.items():
-            for i in range(len(agent.memory)):
-                fact = agent.memory.record(i).fact
-                if fact.intent != intent.id:
-                    continue
-                if fact.kind is FactKind.CLAIM and fact.invited:
-                    invited.add(name)
-                if fact.rsvp is not None:
-                    answer[name] = fact.rsvp
-        came = set(presence(sim, event.place, event.start, event.end)) - {intent.holder}
-        accepted, declined = _who(answer, Rsvp.ACCEPTED), _who(answer, Rsvp.DECLINED)
-        out[intent.id] = {
-            "invited": sorted(invited),
-            "accepted": accepted,
-            "maybe": _who(answer, Rsvp.MAYBE),
-            "declined": declined,
-            "attended": sorted(came),
-            "accepted_who_came": len(set(accepted) & came),
-            "declined_who_came": len(set(declined) & came),
+    for intent_id, e in attendance(sim).items():
+        came = set(e["attended"]) | set(e["present_not_counted"])
+        out[intent_id] = {
+            **{k: e[k] for k in ("invited", "accepted", "maybe", "declined", "attended")},
+            "accepted_who_came": len(set(e["accepted"]) & set(e["attended"])),
+            "declined_who_came": len(set(e["declined"]) & came),
         }
     return out
-
-
-def _who(answers: dict[str, Rsvp], rsvp: Rsvp) -> list[str]:
-    return sorted(n for n, a in answers.items() if a is rsvp)
 
 
 def run(seed: int, hours: float, workers: int) -> dict:

@@ -11,6 +11,7 @@ where it happens.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .lexicon import FIX_VERBS
@@ -738,7 +739,24 @@ GENERIC = Activity(
 
 
 def classify(description: str, at_home: bool | None = None) -> Activity:
-    """The first activity in the table whose keys match (and whose home rule fits)."""
+    """The first activity in the table whose keys match (and whose home rule fits).
+
+    A place's name says where, not what: 'reading at Hobbs Cafe' is reading, not cafe
+    work, so the words without proper place names are tried first; the full words only
+    when those name no activity ('working at Hobbs Cafe')."""
+    bare = PLACE_NAME.sub("", description)
+    found = _first_match(bare, at_home) if bare != description else GENERIC
+    return found if found is not GENERIC else _first_match(description, at_home)
+
+
+# ' at Hobbs Cafe', ' to The Rose and Crown Pub': a preposition and capitalised words
+PLACE_NAME = re.compile(
+    r"\s(?:at|in|to|from|near|by|outside|inside) (?:the |The )?"
+    r"[A-Z][\w']*(?:(?: and| of)? [A-Z][\w']*)*"
+)
+
+
+def _first_match(description: str, at_home: bool | None) -> Activity:
     for activity in ACTIVITIES:
         if activity.at_home is False and at_home is not False:
             continue  # 'ordering lunch' needs to know it happens away from home

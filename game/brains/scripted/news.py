@@ -11,6 +11,7 @@ only classified with keyword tables (is it news, which topic) and passed on as t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -150,6 +151,12 @@ def _dedupe(news: list[News]) -> list[News]:
 def topic(text: str) -> str:
     """The news word a fact's words turn on ('party', 'mayor'), or ''."""
     return next((k for k in NEWS_KEYS if has_any(text, (k,))), "")
+
+
+def topic_word(text: str) -> str:
+    """The news word as a word for a sentence ('show', not the table's 'show\\b')."""
+    word = re.sub(r"\\b|\\w\*|[^a-z ]", "", topic(text))
+    return {"celebrat": "celebration", "invit": "invitation"}.get(word, word)
 
 
 def same_story(a: News | Stated, b: News | Stated) -> bool:
