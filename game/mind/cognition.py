@@ -42,6 +42,7 @@ from game.core.mind_settings import Ablation, MindSettings, RetrievalSettings
 from game.core.records import (
     ActionKind,
     Fact,
+    FactKind,
     MemoryKind,
     MemoryRecord,
     Observation,
@@ -589,6 +590,8 @@ def _speaker_context(
     on_mind = replace(mind.settings.retrieval, importance_weight=2.0, relevance_weight=0.5)
     news, idx2 = recall(mind, speaker, ["news, plans and upcoming events"], k=6, settings=on_mind)
     merged = records + [r for r in news if r.index not in idx]
+    seen = {r.index for r in merged}
+    merged += [r for r in commitments(speaker) if r.index not in seen]  # one's own cause
     return context(speaker, town, merged), idx + idx2
 
 
@@ -696,13 +699,22 @@ def interview(mind: Mind, snap: AgentSnapshot, town: Town, question: str) -> str
 
 
 def commitments(snap: AgentSnapshot) -> list[MemoryRecord]:
-    """The resident's own answers to events still to come: a promise to go (or not) is
-    always at hand when it plans, as it would be for a person."""
+    """The resident's own answers to events still to come, and its own intentions (a
+    campaign, a party it hosts): a promise or a purpose is always at hand when it plans,
+    as it would be for a person, however long ago it was first remembered."""
+    me, now = snap.persona.name, snap.now
     found = [
         i for i, f in enumerate(snap.memory.facts)
-        if f.rsvp is not None and f.event is not None and f.event.end > snap.now
+        if f.rsvp is not None and f.event is not None and f.event.end > now
     ]  # fmt: skip
-    return snap.memory.records(found[-4:])
+    own = {}
+    for i, f in enumerate(snap.memory.facts):
+        mine = f.subject == me or (f.event is not None and f.event.host == me)
+        stated = f.kind is FactKind.STATEMENT and f.source in (Source.SEED, Source.SELF)
+        ahead = f.event is None or f.event.end > now
+        if f.intent and mine and stated and ahead and not f.private and f.rsvp is None:
+            own.setdefault(f.intent, i)
+    return snap.memory.records([*found[-4:], *list(own.values())[:2]])
 
 
 def latest_plans(mind: Mind, snap: AgentSnapshot, n: int = 3) -> list[MemoryRecord]:

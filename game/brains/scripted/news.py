@@ -131,9 +131,10 @@ def shareable(memories: tuple[MemoryRecord, ...], holder: Resident) -> list[News
             if is_public_news(s):
                 own = s.subject == holder.name
                 found.append(News(s.text, s.fact, s.source, m.importance, m.created, own))
-    # a dated event first: it is the event, not a remark about it, that is passed on
+    # one's own cause first (a candidate talks of the election to everyone it meets), then
+    # a dated event: it is the event, not a remark about it, that is passed on
     found.sort(
-        key=lambda n: (n.fact.event is not None, n.importance + int(n.own), n.created),
+        key=lambda n: (n.own, n.fact.event is not None, n.importance, n.created),
         reverse=True,
     )
     return _dedupe(found)
