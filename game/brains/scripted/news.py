@@ -198,8 +198,8 @@ def news_for(
     is no longer news to advertise."""
     out = []
     for n in shareable(memories, holder):
-        if now is not None and n.fact.event is not None and n.fact.event.end <= now:
-            continue
+        if now is not None and n.fact.event is not None and n.fact.event.start <= now:
+            continue  # under way or over: not something to advertise any more
         if n.subject == partner:
             continue  # nobody needs to be told about their own party
         if n.source == partner or told(n, partner, memories) or _in_talk(n, history):

@@ -78,6 +78,8 @@ TALK_VISITOR = 0.6  # a visitor to town: residents are welcoming
 TALK_NEWS_BONUS = 0.05  # the speaker has news this person has not heard from it
 OWN_NEWS_BONUS = 0.15  # ... its own (a host inviting, a candidate campaigning) seeks people out
 TALK_MAX = 0.9
+GATHERING_BONUS = 0.25  # at a party or an event, guests mingle
+GATHERING_KINDS = frozenset({"party", "event_visit"})
 BUSY_FACTOR = 0.4  # at work away from customers (teaching, class, desk work)
 SERVICE_FACTOR = 0.7  # serving customers: chatting is part of the job
 FOCUS_FACTOR = 0.6  # concentrating on one's own project
@@ -150,10 +152,17 @@ def talk_chance(ctx: AgentContext, observation: Observation) -> float:
     news = news_for(ctx.memories, persona, other, now=ctx.now)
     if news:
         p += OWN_NEWS_BONUS if news[0].own else TALK_NEWS_BONUS
+    if _at_gathering(ctx):
+        p += GATHERING_BONUS
     p *= sociability(persona) * _busy_factor(ctx.status, ctx.location, persona)
     if tension(persona, other):
         p *= TENSION_FACTOR
     return max(0.0, min(TALK_MAX, p))
+
+
+def _at_gathering(ctx: AgentContext) -> bool:
+    """At a party or an event: mingling is what one is there for."""
+    return classify(ctx.status).key in GATHERING_KINDS
 
 
 def _base_chance(ctx: AgentContext, observation: Observation) -> float:
@@ -304,6 +313,8 @@ def _line(
     News told in the line goes with it as words and as the fact it came from, so the
     listener's memory keeps its intent and event."""
     text = joined(reply, content)
+    if turn.number > 2 and not end:
+        text = coloured(text, turn.me.name, turn.partner, turn.number, turn.ctx.now.date())
     if len(text) > LINE_LIMIT:
         text = content
     if news is None:
@@ -318,6 +329,20 @@ _SOFT = (
     "any the what it's lovely good nice hello hi hey right anyway take catch enjoy"
 )
 SOFT_STARTS = frozenset(_SOFT.split())
+
+
+MARKERS = ("Well, ", "Oh, ", "So, ", "You know, ", "Honestly, ", "Mind you, ", "Say, ", "Now, ")
+MARKED = 0.45  # the share of lines that open with a spoken marker
+
+
+def coloured(text: str, *key: object) -> str:
+    """Now and then a line opens as speech does ('Well, ...', 'You know, ...'), by a
+    stable hash of the speaker, the listener and the turn."""
+    first = text.split()[0].strip(",?.!") if text.split() else ""
+    if chance(*key, "marker") >= MARKED or first.lower() in ("well", "oh", "so", "ha", "right"):
+        return text
+    lower = first.lower() in SOFT_STARTS and first not in ("I", "I'm", "I've")
+    return pick(MARKERS, *key) + (text[:1].lower() + text[1:] if lower else text)
 
 
 def joined(reply: str, content: str) -> str:
@@ -517,18 +542,35 @@ def _hour(when: datetime) -> str:
 def campaign_pitch(me: Resident, partner: str, text: str, key: tuple) -> str:
     """A candidate raises the election: the news, a reason from its own seed, an ask."""
     reasons = [c for c in me.seed_memories() if has_any(c, ("believ", "wants", "hopes", "thinks"))]
-    reasons = [sentence_of(first_person(c.rstrip("."), me)) for c in reasons if not is_private(c)]
-    said = f"{first_person(text, me)}."
-    why = f" {pick(reasons, *key)}" if reasons else ""
+    reasons = [first_person(c.rstrip("."), me) for c in reasons if not is_private(c)]
+    own = first_person(text, me).rstrip(".")
+    said = pick(PITCH_LEADS, *key, "lead").format(own=own, low=own[:1].lower() + own[1:])
+    why = ""
+    if reasons:
+        reason = pick(reasons, *key)
+        why = " " + pick(PITCH_WHY, *key, "why").format(why=reason[:1].lower() + reason[1:])
     ask = pick(CAMPAIGN_ASKS, *key, "ask").format(name=first_name(partner))
     return f"{said}{why} {ask}"
 
 
+PITCH_LEADS = (
+    "{own}.",
+    "As you may have heard, {low}.",
+    "I don't know if you've heard, but {low}.",
+    "I wanted to tell you myself: {low}.",
+    "Big news from me: {low}.",
+    "You might like to know {low}.",
+)
+PITCH_WHY = ("{why}.", "The reason is simple: {why}.", "Honestly, {why}.",
+             "It comes down to this: {why}.", "Why? Because {why}.")  # fmt: skip
 CAMPAIGN_ASKS = (
     "Can I count on your vote, {name}?",
     "What would you like to see change in town?",
     "I'd be glad of your vote.",
     "What matters most to you, {name}?",
+    "I'd love to hear what you think, {name}.",
+    "Will you think about voting for me, {name}?",
+    "Tell me what you'd fix first, {name}.",
 )
 
 
