@@ -8,6 +8,7 @@ or the town. The simulation applies effects on its own thread.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -569,8 +570,30 @@ def reflect_job(mind: Mind, snap: AgentSnapshot) -> Reflected:
                 seen.add(text)
                 fact = facts.statement(snap.name, text, Source.SELF)
                 notes.append(Note(MemoryKind.REFLECTION, fact, evidence=cited))
-    memories = new_memories(mind, snap, notes)
+    memories = _discount_repeats(
+        new_memories(mind, snap, notes), seen - {n.fact.object for n in notes}
+    )
     return Reflected(snap.name, memories, tuple(dict.fromkeys(touched)))
+
+
+REPEAT_OVERLAP = 0.6  # share of an insight's words an earlier one holds to count as a restatement
+
+
+def _discount_repeats(memories: tuple[NewMemory, ...], held: set[str]) -> tuple[NewMemory, ...]:
+    """An insight that mostly restates ones already held (or written in this batch) is
+    worth less each time, so a family of near-repeats does not crowd retrieval."""
+    earlier = [_words(t) for t in held]
+    out = []
+    for m in memories:
+        words = _words(m.text)
+        repeats = sum(1 for e in earlier if words and len(words & e) >= REPEAT_OVERLAP * len(words))
+        earlier.append(words)
+        out.append(replace(m, importance=max(1, m.importance // (1 + repeats))) if repeats else m)
+    return tuple(out)
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z']+", text.lower()) if len(w) > 3}
 
 
 def _reflection_texts(snap: AgentSnapshot) -> set[str]:
