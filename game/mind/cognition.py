@@ -38,10 +38,11 @@ from game.brains.questions import (
     Summarize,
     Utter,
 )
-from game.core.clock import fmt_datetime, minute_of_day, next_time
+from game.core.clock import fmt_datetime, hours_since_epoch, minute_of_day, next_time
 from game.core.mind_settings import Ablation, MindSettings, RetrievalSettings
 from game.core.records import (
     ActionKind,
+    Event,
     Fact,
     FactKind,
     MemoryKind,
@@ -717,8 +718,51 @@ def interview(mind: Mind, snap: AgentSnapshot, town: Town, question: str) -> str
     """An answer through retrieval and the brain; changes no memory (the caller may not
     even touch the retrieved ones, so an interview leaves no trace)."""
     records, idx = recall(mind, snap, [question], k=15)
-    records += [r for r in latest_plans(mind, snap) if r.index not in idx]
-    return mind.brain.ask(Answer(context(snap, town, records), question))
+    return mind.brain.ask(Answer(context(snap, town, grounded(mind, snap, records)), question))
+
+
+def grounded(mind: Mind, snap: AgentSnapshot, records: list[MemoryRecord]) -> list[MemoryRecord]:
+    """Retrieved memories plus what a person always has at hand when asked about its days:
+    the latest plans and the events it knows of (interviews and the visitor's chat)."""
+    seen = {r.index for r in records}
+    extra = [
+        r for r in [*latest_plans(mind, snap), *event_facts(mind, snap)] if r.index not in seen
+    ]
+    return [*records, *dict((r.index, r) for r in extra).values()]
+
+
+def event_facts(mind: Mind, snap: AgentSnapshot) -> list[MemoryRecord]:
+    """Per event the memory names: the latest memory naming it, the resident's own answer,
+    and (once it has begun) what the resident did and saw there, so an event asked about
+    after it ended is answered in the past tense even when retrieval misses it."""
+    if not mind.settings.ablation.memory:
+        return []
+    facts_ = snap.memory.facts
+    events = {f.intent: f.event for f in facts_ if f.event is not None and f.intent}
+    found: list[int] = []
+    for intent, event in events.items():
+        tagged = [i for i, f in enumerate(facts_) if f.intent == intent]
+        named = [i for i in tagged if facts_[i].event is not None]
+        answers = [i for i in tagged if facts_[i].rsvp is not None]
+        found += named[-1:] + answers[-1:]
+        if event.start <= snap.now:
+            found += _at_event(snap, intent, event)
+    return snap.memory.records(dict.fromkeys(found))
+
+
+def _at_event(snap: AgentSnapshot, intent: str, event: Event) -> list[int]:
+    """One's own action for the event, and up to four people seen there."""
+    facts_, hours = snap.memory.facts, snap.memory.created
+    begin, end = hours_since_epoch(event.start), hours_since_epoch(event.end)
+    during = [int(i) for i in np.flatnonzero((hours >= begin) & (hours < end))]
+    own = [i for i in during if facts_[i].kind is FactKind.DOING and facts_[i].intent == intent]
+    seen, people = [], set()
+    for i in during:
+        f = facts_[i]
+        if f.kind is FactKind.DOING and f.source is Source.SEEN and f.subject not in people:
+            people.add(f.subject)
+            seen.append(i)
+    return own[:1] + seen[:4]
 
 
 def commitments(snap: AgentSnapshot) -> list[MemoryRecord]:
@@ -766,6 +810,12 @@ def visitor_chat_job(
         fact = facts.visitor_claim(visitor, snap.name, said, event)
         memories = new_memories(mind, snap, [Note(MemoryKind.CHAT, fact)])
     ctx, idx = _speaker_context(mind, snap, visitor, history, town)
+    if history and history[-1].speaker == visitor:  # grounded as an interview is
+        asked, idx_q = recall(mind, snap, [history[-1].text], k=15)
+        known = {m.index for m in ctx.memories}
+        more = [r for r in grounded(mind, snap, asked) if r.index not in known]
+        ctx = replace(ctx, memories=tuple(ctx.memories) + tuple(more))
+        idx = tuple(dict.fromkeys(idx + idx_q))
     line = mind.brain.ask(Utter(ctx, visitor, tuple(history)))
     reply = replace(line, speaker=snap.name, text=line.text.strip()[:300] or "...")
     return VisitorReplied(snap.name, memories, idx, reply=reply)
