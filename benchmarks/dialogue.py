@@ -18,7 +18,7 @@ import re
 import sys
 import time
 from collections import Counter
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from statistics import mean
 
@@ -107,13 +107,23 @@ def event_figures(sim) -> dict:
     enough and doing the event's things), and how the answers match the attendance."""
     out = {}
     for intent_id, e in attendance(sim).items():
-        came = set(e["attended"]) | set(e["present_not_counted"])
+        present = set(e["attended"]) | set(e["present_not_counted"])
+        start, end = datetime.fromisoformat(e["start"]), datetime.fromisoformat(e["end"])
         out[intent_id] = {
             **{k: e[k] for k in ("invited", "accepted", "maybe", "declined", "attended")},
             "accepted_who_came": len(set(e["accepted"]) & set(e["attended"])),
-            "declined_who_came": len(set(e["declined"]) & came),
+            "declined_who_came": len(set(e["declined"]) & set(e["attended"])),
+            "declined_present": len(set(e["declined"]) & present),  # there, not for the event
+            "talks_during": _talks(sim, start, end),
+            "talks_day_before": _talks(sim, start - timedelta(days=1), end - timedelta(days=1)),
         }
     return out
+
+
+def _talks(sim, start: datetime, end: datetime) -> int:
+    """Conversations between residents begun in [start, end)."""
+    talks = sim.log.of(EventKind.CONVERSATION)
+    return sum(1 for e in talks if not e.data.get("visitor") and start <= e.time < end)
 
 
 def run(seed: int, hours: float, workers: int) -> dict:
@@ -151,7 +161,9 @@ def main() -> None:
                 f"  {intent}: invited {len(e['invited'])}, accepted {len(e['accepted'])}, "
                 f"maybe {len(e['maybe'])}, declined {len(e['declined'])}, attended "
                 f"{len(e['attended'])} (accepted who came {e['accepted_who_came']}, "
-                f"declined who came {e['declined_who_came']})"
+                f"declined who came {e['declined_who_came']}, declined but at the place "
+                f"{e['declined_present']}); conversations during it {e['talks_during']}, "
+                f"same hours the day before {e['talks_day_before']}"
             )
     keys = ("distinct_ratio", "top_sentence_share", "dont_know_rate", "reflection_duplicates",
             "conversations", "pairs", "density")  # fmt: skip

@@ -71,3 +71,26 @@ def test_a_short_reply_runs_on_and_markers_keep_capitals_of_names() -> None:
     marked = [coloured("Sam is running for mayor.", "A", "B", n) for n in range(40)]
     assert any(m != "Sam is running for mayor." for m in marked)
     assert all("Sam is running" in m for m in marked)
+
+
+def test_an_ended_event_known_only_by_intent_is_told_in_the_past_tense() -> None:
+    """A remark tagged with the party's intent but no date still finds the party's date in
+    another memory, and after the party it is spoken of as over."""
+    from dataclasses import replace as with_fields
+
+    from test_scripted_personas import Brain, context, heard, smallville
+
+    from game.core.records import Fact, FactKind, Source
+
+    maria = smallville().resident("Maria Lopez")
+    words = "Isabella Rodriguez is having people over at Hobbs Cafe"  # no topic word
+    invite = Fact(FactKind.STATEMENT, Source.HEARD, "Isabella Rodriguez",
+                  object=words, intent="party", event=PARTY)  # fmt: skip
+    dated = heard(0, "Isabella Rodriguez", words, 5, shared=invite)
+    remark = heard(1, "Klaus Mueller", "Isabella Rodriguez is throwing a big party", 9,
+                   shared=with_fields(invite, object="Isabella Rodriguez is throwing a big party",
+                                      event=None))  # fmt: skip
+    after = datetime(2023, 2, 15, 9)
+    said = Brain(seed=0).answer(context(maria, after, (remark, dated)), "Is there a party?")
+    assert "was" in said or "went" in said or "hosted" in said, said
+    assert "is throwing" not in said and "is hosting" not in said, said

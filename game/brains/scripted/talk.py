@@ -341,8 +341,8 @@ def coloured(text: str, *key: object) -> str:
     first = text.split()[0].strip(",?.!") if text.split() else ""
     if chance(*key, "marker") >= MARKED or first.lower() in ("well", "oh", "so", "ha", "right"):
         return text
-    lower = first.lower() in SOFT_STARTS and first not in ("I", "I'm", "I've")
-    return pick(MARKERS, *key) + (text[:1].lower() + text[1:] if lower else text)
+    lower = first.lower() in SOFT_STARTS
+    return pick(MARKERS, *key) + (lower_first(text) if lower else text)
 
 
 def joined(reply: str, content: str) -> str:
@@ -353,7 +353,7 @@ def joined(reply: str, content: str) -> str:
         return reply or content
     first = content.split()[0].strip(",?.!").lower()
     if len(reply.split()) <= 5 and reply.endswith(".") and first in SOFT_STARTS:
-        return f"{reply[:-1]}; {content[:1].lower()}{content[1:]}"
+        return f"{reply[:-1]}; {lower_first(content)}"
     return f"{reply} {content}"
 
 
@@ -385,7 +385,7 @@ def _opening(ctx: AgentContext, partner: str, reply: str, opener: bool, key: tup
         nice = pick(MEET_LINES, *key).format(name=first_name(partner))
         hello = f"{nice}; {who}."
     if reply and doing:
-        return f"{hello} {reply.rstrip('.!')}; {doing}"
+        return f"{hello} {reply.rstrip('.!')}; {lower_first(doing)}"
     return " ".join(p for p in (hello, reply, doing) if p)
 
 
@@ -474,7 +474,7 @@ STRANGER_HELLOS = (
 
 
 MEET_LINES = ("Nice to meet you, {name}", "Pleased to meet you, {name}", "Good to meet you, {name}",
-              "Oh, hello {name}, I don't think we've talked", "Lovely to meet you at last, {name}",
+              "Oh, hello {name}, we've never properly met", "Lovely to meet you at last, {name}",
               "Hi {name}, good to finally meet you")  # fmt: skip
 
 
@@ -544,13 +544,23 @@ def campaign_pitch(me: Resident, partner: str, text: str, key: tuple) -> str:
     reasons = [c for c in me.seed_memories() if has_any(c, ("believ", "wants", "hopes", "thinks"))]
     reasons = [first_person(c.rstrip("."), me) for c in reasons if not is_private(c)]
     own = first_person(text, me).rstrip(".")
-    said = pick(PITCH_LEADS, *key, "lead").format(own=own, low=own[:1].lower() + own[1:])
+    said = pick(PITCH_LEADS, *key, "lead").format(own=own, low=lower_first(own))
     why = ""
     if reasons:
         reason = pick(reasons, *key)
-        why = " " + pick(PITCH_WHY, *key, "why").format(why=reason[:1].lower() + reason[1:])
+        why = " " + pick(PITCH_WHY, *key, "why").format(why=lower_first(reason))
     ask = pick(CAMPAIGN_ASKS, *key, "ask").format(name=first_name(partner))
+    if len(f"{said}{why} {ask}") > LINE_LIMIT - 10:
+        why = ""  # a long pitch keeps the news and the ask
     return f"{said}{why} {ask}"
+
+
+def lower_first(text: str) -> str:
+    """A sentence's first letter made small to run on after a comma; 'I' stays 'I'."""
+    first = text.split()[0] if text.split() else ""
+    if first == "I" or first.startswith(("I'", "I’")):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 PITCH_LEADS = (
