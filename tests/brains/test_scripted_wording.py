@@ -68,9 +68,12 @@ def test_meals_take_the_right_article() -> None:
 def test_a_short_reply_runs_on_and_markers_keep_capitals_of_names() -> None:
     assert joined("Not bad, thanks.", "Have you heard?") == "Not bad, thanks; have you heard?"
     assert joined("Not bad, thanks.", "Sam is running.") == "Not bad, thanks. Sam is running."
-    marked = [coloured("Sam is running for mayor.", "A", "B", n) for n in range(40)]
-    assert any(m != "Sam is running for mayor." for m in marked)
-    assert all("Sam is running" in m for m in marked)
+    marked = [coloured("Have you heard the news?", "A", "B", n) for n in range(40)]
+    assert any(m.endswith(", have you heard the news?") for m in marked)
+    names = [coloured("Sam is running for mayor.", "A", "B", n) for n in range(40)]
+    assert all(m == "Sam is running for mayor." for m in names)  # never 'So, Sam ...'
+    mine = [coloured("I'm off.", "A", "B", n) for n in range(40)]
+    assert all(m.endswith("I'm off.") for m in mine)
 
 
 def test_an_ended_event_known_only_by_intent_is_told_in_the_past_tense() -> None:

@@ -326,7 +326,8 @@ def _line(
 
 _SOFT = (
     "have did do is are apparently guess so word there's someone according oh yes just well "
-    "any the what it's lovely good nice hello hi hey right anyway take catch enjoy"
+    "any the what it's lovely good nice hello hi hey right anyway take catch enjoy weren't "
+    "how there tell will can"
 )
 SOFT_STARTS = frozenset(_SOFT.split())
 
@@ -341,8 +342,9 @@ def coloured(text: str, *key: object) -> str:
     first = text.split()[0].strip(",?.!") if text.split() else ""
     if chance(*key, "marker") >= MARKED or first.lower() in ("well", "oh", "so", "ha", "right"):
         return text
-    lower = first.lower() in SOFT_STARTS
-    return pick(MARKERS, *key) + (lower_first(text) if lower else text)
+    if first.lower() not in SOFT_STARTS and first != "I" and not first.startswith("I'"):
+        return text  # a name, or a word a marker would read oddly before
+    return pick(MARKERS, *key) + lower_first(text)
 
 
 def joined(reply: str, content: str) -> str:
