@@ -846,4 +846,12 @@ def _goodbye(ctx: AgentContext, partner: str, key: tuple) -> str:
             f"Anyway, I should get back to {status}; see you, {name}.",
             f"I'll let you go, {name}; {status} won't finish itself.",
         ]
+    theirs = _seen_doing(ctx, partner)
+    if theirs:
+        options += [
+            f"I won't keep you from {theirs} any longer, {name}.",
+            f"Good luck with {theirs}, {name}; see you.",
+        ]
+    when = "tomorrow" if part == "evening" else "later"
+    options += [f"Have a good {ctx.now:%A} {part}, {name}.", f"See you {when}, I hope, {name}."]
     return pick(options, *key, "bye")
