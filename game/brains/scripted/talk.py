@@ -625,6 +625,8 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
     if known is not None:
         source = known.heard_from if known.heard_from and known.heard_from != partner else ""
         about = _what(shared) if shared is not None else "that"
+        if source and shared is not None and subject_of(shared) == source:
+            about = about.replace(f"{first_name(source)}'s ", "the ")  # not 'Sam ... Sam's'
         if source:
             said = pick(HEARD_FROM, *key).format(
                 about=about, name=first_name(source), part=_part_of_day(ctx)
