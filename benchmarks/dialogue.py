@@ -18,22 +18,17 @@ import re
 import sys
 import time
 from collections import Counter
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from statistics import mean
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game.core.records import FactKind, MemoryKind, Rsvp  # noqa: E402
-from game.sim.evaluation import (  # noqa: E402
-    acquaintances_now,
-    ask,
-    battery_questions,
-    density,
-    presence,
-)
+from game.core.records import FactKind, MemoryKind  # noqa: E402
+from game.sim.evaluation import ask, battery_questions  # noqa: E402
 from game.sim.events import EventKind  # noqa: E402
 from game.sim.factory import build_simulation  # noqa: E402
+from game.sim.measures import acquaintances_now, attendance, density  # noqa: E402
 
 DONT_KNOW = re.compile(
     r"\b(don't know|do not know|haven't heard|have not heard|not sure|no idea|never heard)\b",
@@ -107,39 +102,28 @@ def raised(sim) -> dict:
 
 
 def event_figures(sim) -> dict:
-    """Per event intent: invited (a claim whose speaker invited them), accepted, maybe and
-    declined (their own rsvp memory, the latest one counts) and who attended."""
+    """Per event intent, by issue #12's strict attendance measure: invited, accepted,
+    maybe, declined (each resident's latest answer) and who attended (present for long
+    enough and doing the event's things), and how the answers match the attendance."""
     out = {}
-    for intent in sim.scenario.intents:
-        event = intent.event
-        if event is None:
-            continue
-        invited, answer = set(), {}
-        for name, agent in sim.agents.items():
-            for i in range(len(agent.memory)):
-                fact = agent.memory.record(i).fact
-                if fact.intent != intent.id:
-                    continue
-                if fact.kind is FactKind.CLAIM and fact.invited:
-                    invited.add(name)
-                if fact.rsvp is not None:
-                    answer[name] = fact.rsvp
-        came = set(presence(sim, event.place, event.start, event.end)) - {intent.holder}
-        accepted, declined = _who(answer, Rsvp.ACCEPTED), _who(answer, Rsvp.DECLINED)
-        out[intent.id] = {
-            "invited": sorted(invited),
-            "accepted": accepted,
-            "maybe": _who(answer, Rsvp.MAYBE),
-            "declined": declined,
-            "attended": sorted(came),
-            "accepted_who_came": len(set(accepted) & came),
-            "declined_who_came": len(set(declined) & came),
+    for intent_id, e in attendance(sim).items():
+        present = set(e["attended"]) | set(e["present_not_counted"])
+        start, end = datetime.fromisoformat(e["start"]), datetime.fromisoformat(e["end"])
+        out[intent_id] = {
+            **{k: e[k] for k in ("invited", "accepted", "maybe", "declined", "attended")},
+            "accepted_who_came": len(set(e["accepted"]) & set(e["attended"])),
+            "declined_who_came": len(set(e["declined"]) & set(e["attended"])),
+            "declined_present": len(set(e["declined"]) & present),  # there, not for the event
+            "talks_during": _talks(sim, start, end),
+            "talks_day_before": _talks(sim, start - timedelta(days=1), end - timedelta(days=1)),
         }
     return out
 
 
-def _who(answers: dict[str, Rsvp], rsvp: Rsvp) -> list[str]:
-    return sorted(n for n, a in answers.items() if a is rsvp)
+def _talks(sim, start: datetime, end: datetime) -> int:
+    """Conversations between residents begun in [start, end)."""
+    talks = sim.log.of(EventKind.CONVERSATION)
+    return sum(1 for e in talks if not e.data.get("visitor") and start <= e.time < end)
 
 
 def run(seed: int, hours: float, workers: int) -> dict:
@@ -177,7 +161,9 @@ def main() -> None:
                 f"  {intent}: invited {len(e['invited'])}, accepted {len(e['accepted'])}, "
                 f"maybe {len(e['maybe'])}, declined {len(e['declined'])}, attended "
                 f"{len(e['attended'])} (accepted who came {e['accepted_who_came']}, "
-                f"declined who came {e['declined_who_came']})"
+                f"declined who came {e['declined_who_came']}, declined but at the place "
+                f"{e['declined_present']}); conversations during it {e['talks_during']}, "
+                f"same hours the day before {e['talks_day_before']}"
             )
     keys = ("distinct_ratio", "top_sentence_share", "dont_know_rate", "reflection_duplicates",
             "conversations", "pairs", "density")  # fmt: skip

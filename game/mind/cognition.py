@@ -8,6 +8,7 @@ or the town. The simulation applies effects on its own thread.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -37,11 +38,13 @@ from game.brains.questions import (
     Summarize,
     Utter,
 )
-from game.core.clock import fmt_datetime, minute_of_day, next_time
+from game.core.clock import fmt_datetime, hours_since_epoch, minute_of_day, next_time
 from game.core.mind_settings import Ablation, MindSettings, RetrievalSettings
 from game.core.records import (
     ActionKind,
+    Event,
     Fact,
+    FactKind,
     MemoryKind,
     MemoryRecord,
     Observation,
@@ -568,8 +571,30 @@ def reflect_job(mind: Mind, snap: AgentSnapshot) -> Reflected:
                 seen.add(text)
                 fact = facts.statement(snap.name, text, Source.SELF)
                 notes.append(Note(MemoryKind.REFLECTION, fact, evidence=cited))
-    memories = new_memories(mind, snap, notes)
+    memories = _discount_repeats(
+        new_memories(mind, snap, notes), seen - {n.fact.object for n in notes}
+    )
     return Reflected(snap.name, memories, tuple(dict.fromkeys(touched)))
+
+
+REPEAT_OVERLAP = 0.6  # share of an insight's words an earlier one holds to count as a restatement
+
+
+def _discount_repeats(memories: tuple[NewMemory, ...], held: set[str]) -> tuple[NewMemory, ...]:
+    """An insight that mostly restates ones already held (or written in this batch) is
+    worth less each time, so a family of near-repeats does not crowd retrieval."""
+    earlier = [_words(t) for t in held]
+    out = []
+    for m in memories:
+        words = _words(m.text)
+        repeats = sum(1 for e in earlier if words and len(words & e) >= REPEAT_OVERLAP * len(words))
+        earlier.append(words)
+        out.append(replace(m, importance=max(1, m.importance // (1 + repeats))) if repeats else m)
+    return tuple(out)
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z']+", text.lower()) if len(w) > 3}
 
 
 def _reflection_texts(snap: AgentSnapshot) -> set[str]:
@@ -589,6 +614,8 @@ def _speaker_context(
     on_mind = replace(mind.settings.retrieval, importance_weight=2.0, relevance_weight=0.5)
     news, idx2 = recall(mind, speaker, ["news, plans and upcoming events"], k=6, settings=on_mind)
     merged = records + [r for r in news if r.index not in idx]
+    seen = {r.index for r in merged}
+    merged += [r for r in commitments(speaker) if r.index not in seen]  # one's own cause
     return context(speaker, town, merged), idx + idx2
 
 
@@ -691,18 +718,70 @@ def interview(mind: Mind, snap: AgentSnapshot, town: Town, question: str) -> str
     """An answer through retrieval and the brain; changes no memory (the caller may not
     even touch the retrieved ones, so an interview leaves no trace)."""
     records, idx = recall(mind, snap, [question], k=15)
-    records += [r for r in latest_plans(mind, snap) if r.index not in idx]
-    return mind.brain.ask(Answer(context(snap, town, records), question))
+    return mind.brain.ask(Answer(context(snap, town, grounded(mind, snap, records)), question))
+
+
+def grounded(mind: Mind, snap: AgentSnapshot, records: list[MemoryRecord]) -> list[MemoryRecord]:
+    """Retrieved memories plus what a person always has at hand when asked about its days:
+    the latest plans and the events it knows of (interviews and the visitor's chat)."""
+    seen = {r.index for r in records}
+    extra = [
+        r for r in [*latest_plans(mind, snap), *event_facts(mind, snap)] if r.index not in seen
+    ]
+    return [*records, *dict((r.index, r) for r in extra).values()]
+
+
+def event_facts(mind: Mind, snap: AgentSnapshot) -> list[MemoryRecord]:
+    """Per event the memory names: the latest memory naming it, the resident's own answer,
+    and (once it has begun) what the resident did and saw there, so an event asked about
+    after it ended is answered in the past tense even when retrieval misses it."""
+    if not mind.settings.ablation.memory:
+        return []
+    facts_ = snap.memory.facts
+    events = {f.intent: f.event for f in facts_ if f.event is not None and f.intent}
+    found: list[int] = []
+    for intent, event in events.items():
+        tagged = [i for i, f in enumerate(facts_) if f.intent == intent]
+        named = [i for i in tagged if facts_[i].event is not None]
+        answers = [i for i in tagged if facts_[i].rsvp is not None]
+        found += named[-1:] + answers[-1:]
+        if event.start <= snap.now:
+            found += _at_event(snap, intent, event)
+    return snap.memory.records(dict.fromkeys(found))
+
+
+def _at_event(snap: AgentSnapshot, intent: str, event: Event) -> list[int]:
+    """One's own action for the event, and up to four people seen there."""
+    facts_, hours = snap.memory.facts, snap.memory.created
+    begin, end = hours_since_epoch(event.start), hours_since_epoch(event.end)
+    during = [int(i) for i in np.flatnonzero((hours >= begin) & (hours < end))]
+    own = [i for i in during if facts_[i].kind is FactKind.DOING and facts_[i].intent == intent]
+    seen, people = [], set()
+    for i in during:
+        f = facts_[i]
+        if f.kind is FactKind.DOING and f.source is Source.SEEN and f.subject not in people:
+            people.add(f.subject)
+            seen.append(i)
+    return own[:1] + seen[:4]
 
 
 def commitments(snap: AgentSnapshot) -> list[MemoryRecord]:
-    """The resident's own answers to events still to come: a promise to go (or not) is
-    always at hand when it plans, as it would be for a person."""
+    """The resident's own answers to events still to come, and its own intentions (a
+    campaign, a party it hosts): a promise or a purpose is always at hand when it plans,
+    as it would be for a person, however long ago it was first remembered."""
+    me, now = snap.persona.name, snap.now
     found = [
         i for i, f in enumerate(snap.memory.facts)
-        if f.rsvp is not None and f.event is not None and f.event.end > snap.now
+        if f.rsvp is not None and f.event is not None and f.event.end > now
     ]  # fmt: skip
-    return snap.memory.records(found[-4:])
+    own = {}
+    for i, f in enumerate(snap.memory.facts):
+        mine = f.subject == me or (f.event is not None and f.event.host == me)
+        stated = f.kind is FactKind.STATEMENT and f.source in (Source.SEED, Source.SELF)
+        ahead = f.event is None or f.event.end > now
+        if f.intent and mine and stated and ahead and not f.private and f.rsvp is None:
+            own.setdefault(f.intent, i)
+    return snap.memory.records([*found[-4:], *list(own.values())[:2]])
 
 
 def latest_plans(mind: Mind, snap: AgentSnapshot, n: int = 3) -> list[MemoryRecord]:
@@ -731,6 +810,12 @@ def visitor_chat_job(
         fact = facts.visitor_claim(visitor, snap.name, said, event)
         memories = new_memories(mind, snap, [Note(MemoryKind.CHAT, fact)])
     ctx, idx = _speaker_context(mind, snap, visitor, history, town)
+    if history and history[-1].speaker == visitor:  # grounded as an interview is
+        asked, idx_q = recall(mind, snap, [history[-1].text], k=15)
+        known = {m.index for m in ctx.memories}
+        more = [r for r in grounded(mind, snap, asked) if r.index not in known]
+        ctx = replace(ctx, memories=tuple(ctx.memories) + tuple(more))
+        idx = tuple(dict.fromkeys(idx + idx_q))
     line = mind.brain.ask(Utter(ctx, visitor, tuple(history)))
     reply = replace(line, speaker=snap.name, text=line.text.strip()[:300] or "...")
     return VisitorReplied(snap.name, memories, idx, reply=reply)

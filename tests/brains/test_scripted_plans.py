@@ -118,7 +118,8 @@ def test_one_lunch_and_one_dinner_at_most() -> None:
 def test_a_guest_who_heard_of_the_party_goes() -> None:
     news = [heard(0, "Isabella Rodriguez", PARTY)]
     town = smallville()
-    going = 0
+    going, arrivals = 0, set()
+    start, end = datetime(2023, 2, 14, 17), datetime(2023, 2, 14, 19)
     for persona in town.residents:
         if persona.name == "Isabella Rodriguez":
             continue
@@ -127,9 +128,14 @@ def test_a_guest_who_heard_of_the_party_goes() -> None:
         if party:
             going += 1
             assert party[0].place == "Hobbs Cafe"
-            assert party[0].start == datetime(2023, 2, 14, 17) and party[0].minutes == 120
+            # guests turn up and leave a little apart, and stay most of the party
+            assert start <= party[0].start <= start + timedelta(minutes=45)
+            assert end - timedelta(minutes=30) <= party[0].end <= end
+            assert party[0].minutes >= 60
+            arrivals.add(party[0].start)
             assert "Isabella's Valentine's Day party" in party[0].description
     assert going >= 0.7 * (len(town.residents) - 1)
+    assert len(arrivals) >= 4
 
 
 def test_on_average_few_guests_decline() -> None:
@@ -318,6 +324,7 @@ def test_a_plan_memory_keeps_the_party_on_a_new_plan() -> None:
         items = BRAIN.plan_day(context(maria, now, memories), "", now)
         party = next(i for i in items if "party" in i.description)
         assert party.description == party_text and party.intent == "party"
-    assert party.start == datetime(2023, 2, 14, 17) and party.minutes == 120
+    assert datetime(2023, 2, 14, 17) <= party.start <= datetime(2023, 2, 14, 17, 45)
+    assert party.end <= datetime(2023, 2, 14, 19) and party.minutes >= 60
     assert items[0].start == now and not items[0].description.startswith("waking up")
     assert not any("breakfast" in i.description for i in items)

@@ -11,6 +11,7 @@ where it happens.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .lexicon import FIX_VERBS
@@ -22,6 +23,7 @@ from .spots import (
     BED,
     BLACKBOARD,
     CAFE_COUNTER,
+    CAFE_FLOOR,
     CAFE_SEAT,
     CLOSET,
     COFFEE_MACHINE,
@@ -113,16 +115,19 @@ ACTIVITIES: tuple[Activity, ...] = (
     Activity(
         "party",
         ("party", "celebration", "festivities", "hosting"),
-        first=(("arriving and greeting everyone", 10, None),),
+        # guests at the tables, the counter, the floor (in a cafe; elsewhere the place)
+        first=(("arriving and greeting everyone", 10, CAFE_FLOOR),),
         middle=(
-            ("chatting with the guests", 15, None),
-            ("getting a drink and a snack", 5, None),
-            ("dancing to the music", 10, None),
-            ("laughing with friends", 10, None),
-            ("meeting new people at the party", 10, None),
-            ("toasting with the others", 5, None),
+            ("chatting with the guests", 15, CAFE_SEAT),
+            ("getting a drink and a snack", 5, CAFE_COUNTER),
+            ("dancing to the music", 10, CAFE_FLOOR),
+            ("laughing with friends", 10, CAFE_SEAT),
+            ("meeting new people at the party", 10, CAFE_FLOOR),
+            ("toasting with the others", 5, CAFE_COUNTER),
+            ("listening to the music", 10, CAFE_SEAT),
+            ("trying the party food", 10, CAFE_COUNTER),
         ),
-        last=(("saying goodbye to everyone", 5, None),),
+        last=(("saying goodbye to everyone", 5, CAFE_FLOOR),),
         hours=(
             "arriving at the party and greeting everyone",
             "enjoying the party",
@@ -738,7 +743,24 @@ GENERIC = Activity(
 
 
 def classify(description: str, at_home: bool | None = None) -> Activity:
-    """The first activity in the table whose keys match (and whose home rule fits)."""
+    """The first activity in the table whose keys match (and whose home rule fits).
+
+    A place's name says where, not what: 'reading at Hobbs Cafe' is reading, not cafe
+    work, so the words without proper place names are tried first; the full words only
+    when those name no activity ('working at Hobbs Cafe')."""
+    bare = PLACE_NAME.sub("", description)
+    found = _first_match(bare, at_home) if bare != description else GENERIC
+    return found if found is not GENERIC else _first_match(description, at_home)
+
+
+# ' at Hobbs Cafe', ' to The Rose and Crown Pub': a preposition and capitalised words
+PLACE_NAME = re.compile(
+    r"\s(?:at|in|to|from|near|by|outside|inside) (?:the |The )?"
+    r"[A-Z][\w']*(?:(?: and| of)? [A-Z][\w']*)*"
+)
+
+
+def _first_match(description: str, at_home: bool | None) -> Activity:
     for activity in ACTIVITIES:
         if activity.at_home is False and at_home is not False:
             continue  # 'ordering lunch' needs to know it happens away from home

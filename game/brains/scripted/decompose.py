@@ -26,6 +26,7 @@ DEFAULT_HOURS = ("{what}", "still {what}")
 STILL, RESUME = "still ", "getting back to "  # a middle chunk; the rest of an interrupted item
 MIN_STEP = 5
 MEAL_WORDS = ("breakfast", "brunch", "lunch", "dinner", "supper", "snack")
+COUNTABLE_MEALS = ("snack", "meal")  # 'eating a snack', but 'eating lunch'
 
 
 class Role(Enum):
@@ -57,7 +58,8 @@ class Job:
 
 def meal_word(text: str) -> str:
     low = text.lower()
-    return next((w for w in MEAL_WORDS if re.search(rf"\b{w}\b", low)), "a meal")
+    word = next((w for w in MEAL_WORDS if re.search(rf"\b{w}\b", low)), "meal")
+    return f"a {word}" if word in COUNTABLE_MEALS else word
 
 
 def decompose(

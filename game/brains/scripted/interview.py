@@ -223,7 +223,7 @@ def _known(ctx: AgentContext, keys: tuple[str, ...], label: str) -> str:
         return f"I haven't heard anything about {label}."
     fact, source, subject = found.text, found.source, found.subject
     me = ctx.persona
-    event = found.fact.event
+    event = found.fact.event or _event_of(ctx, found.fact.intent)
     if event is not None and event.end <= ctx.now:
         return _past_event(ctx, found.fact.intent, event)
     if subject == me.name:
@@ -235,6 +235,15 @@ def _known(ctx: AgentContext, keys: tuple[str, ...], label: str) -> str:
     if subject and dislikes(me, subject):
         told += " Not that I'm happy about it."
     return told
+
+
+def _event_of(ctx: AgentContext, intent: str) -> Event | None:
+    """The dated event a scenario intent names in any memory (by field), if one does."""
+    if not intent:
+        return None
+    return next(
+        (m.fact.event for m in ctx.memories if m.fact.intent == intent and m.fact.event), None
+    )
 
 
 def _past_event(ctx: AgentContext, intent: str, event: Event) -> str:

@@ -11,6 +11,7 @@ only classified with keyword tables (is it news, which topic) and passed on as t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -130,9 +131,10 @@ def shareable(memories: tuple[MemoryRecord, ...], holder: Resident) -> list[News
             if is_public_news(s):
                 own = s.subject == holder.name
                 found.append(News(s.text, s.fact, s.source, m.importance, m.created, own))
-    # a dated event first: it is the event, not a remark about it, that is passed on
+    # one's own cause first (a candidate talks of the election to everyone it meets), then
+    # a dated event: it is the event, not a remark about it, that is passed on
     found.sort(
-        key=lambda n: (n.fact.event is not None, n.importance + int(n.own), n.created),
+        key=lambda n: (n.own, n.fact.event is not None, n.importance, n.created),
         reverse=True,
     )
     return _dedupe(found)
@@ -150,6 +152,12 @@ def _dedupe(news: list[News]) -> list[News]:
 def topic(text: str) -> str:
     """The news word a fact's words turn on ('party', 'mayor'), or ''."""
     return next((k for k in NEWS_KEYS if has_any(text, (k,))), "")
+
+
+def topic_word(text: str) -> str:
+    """The news word as a word for a sentence ('show', not the table's 'show\\b')."""
+    word = re.sub(r"\\b|\\w\*|[^a-z ]", "", topic(text))
+    return {"celebrat": "celebration", "invit": "invitation"}.get(word, word)
 
 
 def same_story(a: News | Stated, b: News | Stated) -> bool:
@@ -190,8 +198,8 @@ def news_for(
     is no longer news to advertise."""
     out = []
     for n in shareable(memories, holder):
-        if now is not None and n.fact.event is not None and n.fact.event.end <= now:
-            continue
+        if now is not None and n.fact.event is not None and n.fact.event.start <= now:
+            continue  # under way or over: not something to advertise any more
         if n.subject == partner:
             continue  # nobody needs to be told about their own party
         if n.source == partner or told(n, partner, memories) or _in_talk(n, history):

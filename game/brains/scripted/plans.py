@@ -332,6 +332,8 @@ def _event_words(persona: Resident, known: KnownEvent) -> str:
 def _add_event(day: Day, slots: list[Slot], known: KnownEvent) -> list[Slot]:
     event = known.event
     start, end = max(event.start, day.wake), min(event.end, day.sleep)
+    if not _is_host(day.persona, event):
+        start, end = _staggered(day, event, start, end)
     text = _event_words(day.persona, known)
     slots = interrupt(day, slots, day.slot(start, end, text, event.place, fixed=True, kind="event"))
     if _is_host(day.persona, event):
@@ -343,6 +345,20 @@ def _add_event(day: Day, slots: list[Slot], known: KnownEvent) -> list[Slot]:
                 day, slots, day.slot(prep_start, start, prep, event.place, fixed=True)
             )
     return slots
+
+
+ARRIVE_LATE = (0, 5, 10, 15, 20, 25, 35)  # minutes after the start a guest turns up
+LEAVE_EARLY = (0, 0, 5, 10, 20)  # minutes before the end a guest heads off
+
+
+def _staggered(day: Day, event: Event, start: datetime, end: datetime) -> tuple[datetime, datetime]:
+    """Guests do not all walk in (or out) in the same minute: each arrives and leaves a
+    little apart, by a stable hash of the guest and the event."""
+    late = timedelta(minutes=pick(ARRIVE_LATE, *day.key("arrive", event.start.isoformat())))
+    early = timedelta(minutes=pick(LEAVE_EARLY, *day.key("leave", event.start.isoformat())))
+    if end - start - late - early < timedelta(minutes=45):
+        return start, end
+    return start + late, end - early
 
 
 # -- morning and meals -----------------------------------------------------------------------

@@ -71,12 +71,16 @@ def decide(ctx: AgentContext, event: Event, teller: str, seed: int) -> Decision 
 ACCEPT_FRIEND = (
     "For {name}? I wouldn't miss it.",
     "Of course I'll come to {name}'s {what}!",
-    "Count me in. I'll tell {name} myself.",
+    "Count me in; I'll tell {name} myself.",
+    "I'll be at {name}'s {what}, wouldn't miss it.",
+    "{name}'s {what}? I'm there.",
 )
 ACCEPT_LINES = (
     "A {what}? I'll be there, {reason}.",
-    "Oh, {reason}. I'll come on {day}.",
+    "Oh, {reason}, so I'll come on {day}.",
     "I'd love to come; {reason}.",
+    "Sounds good, I'll come along on {day}; {reason}.",
+    "Put me down for the {what}; {reason}.",
 )
 DECLINE_LINES = (
     "Thanks, but I'll give it a miss; {reason}.",

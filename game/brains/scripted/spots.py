@@ -60,6 +60,7 @@ SOFA = Spot(Role.LIVING_ROOM, Role.SOFA)
 TELEVISION = Spot(Role.LIVING_ROOM, Role.TELEVISION)
 CAFE_SEAT = Spot(Role.CAFE, Role.SEAT)  # a meal out: a seat (in a cafe; elsewhere the rules)
 CAFE_COUNTER = Spot(Role.CAFE, Role.COUNTER)
+CAFE_FLOOR = Spot(Role.CAFE)  # the room itself: standing, mingling, dancing
 COFFEE_MACHINE = Spot(Role.CAFE, Role.COFFEE_MACHINE)
 BAR_COUNTER = Spot(Role.BAR, Role.COUNTER)
 BAR_SEAT = Spot(Role.BAR, Role.SEAT)

@@ -28,7 +28,7 @@ from game.core.records import (
 )
 from game.world.scenario import Resident
 
-from . import interview
+from . import hearsay, interview
 from .activities import classify
 from .goals import rsvp_of
 from .lexicon import trouble
@@ -41,7 +41,7 @@ from .news import (
     known_fact,
     news_for,
     subject_of,
-    topic,
+    topic_word,
 )
 from .plans import event_key
 from .rsvp import Decision, decide
@@ -78,6 +78,8 @@ TALK_VISITOR = 0.6  # a visitor to town: residents are welcoming
 TALK_NEWS_BONUS = 0.05  # the speaker has news this person has not heard from it
 OWN_NEWS_BONUS = 0.15  # ... its own (a host inviting, a candidate campaigning) seeks people out
 TALK_MAX = 0.9
+GATHERING_BONUS = 0.25  # at a party or an event, guests mingle
+GATHERING_KINDS = frozenset({"party", "event_visit"})
 BUSY_FACTOR = 0.4  # at work away from customers (teaching, class, desk work)
 SERVICE_FACTOR = 0.7  # serving customers: chatting is part of the job
 FOCUS_FACTOR = 0.6  # concentrating on one's own project
@@ -100,9 +102,13 @@ WEATHER_LINES = (
 )
 INTEREST_LINES = (
     "I've been thinking a lot about {interest} lately.",
-    "Have you got into {interest} at all? I can't get enough of it.",
-    "Do you know much about {interest}? I could talk about it all day.",
+    "Have you got into {interest} at all, {name}?",
+    "Do you know much about {interest}, {name}?",
     "I read something about {interest} this week that I keep thinking about.",
+    "I've been meaning to spend more of my {part} on {interest}.",
+    "Is there anyone around {where} who's into {interest}, do you know?",
+    "I could talk about {interest} all day, honestly.",
+    "Any chance you're into {interest}, {name}?",
 )
 BYE_KEYS = ("bye\\b", "goodbye", "see you", "gotta go", "have to go", "take care")
 HOW_ARE_YOU_KEYS = ("how are you", "how's it going", "how are things", "what's up", "how do you do")
@@ -146,10 +152,17 @@ def talk_chance(ctx: AgentContext, observation: Observation) -> float:
     news = news_for(ctx.memories, persona, other, now=ctx.now)
     if news:
         p += OWN_NEWS_BONUS if news[0].own else TALK_NEWS_BONUS
+    if _at_gathering(ctx):
+        p += GATHERING_BONUS
     p *= sociability(persona) * _busy_factor(ctx.status, ctx.location, persona)
     if tension(persona, other):
         p *= TENSION_FACTOR
     return max(0.0, min(TALK_MAX, p))
+
+
+def _at_gathering(ctx: AgentContext) -> bool:
+    """At a party or an event: mingling is what one is there for."""
+    return classify(ctx.status).key in GATHERING_KINDS
 
 
 def _base_chance(ctx: AgentContext, observation: Observation) -> float:
@@ -277,7 +290,7 @@ def _to_visitor(turn: Turn) -> Utterance:
         return _line(turn, hello, interview.answer(ctx, last.text, turn.seed))
     if has_any(last.text, HOW_ARE_YOU_KEYS):
         reply = pick(("Doing well, thanks!", "Not bad at all.", "Can't complain."), *turn.key)
-        return _line(turn, hello, f"{reply} {_doing(ctx.status, ctx.persona)}".strip())
+        return _line(turn, hello, f"{reply} {_doing(ctx, partner, turn.key)}".strip())
     news = turn.news()
     if news:
         return _line(turn, hello, _share(ctx, partner, news[0], turn.key), news[0])
@@ -299,7 +312,9 @@ def _line(
     """Join the reply and the content, dropping the reply if the line would run long.
     News told in the line goes with it as words and as the fact it came from, so the
     listener's memory keeps its intent and event."""
-    text = f"{reply} {content}".strip()
+    text = joined(reply, content)
+    if turn.number > 2 and not end:
+        text = coloured(text, turn.me.name, turn.partner, turn.number, turn.ctx.now.date())
     if len(text) > LINE_LIMIT:
         text = content
     if news is None:
@@ -307,6 +322,41 @@ def _line(
     # the host's own news is an invitation; news passed on by anyone else never is
     fact = replace(news.fact, invited=news.own and news.fact.event is not None)
     return Utterance(turn.me.name, clip(text, LINE_LIMIT), end, news.text, fact)
+
+
+_SOFT = (
+    "have did do is are apparently guess so word there's someone according oh yes just well "
+    "any the what it's lovely good nice hello hi hey right anyway take catch enjoy weren't "
+    "how there tell will can"
+)
+SOFT_STARTS = frozenset(_SOFT.split())
+
+
+MARKERS = ("Well, ", "Oh, ", "So, ", "You know, ", "Honestly, ", "Mind you, ", "Say, ", "Now, ")
+MARKED = 0.45  # the share of lines that open with a spoken marker
+
+
+def coloured(text: str, *key: object) -> str:
+    """Now and then a line opens as speech does ('Well, ...', 'You know, ...'), by a
+    stable hash of the speaker, the listener and the turn."""
+    first = text.split()[0].strip(",?.!") if text.split() else ""
+    if chance(*key, "marker") >= MARKED or first.lower() in ("well", "oh", "so", "ha", "right"):
+        return text
+    if first.lower() not in SOFT_STARTS and first != "I" and not first.startswith("I'"):
+        return text  # a name, or a word a marker would read oddly before
+    return pick(MARKERS, *key) + lower_first(text)
+
+
+def joined(reply: str, content: str) -> str:
+    """A short reply runs on into what follows ('Not bad, thanks; have you heard ...'), as
+    people say it, instead of standing as a stock sentence of its own."""
+    reply, content = reply.strip(), content.strip()
+    if not reply or not content:
+        return reply or content
+    first = content.split()[0].strip(",?.!").lower()
+    if len(reply.split()) <= 5 and reply.endswith(".") and first in SOFT_STARTS:
+        return f"{reply[:-1]}; {lower_first(content)}"
+    return f"{reply} {content}"
 
 
 def turn_limit(ctx: AgentContext, partner: str, history: tuple[Utterance, ...], seed: int) -> int:
@@ -329,15 +379,15 @@ def _opening(ctx: AgentContext, partner: str, reply: str, opener: bool, key: tup
     """Greeting, then (for the one answering) how one is, then what one is doing: one
     sentence each, each carrying something of this moment (a place, an activity)."""
     hello = greeting(ctx, partner, key)
-    doing = _doing(ctx.status, ctx.persona)
+    doing = _doing(ctx, partner, key)
     if tension(ctx.persona, partner):
         return f"{hello} {doing}".strip()
     if not opener and _strangers(ctx, partner):
         who = f"I'm {first_name(ctx.persona.name)}, {article(ctx.persona.occupation)}"
-        nice = pick(("Nice to meet you", "Pleased to meet you", "Good to meet you"), *key)
-        hello = f"{nice}, {first_name(partner)}! {who}."
+        nice = pick(MEET_LINES, *key).format(name=first_name(partner))
+        hello = f"{nice}; {who}."
     if reply and doing:
-        return f"{hello} {reply.rstrip('.!')}; {doing}"
+        return f"{hello} {reply.rstrip('.!')}; {lower_first(doing)}"
     return " ".join(p for p in (hello, reply, doing) if p)
 
 
@@ -408,7 +458,7 @@ def _introduce(ctx: AgentContext, partner: str, key: tuple) -> str:
     if is_visitor(ctx, partner):
         return pick(VISITOR_HELLOS, *key).format(who=who, home=me.home)
     where = ctx.location.split(":")[0] if ctx.location else "town"
-    return pick(STRANGER_HELLOS, *key).format(who=who, where=where)
+    return pick(STRANGER_HELLOS, *key).format(who=who, where=where, name=first_name(partner))
 
 
 VISITOR_HELLOS = (
@@ -418,69 +468,64 @@ VISITOR_HELLOS = (
 )
 STRANGER_HELLOS = (
     "Hi, I don't think we've met; {who}.",
-    "Hello! I've seen you around {where}, I think; {who}.",
-    "We haven't really talked before, have we? {who}.",
+    "Hello, I've seen you around {where}, I think; {who}.",
+    "We haven't really talked before, have we, {name}? {who}.",
+    "I don't believe we've been introduced, {name}; {who}.",
+    "Hi there, I keep seeing you at {where}; {who}.",
 )
 
 
-def _doing(status: str, me: Resident) -> str:
-    return f"I'm {mine(status, me)}." if status else ""
+MEET_LINES = ("Nice to meet you, {name}", "Pleased to meet you, {name}", "Good to meet you, {name}",
+              "Oh, hello {name}, we've never properly met", "Lovely to meet you at last, {name}",
+              "Hi {name}, good to finally meet you")  # fmt: skip
+
+
+def _doing(ctx: AgentContext, partner: str, key: tuple) -> str:
+    """What one is doing, in one's own varied words (hearsay.doing)."""
+    place, part = _public_place(ctx), _part_of_day(ctx)
+    return hearsay.doing(ctx.status, ctx.persona, place, part, partner, ctx.now.date(), *key[:1])
 
 
 # -- news ------------------------------------------------------------------------------------
-HEARSAY = ("Have you heard that {fact}?", "Did you know that {fact}?", "Here's some news: {fact}.",
-           "Apparently {fact}.")  # fmt: skip
-EVENT_HEARSAY = (
-    "Have you heard about {host}{what} at {place} on {day}?",
-    "There's {host}{what} at {place} on {day} from {start}; are you going?",
-    "{source} about {host}{what} at {place}, {day} from {start}.",
-)
-
-
 def _share(ctx: AgentContext, partner: str, news: News, key: tuple) -> str:
     me = ctx.persona
     if news.own and news.fact.event is not None:
-        return invitation(me, partner, news.fact.event, key)
+        return invitation(me, partner, news.fact.event, key, ctx.now)
     if news.own and _political(news.text):
         return campaign_pitch(me, partner, news.text, key)
     if news.own:
         return f"{first_person(news.text, me)}."
     event = news.fact.event
     if event is not None:
-        return _event_hearsay(news, event, key)
-    template = pick(HEARSAY, *key, news.text)
-    if news.source and news.source != partner and news.source != news.subject:
-        template = f"{first_name(news.source)} told me: {{fact}}."
-    line = template.format(fact=news.text)
+        answer = rsvp_of(ctx.memories, event)
+        return hearsay.event_news(event, news.source, me.name, partner, ctx.now, answer)
+    source = news.source if news.source not in (partner, news.subject) else ""
+    line = hearsay.hearsay(news.text, news.subject, source, me.name, partner)
     if news.subject and dislikes(me, news.subject):
-        line += " Don't count on my vote." if _political(news.text) else " Not that I care."
+        line = hearsay.tailed(
+            line, "Don't count on my vote." if _political(news.text) else "Not that I care."
+        )
     return line
 
 
-def _event_hearsay(news: News, event: Event, key: tuple) -> str:
-    """News of an event, worded from its fields (so it is the event that is passed on)."""
-    host = f"{first_name(event.host)}'s " if event.host else "the "
-    source = f"{first_name(news.source)} told me" if news.source else "I heard"
-    return pick(EVENT_HEARSAY, *key, "event").format(
-        host=host, what=event.what or "event", place=event.place, day=f"{event.start:%A}",
-        start=_hour(event.start), source=source,
-    )  # fmt: skip
-
-
-def invitation(me: Resident, partner: str, event: Event, key: tuple) -> str:
+def invitation(me: Resident, partner: str, event: Event, key: tuple, now: datetime) -> str:
     """The host's invitation, worded from the event's fields and the relationship."""
     what = event.what or "get-together"
-    when = f"{event.start:%A} from {_hour(event.start)} to {_hour(event.end)}"
-    lead = pick(INVITE_LEADS, *key).format(what=what, place=event.place, when=when)
+    when = hearsay.when(event, now, me.name, partner)
+    lead = pick(INVITE_LEADS, *key).format(what=what, a_what=hearsay.an(what), place=event.place,
+                                          when=when)  # fmt: skip
     relation = me.relation_to(partner)
     close = pick(INVITE_CLOSE_FRIEND if relation else INVITE_CLOSE, *key, "close")
     return f"{lead} {close.format(name=first_name(partner))}"
 
 
 INVITE_LEADS = (
-    "I'm hosting a {what} at {place} on {when}.",
-    "I'm throwing a {what} at {place}, {when}.",
-    "We're having a {what} at {place} on {when}.",
+    "I'm hosting {a_what} at {place} {when}.",
+    "I'm throwing {a_what} at {place}, {when}.",
+    "We're having {a_what} at {place} {when}.",
+    "I'm putting on {a_what} at {place} {when}, and I'd love to see you there.",
+    "Have I told you about my {what}? It's at {place} {when}.",
+    "You're invited to my {what} at {place} {when}.",
 )
 INVITE_CLOSE = ("Would you like to come?", "I'd love for you to come.", "Do come if you can!")
 INVITE_CLOSE_FRIEND = (
@@ -499,18 +544,45 @@ def _hour(when: datetime) -> str:
 def campaign_pitch(me: Resident, partner: str, text: str, key: tuple) -> str:
     """A candidate raises the election: the news, a reason from its own seed, an ask."""
     reasons = [c for c in me.seed_memories() if has_any(c, ("believ", "wants", "hopes", "thinks"))]
-    reasons = [sentence_of(first_person(c.rstrip("."), me)) for c in reasons if not is_private(c)]
-    said = f"{first_person(text, me)}."
-    why = f" {pick(reasons, *key)}" if reasons else ""
+    reasons = [first_person(c.rstrip("."), me) for c in reasons if not is_private(c)]
+    own = first_person(text, me).rstrip(".")
+    said = pick(PITCH_LEADS, *key, "lead").format(own=own, low=lower_first(own))
+    why = ""
+    if reasons:
+        reason = pick(reasons, *key)
+        why = " " + pick(PITCH_WHY, *key, "why").format(why=lower_first(reason))
     ask = pick(CAMPAIGN_ASKS, *key, "ask").format(name=first_name(partner))
+    if len(f"{said}{why} {ask}") > LINE_LIMIT - 10:
+        why = ""  # a long pitch keeps the news and the ask
     return f"{said}{why} {ask}"
 
 
+def lower_first(text: str) -> str:
+    """A sentence's first letter made small to run on after a comma; 'I' stays 'I'."""
+    first = text.split()[0] if text.split() else ""
+    if first == "I" or first.startswith(("I'", "I’")):
+        return text
+    return text[:1].lower() + text[1:]
+
+
+PITCH_LEADS = (
+    "{own}.",
+    "As you may have heard, {low}.",
+    "I don't know if you've heard, but {low}.",
+    "I wanted to tell you myself: {low}.",
+    "Big news from me: {low}.",
+    "You might like to know {low}.",
+)
+PITCH_WHY = ("{why}.", "The reason is simple: {why}.", "Honestly, {why}.",
+             "It comes down to this: {why}.", "Why? Because {why}.")  # fmt: skip
 CAMPAIGN_ASKS = (
     "Can I count on your vote, {name}?",
     "What would you like to see change in town?",
     "I'd be glad of your vote.",
     "What matters most to you, {name}?",
+    "I'd love to hear what you think, {name}.",
+    "Will you think about voting for me, {name}?",
+    "Tell me what you'd fix first, {name}.",
 )
 
 
@@ -553,11 +625,15 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
     if known is not None:
         source = known.heard_from if known.heard_from and known.heard_from != partner else ""
         about = _what(shared) if shared is not None else "that"
+        if source and shared is not None and subject_of(shared) == source:
+            about = about.replace(f"{first_name(source)}'s ", "the ")  # not 'Sam ... Sam's'
         if source:
-            said = pick(HEARD_FROM, *key).format(about=about, name=first_name(source))
+            said = pick(HEARD_FROM, *key).format(
+                about=about, name=first_name(source), part=_part_of_day(ctx)
+            )
         else:
-            said = pick(HEARD, *key).format(about=about)
-        return f"{said} {decision.line}" if decision is not None else said
+            said = pick(HEARD, *key).format(about=about, part=_part_of_day(ctx))
+        return hearsay.tailed(said, decision.line) if decision is not None else said
     if decision is not None:
         return decision.line
     subject = subject_of(shared) if shared is not None else ""
@@ -567,7 +643,7 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
     if event is not None or has_any(fact, ("party", "celebrat", "exhibition", "show\\b")):
         if declines(me, event_key(event) if event else fact, seed):
             return _decline(me, key)
-        what = (event.what if event is not None else "") or topic(fact) or "event"
+        what = (event.what if event is not None else "") or topic_word(fact) or "event"
         return pick(
             (
                 f"Oh, the {what}? I'll see you there then.",
@@ -576,15 +652,25 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
             ),
             *key,
         )
-    return pick(("Oh really, I hadn't heard that.", "Interesting, thanks for telling me."), *key)
+    return pick(
+        ("Oh really, I hadn't heard that.", "Interesting, thanks for telling me.",
+         "Is that so? News to me.", "Huh, I had no idea.", "Well, that's news to me."),
+        *key,
+    )  # fmt: skip
 
 
 HEARD_FROM = (
     "I already heard about {about} from {name}.",
     "{name} already told me about {about}, yes.",
     "Oh, {name} already mentioned {about} to me.",
+    "Yes, {name} filled me in on {about} this {part}.",
+    "I know, {name} beat you to it.",
+    "Ha, {name} told me about {about} already.",
+    "I heard about {about} from {name}, actually.",
 )
-HEARD = ("Yes, I'd heard about {about}.", "I know about {about}, yes.")
+HEARD = ("Yes, I'd heard about {about}.", "I know about {about}, yes.",
+         "Oh, {about}, yes, I know.", "I'd already heard about {about} this {part}.",
+         "Yes, everyone's talking about {about}.", "Right, {about}; I'd heard.")  # fmt: skip
 
 
 def _what(fact: Fact) -> str:
@@ -601,10 +687,15 @@ def _react_politics(me: Resident, subject: str, key: tuple) -> str:
     if subject and dislikes(me, subject):
         return f"{name}? Mayor? I'll believe it when I see it."
     if any("politic" in i for i in me.interests):
-        return f"Really? I'd like to hear what {name} stands for before I decide."
+        return f"I'd like to hear what {name} stands for before I decide."
     if has_trait(me, BLUNT_TRAITS):
         return f"Politics, huh. Well, good luck to {name}."
-    return f"Huh, I didn't know that; good for {name}."
+    return pick(
+        (f"Huh, I didn't know that; good for {name}.", f"{name}, running? Good for {name}.",
+         f"Well, {name} has my attention.", f"Really? I'll have to ask {name} about it.",
+         f"{name} for mayor, eh? We'll see."),
+        me.name, subject, *key,
+    )  # fmt: skip
 
 
 def _decline(me: Resident, key: tuple) -> str:
@@ -624,7 +715,7 @@ def _small_talk(turn: Turn) -> str:
         _follow_up(ctx, turn.partner, key),
         _project_line(ctx, key),
         _seen_line(ctx, turn.partner),
-        *_interest_lines(ctx, key),
+        *_interest_lines(ctx, turn.partner, key),
     )
     said = " ".join(u.text for u in turn.history)
     lines = [line for line in candidates if line and _opening_words(line) not in said]
@@ -638,12 +729,15 @@ def _opening_words(line: str) -> str:
     return " ".join(line.split()[:4])
 
 
-def _interest_lines(ctx: AgentContext, key: tuple) -> list[str]:
+def _interest_lines(ctx: AgentContext, partner: str, key: tuple) -> list[str]:
     if not ctx.persona.interests:
         return []
     interest = pick(ctx.persona.interests, *key, "interest")
     lines = INTEREST_LINES[:1] if has_trait(ctx.persona, BLUNT_TRAITS) else INTEREST_LINES
-    return [line.format(interest=interest) for line in shuffled(lines, *key)]
+    where = _public_place(ctx) or "here"
+    fill = {"interest": interest, "name": first_name(partner), "part": _part_of_day(ctx),
+            "where": where}  # fmt: skip
+    return [line.format(**fill) for line in shuffled(lines, *key)][:3]
 
 
 def _project_line(ctx: AgentContext, key: tuple) -> str:
@@ -662,7 +756,17 @@ def _project_line(ctx: AgentContext, key: tuple) -> str:
 def _seen_line(ctx: AgentContext, partner: str) -> str:
     """'I saw you studying earlier' from an observation of the partner."""
     doing = _seen_doing(ctx, partner)
-    return f"I saw you {doing} earlier; how did it go?" if doing else ""
+    if not doing:
+        return ""
+    lines = (
+        "I saw you {doing} earlier; how did it go?",
+        "Weren't you {doing} earlier, {name}?",
+        "How did {doing} go, {name}?",
+        "I spotted you {doing} before; everything all right?",
+    )
+    return pick(lines, ctx.persona.name, partner, doing).format(
+        doing=doing, name=first_name(partner)
+    )
 
 
 NOT_WORTH_MENTION = ("starting a conversation", "talking with", "waiting", "sleeping", "idle",
@@ -715,19 +819,41 @@ def second_person(text: str, partner: str) -> str:
 def _goodbye(ctx: AgentContext, partner: str, key: tuple) -> str:
     me, name = ctx.persona, first_name(partner)
     if tension(me, partner) or has_trait(me, ("gruff",)):
-        return pick(("Right. I've got things to do.", "Well. I'll be off then."), *key)
+        return pick(
+            ("Right, I've got things to do.", "Well, I'll be off then.",
+             f"I'd best get on, {name}.", f"Right then, {name}, I'm off."),
+            *key,
+        )  # fmt: skip
     part = _part_of_day(ctx)
     status = mine(ctx.status, me) if ctx.status else ""
+    where = _public_place(ctx)
     if has_trait(me, WARM_TRAITS):
         options = [
             f"It was lovely talking to you, {name}; enjoy the rest of your {part}!",
             f"Take care, {name}, and say hello to everyone for me.",
+            f"So good to catch up, {name}; don't be a stranger!",
+            f"Lovely to see you this {part}, {name}; take care of yourself.",
         ]
     else:
-        options = [f"Well, see you around, {name}.", f"Have a good {part}, {name}."]
+        options = [f"Well, see you around, {name}.", f"Have a good {part}, {name}.",
+                   f"Catch you later, {name}.", f"Good talking to you, {name}; see you soon.",
+                   f"Enjoy your {part}, {name}."]  # fmt: skip
+    if where:
+        options += [
+            f"See you around {where}, {name}.",
+            f"I'm sure I'll see you at {where} again, {name}.",
+        ]
     if status:
         options += [
             f"Anyway, I should get back to {status}; see you, {name}.",
             f"I'll let you go, {name}; {status} won't finish itself.",
         ]
+    theirs = _seen_doing(ctx, partner)
+    if theirs:
+        options += [
+            f"I won't keep you from {theirs} any longer, {name}.",
+            f"Good luck with {theirs}, {name}; see you.",
+        ]
+    when = "tomorrow" if part == "evening" else "later"
+    options += [f"Have a good {ctx.now:%A} {part}, {name}.", f"See you {when}, I hope, {name}."]
     return pick(options, *key, "bye")
