@@ -75,6 +75,7 @@ def settings(url: str, tmp: Path, **changes) -> LLMSettings:
         "audit_file": str(tmp / "audit.jsonl"),
         "network_retries": 2,
         "timeout": 5.0,
+        "remember_endpoint": False,  # ports are reused: a test's rung must not leak on
     }
     return LLMSettings(**{**base, **changes})
 
