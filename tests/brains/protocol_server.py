@@ -90,7 +90,7 @@ class ProtocolServer:
         self.embeddings = embeddings
         self.dim = dim
         self.accepts = {"json_schema", "json_object", "text"}
-        self.refuses: set[str] = set()  # 'max_tokens', 'temperature': as newer OpenAI models
+        self.refuses: set[str] = set()  # 'max_tokens', 'temperature', 'limits' (minLength)
         self.faults: deque[str] = deque()
         self.always = ""
         self.embed_faults: deque[str] = deque()
@@ -303,6 +303,8 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
             "model. Only the default (1) value is supported.",
         )
     rf = body.get("response_format") or {"type": "text"}
+    if "limits" in server.refuses and "minLength" in json.dumps(rf):
+        return _error(400, "Invalid schema for response_format: 'minLength' is not permitted.")
     if rf.get("type") not in server.accepts and server.llama:
         return _error(500, LLAMA_FORMAT_ERROR.format(rf.get("type")))
     if rf.get("type") not in server.accepts:
@@ -466,6 +468,12 @@ def generic(schema: dict[str, Any], prompt: str, path: str = "") -> Any:
     return f"something about {pick(('the town', 'the day', 'work', 'friends'), prompt, path)}"
 
 
+def _about(prompt: str) -> str:
+    """Whom a summary is about: the name after 'Memories of'."""
+    m = re.search(r"Memories of ([^:\n]+):", prompt)
+    return m[1].strip() if m else "This resident"
+
+
 def _numbered(prompt: str) -> list[str]:
     return re.findall(r"^\d+\. (.*)$", prompt, flags=re.M)
 
@@ -619,7 +627,7 @@ MAKERS = {
     "reflect_questions": _questions,
     "object_state": lambda s, p: {"state": pick(STATES, p), "emoji": pick(EMOJI, p)},
     "emoji": lambda s, p: {"emoji": pick(EMOJI, p)},
-    "summarize": lambda s, p: {"summary": "They keep to their routine and care for friends."},
+    "summarize": lambda s, p: {"summary": f"{_about(p)} keeps to a routine and cares for friends."},
     "answer": lambda s, p: {"answer": "I have been busy with my work lately."},
 }
 

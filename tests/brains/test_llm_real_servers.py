@@ -171,3 +171,63 @@ def test_a_refused_embeddings_probe_replays(server, tmp_path) -> None:
         assert "one vector per token" in replayed.notices[0]
     finally:
         replayed.close()
+
+
+def test_a_strict_mode_refusing_limits_gets_the_schema_without_them(server, tmp_path) -> None:
+    server.refuses = {"limits"}
+    c, _ = make_client(settings(server.url, tmp_path))
+    q = B.Emoji(resident(), "jogging in the park")
+    assert c.ask(Q.EMOJI, q, "Klaus Mueller")
+    first, second = (r["body"] for r in server.chat_requests())
+    assert "minLength" in json.dumps(first) and "minLength" not in json.dumps(second)
+    assert formats(server) == ["json_schema", "json_schema"]  # still json_schema
+
+
+# -- nonsense a tiny model sent, now refused --------------------------------------------------
+NONSENSE = [
+    (Q.SUMMARIZE, B.Summarize(resident(), "core characteristics", ()), {"summary": "..."}),
+    (
+        Q.SUMMARIZE,
+        B.Summarize(resident(), "core characteristics", ()),
+        {"summary": "{{name}} is a regular resident of the town."},
+    ),
+    (
+        Q.SUMMARIZE,
+        B.Summarize(resident(), "core characteristics", ()),
+        {"summary": "She likes the town and her friends a lot."},  # not about Klaus
+    ),
+    (Q.REFLECT_QUESTIONS, B.ReflectQuestions(resident(), ()), {"questions": ["..."] * 3}),
+    (
+        Q.REFLECT_QUESTIONS,
+        B.ReflectQuestions(resident(), ()),
+        {"questions": ["What does Klaus want?"] * 3},
+    ),
+    (Q.EMOJI, B.Emoji(resident(), "jogging"), {"emoji": "?"}),
+    (
+        Q.ACTION_DETAILS,
+        B.ActionDetails(resident(), "making tea", "kettle", "idle"),
+        {"state": "Escape", "emoji": "🫖"},
+    ),
+    (
+        Q.ACTION_DETAILS,
+        B.ActionDetails(resident(), "making tea", "kettle", "idle"),
+        {"state": "object_state", "emoji": "🫖"},
+    ),
+]
+
+
+@pytest.mark.parametrize("spec,question,answer", NONSENSE)
+def test_placeholder_and_nonsense_answers_are_refused(spec, question, answer) -> None:
+    from game.brains.llm.jsontext import Invalid
+
+    with pytest.raises(Invalid):
+        spec.parse(answer, question)
+
+
+def test_sensible_answers_still_pass() -> None:
+    q = B.Summarize(resident(), "core characteristics", ())
+    assert Q.SUMMARIZE.parse({"summary": "Klaus Mueller studies hard and reads a lot."}, q)
+    emoji = B.Emoji(resident(), "jogging")
+    assert Q.EMOJI.parse({"emoji": "🏃"}, emoji) == "🏃"
+    details = B.ActionDetails(resident(), "making tea", "kettle", "idle")
+    assert Q.ACTION_DETAILS.parse({"state": "boiling water", "emoji": "🫖"}, details)

@@ -43,6 +43,7 @@ class Quirk(Enum):
     MAX_COMPLETION_TOKENS = "max_completion_tokens"  # newer OpenAI models: not max_tokens
     NO_TEMPERATURE = "no_temperature"  # reasoning models take none
     NO_SEED = "no_seed"  # an endpoint that refuses a seed
+    PLAIN_SCHEMA = "plain_schema"  # strict json_schema without limits (minLength...)
 
 
 RETRY_WARMING = 0.15  # temperature added per re-ask

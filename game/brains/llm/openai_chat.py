@@ -197,6 +197,9 @@ class OpenAIChat:
             return EndpointDown(f"{refused}; set ${self._key_env}")
         if embeddings and (status in NO_EMBEDDINGS or _names_embeddings(status, message)):
             return NoEmbeddings(f"{status}: {message}")
+        quirk = quirk_for(message) if status in (400, 422) and not embeddings else None
+        if quirk is not None:
+            return ParamRefused(quirk, f"{status}: {message}")
         if not embeddings and _names_format(status, message):
             return FormatRefused(f"{status}: {message}")
         if status == 404:
@@ -325,7 +328,23 @@ def quirk_for(message: str) -> Quirk | None:
     refusal = ("unsupported", "not support", "unrecognized", "extra", "not permitted")
     if "seed" in low and any(word in low for word in refusal):
         return Quirk.NO_SEED
+    if "schema" in low and any(k.lower() in low for k in LIMIT_KEYWORDS):
+        return Quirk.PLAIN_SCHEMA  # OpenAI's strict mode refuses some limits (minLength)
     return None
+
+
+# The limits a schema carries for grammar-bound servers, dropped for a strict mode that
+# refuses them (the same limits are checked in `parse` anyway).
+LIMIT_KEYWORDS = ("minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum", "pattern")
+
+
+def plain_schema(schema: Any) -> Any:
+    """The schema without its limit keywords."""
+    if isinstance(schema, dict):
+        return {k: plain_schema(v) for k, v in schema.items() if k not in LIMIT_KEYWORDS}
+    if isinstance(schema, list):
+        return [plain_schema(v) for v in schema]
+    return schema
 
 
 # -- the request on the wire ----------------------------------------------------------------
@@ -335,6 +354,8 @@ def chat_arguments(request: ChatRequest) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"model": request.model}
     if request.mode is OutputMode.JSON_SCHEMA:
         body = {k: v for k, v in request.schema.items() if k != "title"}
+        if Quirk.PLAIN_SCHEMA in request.quirks:
+            body = plain_schema(body)
         kwargs["response_format"] = {
             "type": "json_schema",
             "json_schema": {"name": request.title, "schema": body, "strict": True},
