@@ -786,6 +786,7 @@ INSIGHTS = Spec(
     max_tokens=500,
 )
 
+
 def _summary_parse(data: dict[str, Any], q: Summarize) -> str:
     """The summary opens every later prompt: it must name the resident and be about them."""
     summary = text_field(data, "summary", 600)
