@@ -109,7 +109,12 @@ def text(low: int = 1, high: int | None = None) -> dict[str, Any]:
 
 
 def integer(low: int, high: int) -> dict[str, Any]:
-    return {"type": "integer", "minimum": low, "maximum": max(low, high)}
+    """A range; a short one is also an enum, since some grammar converters (llama-cpp-
+    python's) ignore minimum and maximum but every one honours an enum."""
+    out: dict[str, Any] = {"type": "integer", "minimum": low, "maximum": max(low, high)}
+    if high - low < 16:
+        out["enum"] = list(range(low, max(low, high) + 1))
+    return out
 
 
 STR = {"type": "string"}
@@ -139,7 +144,8 @@ def numbered(texts: Sequence[str], limit: int = 160) -> str:
 
 
 def memory_lines(memories: Sequence[MemoryRecord], limit: int = 160) -> str:
-    return numbered([m.text for m in memories], limit)
+    """Each memory text once: retrieval can bring the same sight back three times."""
+    return numbered(list(dict.fromkeys(m.text for m in memories)), limit)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -767,7 +773,7 @@ INSIGHTS = Spec(
         "persona": persona_line(q.persona),
         "name": q.persona.name,
         "question": q.question,
-        "memories": memory_lines(q.memories),
+        "memories": numbered([m.text for m in q.memories]),  # cited by number: all kept
     },
     lambda q: titled(
         "insights",

@@ -31,7 +31,7 @@ from game.brains.llm.recording import Recording, ReplayCache
 from game.brains.llm.retry import Retrying, Throttled
 from game.brains.llm.settled import EndpointMemory
 from game.brains.usage import UsageMeter
-from game.core.config import LLMSettings
+from game.core.config import LLMSettings, OutputMode
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,8 @@ def build_model(
     inner: LanguageModel = transport or OpenAIChat(
         settings.base_url, settings.api_key, settings.timeout, settings.api_key_env
     )
-    model: LanguageModel = Throttled(inner, settings.max_parallel)
+    start, on_settle, parallel = _remembered(settings, url)
+    model: LanguageModel = Throttled(inner, settings.max_parallel or parallel)
     count = ledgers.meter.count
     audit: list[Audited] = []
 
@@ -75,7 +76,7 @@ def build_model(
         audit[0].retried(purpose, agent, failure)
 
     model = Retrying(model, settings.network_retries, sleep, retried)
-    ladder = ModeLadder(model, settings.output_mode, url, *_remembered(settings, url))
+    ladder = ModeLadder(model, settings.output_mode, url, start, on_settle)
     model = ladder if ledgers.cache is None else Recording(ladder, ledgers.cache)
 
     def wire(request):
@@ -95,10 +96,15 @@ def build_model(
 
 
 def _remembered(settings: LLMSettings, url: str):
-    """(start, on_settle) for the ladder: the rung that worked last time for this endpoint
-    and model, and how to keep the one that works now. A replay needs neither."""
+    """(start, on_settle, max_parallel): the rung that worked last time for this endpoint
+    and model, how to keep the one that works now, and how many requests it takes at
+    once (measured by `doctor`; 0 = unknown). A replay needs none of them."""
     if settings.replay or not settings.remember_endpoint:
-        return None, lambda mode: None
+        return None, lambda mode: None, 0
     memory, endpoint = EndpointMemory(), public_url(url)
-    start = memory.get(endpoint, settings.model).mode
-    return start, lambda mode: memory.put(endpoint, settings.model, mode=mode)
+    known = memory.get(endpoint, settings.model)
+
+    def keep(mode: OutputMode) -> None:
+        memory.put(endpoint, settings.model, mode=mode)
+
+    return known.mode, keep, known.max_parallel
