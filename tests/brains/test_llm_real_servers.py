@@ -254,3 +254,14 @@ def test_the_speech_rule_is_in_the_user_message_when_someone_is_quoted() -> None
     quoted = render(Q.ANSWER, B.Answer(ctx(memories=(heard,)), "News?"))[1]["content"]
     plain = render(Q.ANSWER, B.Answer(ctx(memories=(memory(2, "rain"),)), "News?"))
     assert SPEECH_RULE in quoted and SPEECH_RULE not in plain[1]["content"]
+
+
+def test_an_interview_answer_that_fell_back_is_marked(server, tmp_path) -> None:
+    from llm_helpers import ctx
+
+    server.always = "garbage"
+    c, _ = make_client(settings(server.url, tmp_path))
+    said = c.ask(Q.ANSWER, B.Answer(ctx(), "Who are you?"), "Klaus Mueller")
+    assert said.startswith(Q.FALLBACK_MARK) and len(said) > len(Q.FALLBACK_MARK) + 5
+    server.always = ""
+    assert not c.ask(Q.ANSWER, B.Answer(ctx(), "Who?"), "Klaus Mueller").startswith("[")

@@ -818,6 +818,11 @@ SUMMARIZE = Spec(
     max_tokens=200,
 )
 
+# An interview answer the model could not give is the scripted brain's, and says so
+# wherever it is shown (interview output, the player's panel, the evaluation's rows): an
+# interview leaves no memory, so the mark never reaches a prompt.
+FALLBACK_MARK = "[scripted fallback: the model gave no usable answer]"
+
 ANSWER = Spec(
     Answer,
     "answer",
@@ -832,6 +837,7 @@ ANSWER = Spec(
     },
     lambda q: titled("answer", obj(answer=text(1, 1200))),
     lambda d, q: text_field(d, "answer", 1200),
+    lambda s, q: f"{FALLBACK_MARK} {s.ask(q)}",
     max_tokens=400,
 )
 
