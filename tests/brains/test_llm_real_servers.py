@@ -265,3 +265,21 @@ def test_an_interview_answer_that_fell_back_is_marked(server, tmp_path) -> None:
     assert said.startswith(Q.FALLBACK_MARK) and len(said) > len(Q.FALLBACK_MARK) + 5
     server.always = ""
     assert not c.ask(Q.ANSWER, B.Answer(ctx(), "Who?"), "Klaus Mueller").startswith("[")
+
+
+def test_a_strict_run_against_a_llama_like_server_runs_and_one_that_fails_stops(
+    server, tmp_path
+) -> None:
+    from llm_helpers import run_main
+
+    server.like_llama()
+    args = ["run", "--brain", "llm", "--base-url", server.url, "--model", "M"]
+    args += ["--scenario", "three", "--hours", "0.5", "--strict", "--quiet"]
+    done = run_main([*args, "--report", "r.json", "--max-parallel", "1"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    model = json.loads((tmp_path / "r.json").read_text())["model"]
+    assert model["calls"] > 0 and model["fallbacks"] == 0
+    assert model["output_mode"] == "json_object" and "json_schema refused" in model["mode_steps"][0]
+    server.always = "bad_request"
+    failed = run_main([*args, "--report", "f.json"], tmp_path)
+    assert failed.returncode != 0 and "--strict: a model call failed" in failed.stderr

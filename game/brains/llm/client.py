@@ -31,6 +31,7 @@ from game.brains.llm.model import (
     EmbedRequest,
     Message,
     ModelError,
+    NoEmbeddings,
     ReplayMiss,
     Role,
     Signals,
@@ -197,7 +198,7 @@ class ChatClient:
     def _failed(self, exc: Exception) -> None:
         if isinstance(exc, ReplayMiss):
             self.signals.stop(str(exc))
-        elif self.settings.strict and not isinstance(exc, (BudgetSpent, Cancelled)):
+        elif self.settings.strict and not isinstance(exc, (BudgetSpent, Cancelled, NoEmbeddings)):
             self.signals.stop(f"--strict: a model call failed ({exc})")
 
     # -- embeddings ----------------------------------------------------------------------------
