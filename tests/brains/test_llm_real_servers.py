@@ -283,3 +283,14 @@ def test_a_strict_run_against_a_llama_like_server_runs_and_one_that_fails_stops(
     server.always = "bad_request"
     failed = run_main([*args, "--report", "f.json"], tmp_path)
     assert failed.returncode != 0 and "--strict: a model call failed" in failed.stderr
+
+
+def test_plan_times_are_held_to_the_day_by_the_schema() -> None:
+    import re
+    from datetime import datetime
+
+    pattern = Q.hours_between(datetime(2023, 2, 13, 6), datetime(2023, 2, 13, 23))["pattern"]
+    assert re.match(pattern, "06:00") and re.match(pattern, "22:59")
+    assert not re.match(pattern, "23:00") and not re.match(pattern, "05:59")
+    late = Q.hours_between(datetime(2023, 2, 13, 22, 30), datetime(2023, 2, 14, 2))["pattern"]
+    assert re.match(late, "23:15") and re.match(late, "01:30") and not re.match(late, "02:00")

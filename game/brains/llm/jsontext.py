@@ -114,6 +114,7 @@ def _example(schema: dict[str, Any], name: str) -> Any:
         return float(schema.get("minimum", 1))
     if kind == "boolean":
         return False
-    if schema.get("pattern", "").startswith("^([01]"):
-        return "08:00"
+    pattern = str(schema.get("pattern", ""))
+    if pattern.startswith("^(") and pattern.endswith("):[0-5][0-9]$"):
+        return pattern[2:4] + ":00"  # the first hour the pattern allows
     return f"<{name}>"

@@ -329,8 +329,18 @@ def _plan_view(q: PlanDay) -> dict[str, str]:
     }
 
 
+def hours_between(start: datetime, end: datetime) -> dict[str, Any]:
+    """HH:MM within [start, end): the hours spelt out in the pattern, so a grammar cannot
+    write 23:00 for a day that ends at 23:00 (a tiny model did, three times running)."""
+    last = end - timedelta(minutes=1)
+    span = min(24, int((last - start.replace(minute=0)).total_seconds() // 3600) + 1)
+    hours = sorted({(start.hour + i) % 24 for i in range(max(1, span))})
+    return {"type": "string", "pattern": f"^({'|'.join(f'{h:02d}' for h in hours)}):[0-5][0-9]$"}
+
+
 def _plan_schema(q: PlanDay) -> dict[str, Any]:
-    entry = obj(start=HHMM, activity=text(3, 120), place=enum([*plan_places(q), ""]))
+    start = hours_between(q.wake, q.sleep)
+    entry = obj(start=start, activity=text(3, 120), place=enum([*plan_places(q), ""]))
     return titled("plan_day", obj(items=arr(entry, 2, 12)))
 
 
