@@ -1,6 +1,7 @@
 """What the opt-in real-server tests measure, from a run's audit log: per question, how many
-answers came back, how many fit their schema's shape (what a grammar-bound server
-promises), how many passed the semantic checks, and how fast the model wrote.
+answers came back, how many of those that finished (not cut off by max_tokens, counted
+apart) fit their schema's shape (what a grammar-bound server promises), how many passed
+the semantic checks, how many re-asks came back byte-identical, and how fast it wrote.
 
 Also runnable alone on an audit log: `python tests/real/real_figures.py audit.jsonl`.
 """
@@ -67,7 +68,9 @@ def shape_problems(value: Any, schema: dict[str, Any], path: str = "$") -> list[
 @dataclass
 class Tally:
     answers: int = 0
+    finished: int = 0
     shaped: int = 0
+    repeats: int = 0  # an answer identical to the one just rejected
     valid: int = 0
     cut_off: int = 0
     completion_tokens: int = 0
@@ -77,9 +80,10 @@ class Tally:
     def row(self) -> dict[str, Any]:
         return {
             "answers": self.answers,
-            "shape_pass": round(self.shaped / self.answers, 3) if self.answers else None,
+            "shape_pass": round(self.shaped / self.finished, 3) if self.finished else None,
             "semantic_pass": round(self.valid / self.answers, 3) if self.answers else None,
             "cut_off": self.cut_off,
+            "identical_reasks": self.repeats,
             "tokens_per_s": round(self.completion_tokens / self.seconds, 1)
             if self.seconds
             else None,
@@ -95,6 +99,7 @@ def figures(lines: list[dict[str, Any]]) -> dict[str, Any]:
     verdict follows it (the client writes the verdict on the line after the answer)."""
     tallies: dict[str, Tally] = defaultdict(Tally)
     modes: set[str] = set()
+    last: dict[tuple[str, str], str] = {}  # (question, agent) -> the answer just rejected
     failed = 0
     for i, line in enumerate(lines):
         if "error" in line and not str(line["error"]).startswith("invalid"):
@@ -106,20 +111,28 @@ def figures(lines: list[dict[str, Any]]) -> dict[str, Any]:
         t.answers += 1
         t.completion_tokens += int(line.get("completion_tokens", 0))
         t.seconds += float(line.get("seconds", 0.0))
-        t.cut_off += line.get("finish_reason") == "length"
+        cut = line.get("finish_reason") == "length"
+        t.cut_off += cut
+        t.finished += not cut
+        key = (line["question"], line.get("agent", ""))
+        reask = line["request"].get("seed") is not None
+        t.repeats += reask and last.get(key) == line["answer"]
         schema = (line["request"].get("response_format") or {}).get("schema") or {}
         try:
             problems = shape_problems(extract_json(line["answer"]), schema)
         except Invalid as exc:
             problems = [str(exc)]
-        t.shaped += not problems
+        t.shaped += not problems and not cut
         t.problems += problems[:1]
         verdict = lines[i + 1] if i + 1 < len(lines) else {}
         rejected = str(verdict.get("error", "")).startswith("invalid")
+        last[key] = line["answer"] if rejected else ""
         t.valid += not problems and not rejected
     total = Tally()
     for t in tallies.values():
         total.answers += t.answers
+        total.finished += t.finished
+        total.repeats += t.repeats
         total.shaped += t.shaped
         total.valid += t.valid
         total.cut_off += t.cut_off
@@ -135,13 +148,16 @@ def figures(lines: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def table(found: dict[str, Any]) -> str:
-    rows = [f"{'question':<18} {'answers':>7} {'shape':>6} {'valid':>6} {'cut':>4} {'tok/s':>6}"]
+    head = f"{'question':<18} {'answers':>7} {'shape':>6} {'valid':>6} {'cut':>4} {'same':>4}"
+    rows = [f"{head} {'tok/s':>6}"]
     for name, row in [*found["by_question"].items(), ("total", found["total"])]:
         shape = f"{row['shape_pass']:.0%}" if row["shape_pass"] is not None else "-"
         valid = f"{row['semantic_pass']:.0%}" if row["semantic_pass"] is not None else "-"
         speed = f"{row['tokens_per_s']:.1f}" if row["tokens_per_s"] else "-"
+        same = row["identical_reasks"]
         rows.append(
-            f"{name:<18} {row['answers']:>7} {shape:>6} {valid:>6} {row['cut_off']:>4} {speed:>6}"
+            f"{name:<18} {row['answers']:>7} {shape:>6} {valid:>6} {row['cut_off']:>4} "
+            f"{same:>4} {speed:>6}"
         )
     return "\n".join(rows)
 

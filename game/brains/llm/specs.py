@@ -102,7 +102,9 @@ def arr(items: dict[str, Any], low: int | None = None, high: int | None = None) 
 
 
 def text(low: int = 1, high: int | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "string", "minLength": low}
+    """Free text of `low` to `high` characters, with no angle brackets or braces: a
+    grammar then cannot echo the example's '<activity>' or a '{{name}}' template."""
+    out: dict[str, Any] = {"type": "string", "minLength": low, "pattern": PLAIN_TEXT}
     if high is not None:
         out["maxLength"] = high
     return out
@@ -117,11 +119,15 @@ def integer(low: int, high: int) -> dict[str, Any]:
     return out
 
 
+PLAIN_TEXT = "^[^<>{}]*$"
+# Emoji and the arrows and symbols blocks; a grammar held to it writes an emoji, not
+# '<emoji>' or '*I am ready,' (what SmolLM2-135M wrote without it).
+EMOJI_PATTERN = "^[\u2190-\u2bff\U0001f300-\U0001faff\ufe0f\u200d]{1,12}$"
 STR = {"type": "string"}
 INT = {"type": "integer"}
 BOOL = {"type": "boolean"}
 HHMM = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"}
-EMOJI_TEXT = text(1, 12)
+EMOJI_TEXT = {"type": "string", "minLength": 1, "maxLength": 12, "pattern": EMOJI_PATTERN}
 SCORE = integer(1, 10)
 
 
