@@ -12,8 +12,9 @@ compiler and no model.
 
 What a tiny model can show: the ladder settles, grammar-bound answers that finished have
 the asked shape (>= 90% per question; answers cut off by max_tokens are counted apart),
-embeddings are handled, record/replay round-trips, nothing crashes. The semantic pass rate is measured and printed, not asserted: a 135M model says
-a lot of nonsense in the right shape.
+embeddings are handled, record/replay round-trips, nothing crashes. The semantic pass
+rate is measured and printed, not asserted: a 135M model says a lot of nonsense in the
+right shape.
 """
 
 from __future__ import annotations
