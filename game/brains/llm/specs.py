@@ -102,9 +102,14 @@ def arr(items: dict[str, Any], low: int | None = None, high: int | None = None) 
 
 
 def text(low: int = 1, high: int | None = None) -> dict[str, Any]:
-    """Free text of `low` to `high` characters, with no angle brackets or braces: a
-    grammar then cannot echo the example's '<activity>' or a '{{name}}' template."""
-    out: dict[str, Any] = {"type": "string", "minLength": low, "pattern": PLAIN_TEXT}
+    """Free text of `low` to `high` characters, with no angle brackets: a grammar then
+    cannot echo the example's '<activity>'. The pattern carries the length too, since
+    llama.cpp's converter reads a pattern and ignores minLength and maxLength beside it
+    (a 135M model wrote a plan item past its context); it also leaves out the quote and
+    the backslash, which a pattern's grammar would not escape."""
+    counted = high is not None and high <= COUNTED_UP_TO
+    times = f"{{{low},{high}}}" if counted else f"{{{low},}}"
+    out: dict[str, Any] = {"type": "string", "minLength": low, "pattern": f"^{PLAIN}{times}$"}
     if high is not None:
         out["maxLength"] = high
     return out
@@ -119,7 +124,8 @@ def integer(low: int, high: int) -> dict[str, Any]:
     return out
 
 
-PLAIN_TEXT = "^[^<>{}]*$"
+PLAIN = '[^<>"\\\\]'  # one character of free text (a regex class)
+COUNTED_UP_TO = 240  # longer limits stay out of the pattern: a grammar repeats per count
 # Emoji and the arrows and symbols blocks; a grammar held to it writes an emoji, not
 # '<emoji>' or '*I am ready,' (what SmolLM2-135M wrote without it).
 EMOJI_PATTERN = "^[\u2190-\u2bff\U0001f300-\U0001faff\ufe0f\u200d]{1,12}$"
