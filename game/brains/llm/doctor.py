@@ -94,11 +94,12 @@ def check(settings: LLMSettings, say: Callable[[str], None] = lambda line: None)
     endpoint = public_url(settings.base_url or DEFAULT_URL)
     problems: list[str] = []
     try:
-        modes, mode, quirks, reply = _modes(chat, settings, say, problems)
+        modes, mode, quirks = _modes(chat, settings, say, problems)
         embeddings = _embeddings(chat, settings, say)
-        latency, speed = (reply.seconds, _speed(reply)) if reply else (0.0, 0.0)
         follows = _follows(chat, settings, mode, quirks, say) if mode else "0 of 0"
-        serial = _serial(chat, settings, mode, quirks, latency) if mode else False
+        warm = _warm(chat, settings, mode, quirks) if mode else None
+        latency, speed = (warm.seconds, _speed(warm)) if warm else (0.0, 0.0)
+        serial = _serial(chat, settings, mode, quirks, latency) if warm else False
     finally:
         chat.close()
     return Verdict(
@@ -155,10 +156,9 @@ def _modes(chat, settings, say, problems):
     modes: dict[str, str] = {}
     settled: OutputMode | None = None
     quirks: frozenset[Quirk] = frozenset()
-    first: ChatReply | None = None
     for mode in LADDER:
         try:
-            reply, quirks = _ask(chat, _request(settings, mode, quirks))
+            _, quirks = _ask(chat, _request(settings, mode, quirks))
         except FormatRefused as exc:
             modes[mode.value] = f"refused ({str(exc)[:120]})"
         except EndpointDown as exc:
@@ -170,9 +170,9 @@ def _modes(chat, settings, say, problems):
         else:
             modes[mode.value] = "works"
             if settled is None:
-                settled, first = mode, reply
+                settled = mode
         say(f"  {mode.value:<12} {modes[mode.value]}")
-    return modes, settled, quirks, first
+    return modes, settled, quirks
 
 
 def _embeddings(chat: OpenAIChat, settings: LLMSettings, say) -> str:
@@ -213,6 +213,15 @@ def _fits(answer: dict[str, Any]) -> bool:
         and isinstance(word, str)
         and 2 <= len(word) <= 40
     )
+
+
+def _warm(chat, settings, mode, quirks) -> ChatReply | None:
+    """One request after the first few: its time is the endpoint's, not its warming up
+    (the first request to llama.cpp's server evaluates the whole prompt cold)."""
+    try:
+        return _ask(chat, _request(settings, mode, quirks, seed=9))[0]
+    except ModelError:
+        return None
 
 
 def _serial(chat, settings, mode, quirks, alone: float) -> bool:
