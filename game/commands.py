@@ -233,9 +233,7 @@ def register(sub) -> None:
     from game.core.config import add_llm_arguments
 
     doctor = sub.add_parser(
-        "doctor",
-        aliases=["check"],
-        help="ask the model endpoint which output modes and embeddings work, and how fast",
+        "doctor", help="ask the model endpoint which output modes and embeddings work, how fast"
     )
     add_llm_arguments(doctor)
     doctor.set_defaults(handler=_doctor)

@@ -46,5 +46,5 @@ def test_the_doctor_command_prints_a_verdict_and_fails_on_a_dead_endpoint(tmp_pa
     assert done.returncode == 0, done.stderr
     assert "verdict: usable in json_object mode" in done.stdout
     assert 'output_mode = "json_object"' in done.stdout
-    dead = run_main(["check", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"], tmp_path)
+    dead = run_main(["doctor", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"], tmp_path)
     assert dead.returncode == 1 and "verdict: unusable" in dead.stdout
