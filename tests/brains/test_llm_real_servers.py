@@ -53,7 +53,10 @@ def test_a_500_refusing_json_schema_steps_down_instead_of_resting(server, tmp_pa
     snap = c.meter.snapshot()
     assert (snap["fallbacks"], snap["retries"]) == (0, 0) and not c.down and not c.fatal
     assert c.output_mode == "json_object" and not notices
-    last = audit(tmp_path)[-1]
+    lines = audit(tmp_path)
+    first, last = lines[0], lines[-1]
+    assert first["mode"] == "json_schema" and "Input should be 'text'" in first["refused"]
+    assert first["request"]["response_format"]["type"] == "json_schema"
     assert last["mode"] == "json_object" and last["finish_reason"] == "stop"
     assert last["request"]["response_format"]["type"] == "json_object"  # as sent
 

@@ -87,4 +87,6 @@ def test_a_format_refusal_is_stepped_down_below_the_recording(tmp_path) -> None:
     made, ledgers, _ = stack(tmp_path, transport)
     assert made.model.chat(ask()) == OK
     assert made.ladder.mode is OutputMode.JSON_OBJECT
-    assert ledgers.meter.snapshot()["failures"] == 0 and len(audit_lines(tmp_path)) == 1
+    refusal, answer = audit_lines(tmp_path)  # the refusal's body is kept, then the answer
+    assert ledgers.meter.snapshot()["failures"] == 0
+    assert refusal["refused"] == "400: json_schema" and "answer" in answer

@@ -34,6 +34,20 @@ class Audited(Wrapper):
         self.log, self.endpoint = log, endpoint
         self._wire = wire
 
+    def refused(self, request: ChatRequest, failure: Exception, sent: dict[str, Any]) -> None:
+        """A mode or parameter the endpoint refused (the ladder asks again another way):
+        the request as sent and the server's error body."""
+        rf = sent.get("response_format") or {}
+        self.log.write(
+            {
+                "question": request.purpose,
+                "agent": request.agent,
+                "mode": str(rf.get("type", "text")),
+                "request": sent,
+                "refused": str(failure),
+            }
+        )
+
     def retried(self, purpose: str, agent: str, failure: Exception) -> None:
         """A network retry: the failure (with the server's error body) gets its line."""
         self.log.write({"question": purpose, "agent": agent, "retry": str(failure)})

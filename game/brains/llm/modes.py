@@ -44,6 +44,7 @@ class ModeLadder(Wrapper):
         endpoint: str = "",
         start: OutputMode | None = None,
         on_settle: Callable[[OutputMode], None] = lambda mode: None,
+        on_refused: Callable[[ChatRequest, Exception], None] = lambda request, exc: None,
     ) -> None:
         super().__init__(inner)
         self.forced, self.endpoint = forced, endpoint
@@ -51,6 +52,7 @@ class ModeLadder(Wrapper):
         self._mode = start if start in LADDER else LADDER[0]
         self._quirks: frozenset[Quirk] = frozenset()
         self._on_settle = on_settle
+        self._on_refused = on_refused  # the audit log keeps each refusal's error body
         self._settled = False
         self.steps: list[str] = []  # what was refused, in order, for the report
 
@@ -73,10 +75,12 @@ class ModeLadder(Wrapper):
             try:
                 reply = self.inner.chat(replace(request, mode=mode, quirks=quirks))
             except ParamRefused as exc:
+                self._on_refused(replace(request, mode=mode, quirks=quirks), exc)
                 if not self._learn(exc.quirk):
                     raise Refused(f"the endpoint rejected the request: {exc}") from exc
                 continue
             except FormatRefused as exc:
+                self._on_refused(replace(request, mode=mode, quirks=quirks), exc)
                 if self.forced is not OutputMode.AUTO or mode is OutputMode.TEXT:
                     raise Refused(f"the endpoint rejected the request: {exc}") from exc
                 self._step_down(mode, str(exc))

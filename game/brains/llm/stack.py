@@ -76,7 +76,11 @@ def build_model(
         audit[0].retried(purpose, agent, failure)
 
     model = Retrying(model, settings.network_retries, sleep, retried)
-    ladder = ModeLadder(model, settings.output_mode, url, start, on_settle)
+
+    def refused(request, failure: Exception) -> None:
+        audit[0].refused(request, failure, chat_arguments(request))
+
+    ladder = ModeLadder(model, settings.output_mode, url, start, on_settle, refused)
     model = ladder if ledgers.cache is None else Recording(ladder, ledgers.cache)
 
     def wire(request):
