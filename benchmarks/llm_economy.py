@@ -49,7 +49,9 @@ def main() -> None:
 
 def run(url: str, args: argparse.Namespace) -> tuple[dict, int, float]:
     """No audit log and no recording: the run writes nothing to disk."""
-    settings = LLMSettings(base_url=url, model="bench-model", audit=False)
+    settings = LLMSettings(
+        base_url=url, model="bench-model", audit=False, remember_endpoint=False
+    )
     sim = build_simulation(
         args.scenario, seed=args.seed, brain="llm", workers=args.workers, llm=settings
     )

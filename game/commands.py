@@ -207,9 +207,34 @@ def _seeds(text: str) -> list[int]:
     return seeds
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    """Ask the endpoint what it supports; print the verdict and the settings to use."""
+    from game.brains.llm.doctor import check, remember
+    from game.core.config import config_from_args
+
+    llm = config_from_args(args).llm
+    print(f"asking {llm.base_url or 'the default endpoint'} about model {llm.model!r}:")
+    verdict = check(llm, say=print)
+    print(f"verdict: {verdict.line()}")
+    if verdict.usable:
+        print("settings for the config file's [llm] table:")
+        for name, value in verdict.settings().items():
+            shown = str(value).lower() if isinstance(value, bool) else json.dumps(value)
+            print(f"  {name} = {shown}")
+        remember(verdict)
+        print("kept in the user cache: the next run starts from them")
+    return 0 if verdict.usable else 1
+
+
 def register(sub) -> None:
     """Add the research subcommands to the CLI's subparsers."""
     from game.core.config import add_llm_arguments
+
+    doctor = sub.add_parser(
+        "doctor", help="ask the model endpoint which output modes and embeddings work, how fast"
+    )
+    add_llm_arguments(doctor)
+    doctor.set_defaults(handler=_doctor)
 
     saves = sub.add_parser("saves", help="list saved games")
     saves.set_defaults(handler=_saves)

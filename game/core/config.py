@@ -81,6 +81,8 @@ class LLMSettings:
     cache_file: str = ""  # '' = user cache dir / llm-cache.sqlite3
     audit: bool = True
     audit_file: str = ""  # '' = user data dir / saves / audit / <time>.jsonl
+    max_parallel: int = 0  # requests on the wire at once; 0 = no limit (1 for llama.cpp)
+    remember_endpoint: bool = True  # start on the output mode that worked last time
 
     def api_key(self) -> str:
         """Read at use, never stored: see the module docstring."""
@@ -133,9 +135,10 @@ def config_path() -> Path:
 
 
 def cache_dir() -> Path:
+    """SMALLVILLE_CACHE overrides the user cache folder (tests keep theirs apart)."""
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir(APP))
+    return Path(os.environ.get("SMALLVILLE_CACHE") or platformdirs.user_cache_dir(APP))
 
 
 def data_dir() -> Path:
@@ -311,6 +314,15 @@ def add_llm_arguments(parser: argparse.ArgumentParser, with_brain: bool = False)
     g.add_argument("--cache-file", help="the record/replay SQLite file (default: user cache)")
     g.add_argument("--audit-log", help="write the JSONL audit log here")
     g.add_argument("--no-embeddings", action="store_true", help="use the offline embedder")
+    g.add_argument(
+        "--output-mode",
+        choices=[m.value for m in OutputMode],
+        help="how JSON is asked for (auto steps down json_schema > json_object > text)",
+    )
+    g.add_argument("--timeout", type=float, help="seconds per request (default 60)")
+    g.add_argument(
+        "--max-parallel", type=int, help="requests on the wire at once (1 for llama.cpp)"
+    )
 
 
 FLAG_FIELDS = {
@@ -323,6 +335,9 @@ FLAG_FIELDS = {
     "max_calls": "max_calls",
     "audit_log": "audit_file",
     "cache_file": "cache_file",
+    "output_mode": "output_mode",
+    "timeout": "timeout",
+    "max_parallel": "max_parallel",
 }
 
 
@@ -343,7 +358,7 @@ def config_from_args(args: argparse.Namespace, base: Config | None = None) -> Co
     if getattr(args, "no_embeddings", False):
         changes["embeddings"] = False
         sources["llm.embeddings"] = "flag"
-    for name in ("budget_usd", "max_calls"):
+    for name in ("budget_usd", "max_calls", "output_mode", "timeout", "max_parallel"):
         if name in changes:
             changes[name] = _convert(name, changes[name], getattr(LLMSettings(), name), "flag")
     if changes.get("record") and changes.get("replay"):
@@ -368,6 +383,7 @@ LIMITS: dict[str, float] = {
     "validation_retries": 5,
     "budget_usd": 1_000_000.0,
     "max_calls": 1_000_000_000,
+    "max_parallel": 1024,
 }
 
 

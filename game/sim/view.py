@@ -74,6 +74,7 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
+    output_mode: str = ""  # the structured-output rung in use ('' on the scripted brain)
 
     @classmethod
     def of(cls, totals: Mapping[str, Any]) -> Usage:
@@ -82,6 +83,7 @@ class Usage:
             int(totals.get("prompt_tokens", 0)),
             int(totals.get("completion_tokens", 0)),
             float(totals.get("cost_usd", 0.0) or 0.0),
+            str(totals.get("output_mode", "")),
         )
 
 

@@ -75,6 +75,7 @@ def settings(url: str, tmp: Path, **changes) -> LLMSettings:
         "audit_file": str(tmp / "audit.jsonl"),
         "network_retries": 2,
         "timeout": 5.0,
+        "remember_endpoint": False,  # ports are reused: a test's rung must not leak on
     }
     return LLMSettings(**{**base, **changes})
 
@@ -107,6 +108,7 @@ def run_main(args: list[str], tmp: Path, key: str = SECRET, timeout: float = 120
         "SMALLVILLE_DATA": str(tmp / "data"),
         "SMALLVILLE_CONFIG": str(tmp / "no-config.toml"),
         "XDG_CACHE_HOME": str(tmp / "cache"),
+        "SMALLVILLE_CACHE": str(tmp / "cache"),  # the settled modes of this test alone
         "XDG_CONFIG_HOME": str(tmp / "config"),
         "XDG_DATA_HOME": str(tmp / "xdg-data"),
         "OPENAI_API_KEY": key,

@@ -25,6 +25,14 @@ response_format types it takes (drop 'json_schema' to act like llama.cpp's serve
 both to act like a server without structured output), `embeddings=False` makes
 /v1/embeddings a 404, and `forced[question]` fixes the answer to one question.
 
+`like_llama()` makes it behave as llama-cpp-python's server does: json_schema gets a 500
+whose body names response_format; /v1/embeddings gets a 500 ("must be created with
+embedding=True") or, with `embeddings=True`, one vector per token; the fault 'length'
+cuts the answer off with finish_reason "length" (unless max_tokens is raised past
+`length_below`); `stubborn` names questions answered with the same invalid JSON every
+time until the request carries a seed (a grammar-bound sampler with a fixed seed repeats
+itself byte for byte).
+
 Usage:  with ProtocolServer(latency=0.01) as server: ... server.url ...
         python tests/brains/protocol_server.py --latency 1 --slots 16   (serves until ^C)
 """
@@ -82,7 +90,7 @@ class ProtocolServer:
         self.embeddings = embeddings
         self.dim = dim
         self.accepts = {"json_schema", "json_object", "text"}
-        self.refuses: set[str] = set()  # 'max_tokens', 'temperature': as newer OpenAI models
+        self.refuses: set[str] = set()  # 'max_tokens', 'temperature', 'limits' (minLength)
         self.faults: deque[str] = deque()
         self.always = ""
         self.embed_faults: deque[str] = deque()
@@ -90,6 +98,10 @@ class ProtocolServer:
         self.retry_after = "0.05"
         self.hang_seconds = 2.0
         self.forced: dict[str, dict[str, Any]] = {}  # question name -> the answer to give
+        self.llama = False  # see like_llama()
+        self.per_token = False  # /v1/embeddings answers one vector per token
+        self.stubborn: set[str] = set()  # questions answered wrongly until a seed is sent
+        self.length_below = 10_000  # 'length' cuts answers asked with max_tokens below this
         self.requests: list[dict[str, Any]] = []  # every request: path, body, auth header
         self.by_question: Counter[str] = Counter()
         self._lock = threading.Lock()
@@ -115,6 +127,14 @@ class ProtocolServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+    def like_llama(self, embeddings: bool = False) -> ProtocolServer:
+        """llama-cpp-python's server: no json_schema; chat models embed per token."""
+        self.llama = True
+        self.accepts = {"json_object", "text"}
+        self.per_token = embeddings
+        self.embeddings = embeddings
+        return self
 
     def next_fault(self) -> str:
         with self._lock:
@@ -236,6 +256,12 @@ def gzip_bomb() -> bytes:
     return _BOMB[0]
 
 
+LLAMA_FORMAT_ERROR = (
+    "1 validation error:\n  {{'type': 'literal_error', 'loc': ('body', 'response_format', "
+    "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': '{}'}}"
+)
+
+
 def _error(status: int, message: str, headers: dict[str, str] | None = None):
     return status, {"error": {"message": message, "type": "test"}}, headers or {}
 
@@ -277,6 +303,10 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
             "model. Only the default (1) value is supported.",
         )
     rf = body.get("response_format") or {"type": "text"}
+    if "limits" in server.refuses and "minLength" in json.dumps(rf):
+        return _error(400, "Invalid schema for response_format: 'minLength' is not permitted.")
+    if rf.get("type") not in server.accepts and server.llama:
+        return _error(500, LLAMA_FORMAT_ERROR.format(rf.get("type")))
     if rf.get("type") not in server.accepts:
         return _error(400, f"response_format type {rf.get('type')} is not supported")
     messages = body.get("messages", [])
@@ -287,6 +317,12 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
     if fault in ("key_echo", "controls"):
         answer = _strings(answer, fault, auth.removeprefix("Bearer "))
     content = _mutate(answer, fault)
+    stuck = name in server.stubborn and "seed" not in body
+    if stuck:
+        content = '{"answer": "..."}'
+    cut = fault == "length" and int(body.get("max_tokens") or 0) < server.length_below
+    if cut:
+        content = content[: len(content) // 3]
     if rf.get("type") == "text" and fault != "malformed":
         content = f"Here is my answer:\n```json\n{content}\n```\n"
     usage = {
@@ -303,7 +339,7 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": content},
-                "finish_reason": "stop",
+                "finish_reason": "length" if cut else "stop",
             }
         ],
         "usage": usage,
@@ -430,6 +466,12 @@ def generic(schema: dict[str, Any], prompt: str, path: str = "") -> Any:
     if path.endswith("emoji"):
         return pick(EMOJI, prompt, path)
     return f"something about {pick(('the town', 'the day', 'work', 'friends'), prompt, path)}"
+
+
+def _about(prompt: str) -> str:
+    """Whom a summary is about: the name after 'Memories of'."""
+    m = re.search(r"Memories of ([^:\n]+):", prompt)
+    return m[1].strip() if m else "This resident"
 
 
 def _numbered(prompt: str) -> list[str]:
@@ -585,7 +627,7 @@ MAKERS = {
     "reflect_questions": _questions,
     "object_state": lambda s, p: {"state": pick(STATES, p), "emoji": pick(EMOJI, p)},
     "emoji": lambda s, p: {"emoji": pick(EMOJI, p)},
-    "summarize": lambda s, p: {"summary": "They keep to their routine and care for friends."},
+    "summarize": lambda s, p: {"summary": f"{_about(p)} keeps to a routine and cares for friends."},
     "answer": lambda s, p: {"answer": "I have been busy with my work lately."},
 }
 
@@ -594,8 +636,12 @@ MAKERS = {
 
 
 def embeddings(server: ProtocolServer, body: dict[str, Any]):
+    if not server.embeddings and server.llama:
+        return _error(500, "Llama model must be created with embedding=True to call this method")
     if not server.embeddings:
         return _error(404, "this server has no embeddings")
+    if server.per_token:
+        return 200, _per_token(body, server.dim), {}
     fault = server.next_embed_fault()
     texts = body.get("input", [])
     texts = [texts] if isinstance(texts, str) else texts
@@ -609,6 +655,17 @@ def embeddings(server: ProtocolServer, body: dict[str, Any]):
     usage = {"prompt_tokens": used, "total_tokens": used}
     doc = {"object": "list", "data": data, "model": body.get("model"), "usage": usage}
     return _hostile_embeddings(doc, fault, server.dim)
+
+
+def _per_token(body: dict[str, Any], dim: int) -> dict[str, Any]:
+    """What llama.cpp returns for a chat model: a list of vectors, one per token."""
+    texts = body.get("input", [])
+    texts = [texts] if isinstance(texts, str) else texts
+    data = [
+        {"object": "embedding", "index": i, "embedding": [_vector(w, dim) for w in str(t).split()]}
+        for i, t in enumerate(texts)
+    ]
+    return {"object": "list", "data": data, "model": body.get("model"), "usage": {}}
 
 
 def _hostile_embeddings(doc: dict[str, Any], fault: str, dim: int):

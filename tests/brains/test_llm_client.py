@@ -217,10 +217,11 @@ def test_the_audit_log_holds_every_request_and_answer(server, tmp_path) -> None:
         (True, False),  # the re-ask's answer
     ]
     assert lines[1]["error"].startswith("invalid: ") and lines[1]["question"] == "importance"
-    assert "invalid" in lines[2]["messages"][-1]["content"]  # the re-ask quotes the problem
+    resent = lines[2]["request"]["messages"][-1]["content"]
+    assert "invalid" in resent  # the re-ask quotes the problem
     last = lines[-1]
     assert last["question"] == "importance" and last["agent"] == "Klaus Mueller"
-    assert last["model"] == "test-model" and last["messages"][0]["role"] == "system"
+    assert last["model"] == "test-model" and last["request"]["messages"][0]["role"] == "system"
     assert last["prompt_tokens"] > 0 and last["completion_tokens"] > 0 and "seconds" in last
     assert json.loads(last["answer"])["ratings"]
 

@@ -118,3 +118,15 @@ def test_a_key_in_the_file_is_read_at_use_and_the_environment_wins(tmp_path, mon
     flagged = config_from_args(parse("--api-key-env", "MY_KEY"), config)
     assert flagged.llm.api_key() == "sk-fromaflagsvariable-1111"
     assert "****1111" in describe(flagged) and "$MY_KEY" in describe(flagged)
+
+
+def test_output_mode_timeout_and_max_parallel_are_flags_and_settings(tmp_path) -> None:
+    flags = parse("--output-mode", "json_object", "--timeout", "90", "--max-parallel", "1")
+    llm = config_from_args(flags, Config()).llm
+    assert (llm.output_mode, llm.timeout, llm.max_parallel) == (OutputMode.JSON_OBJECT, 90.0, 1)
+    path = tmp_path / "c.toml"
+    path.write_text('[llm]\noutput_mode = "text"\nmax_parallel = 2\ntimeout = 5\n')
+    llm = load_config(path, env={}).llm
+    assert (llm.output_mode, llm.timeout, llm.max_parallel) == (OutputMode.TEXT, 5.0, 2)
+    with pytest.raises(SmallvilleError, match="max_parallel"):
+        config_from_args(parse("--max-parallel", "5000"), Config())

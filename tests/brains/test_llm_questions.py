@@ -5,6 +5,7 @@ architecture."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from datetime import timedelta
@@ -17,6 +18,7 @@ from game.brains import questions as B
 from game.brains.llm import specs as Q
 from game.brains.llm.client import render
 from game.brains.llm.jsontext import Invalid, extract_json
+from game.brains.llm.openai_chat import plain_schema
 from game.brains.questions import Draft, Place, Spot
 from game.core.paths import PROMPTS
 from game.core.records import MemoryKind, Observation, PlanItem, ReactionKind, Source
@@ -92,6 +94,34 @@ def strict(schema: dict) -> list[str]:
     return wrong
 
 
+LIMITED = {
+    "importance": "minItems",
+    "plan_day": "pattern",
+    "decompose_hours": "maxItems",
+    "decompose_steps": "minLength",
+    "object_state": "minLength",
+    "emoji": "minLength",
+    "react": "maximum",
+    "reflect_questions": "minItems",
+    "insights": "minimum",
+    "summarize": "minLength",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LIMITED))
+def test_schemas_carry_their_limits_for_grammar_bound_servers(name: str) -> None:
+    question = next(q for q in Q.ALL if q.name == name)
+    assert LIMITED[name] in json.dumps(question.schema(sample_args()[name]))
+
+
+def test_importance_asks_for_exactly_one_rating_per_memory() -> None:
+    args = sample_args()["importance"]
+    ratings = Q.IMPORTANCE.schema(args)["properties"]["ratings"]
+    assert ratings["minItems"] == ratings["maxItems"] == len(args.drafts)
+    assert ratings["items"]["enum"] == list(range(1, 11))  # what every grammar honours
+    assert (ratings["items"]["minimum"], ratings["items"]["maximum"]) == (1, 10)
+
+
 def test_every_question_class_has_one_spec() -> None:
     assert [s.kind for s in Q.ALL] == list(B.ALL)
     assert {type(q) for q in sample_questions().values()} == set(B.ALL)
@@ -105,7 +135,7 @@ def test_every_question_renders_and_has_a_strict_schema(question: Q.Spec) -> Non
     assert "$" not in messages[1]["content"], "a template variable was left unfilled"
     schema = question.schema(args)
     assert schema["title"] == question.name
-    assert strict(schema) == []
+    assert strict(plain_schema(schema)) == []  # what a strict mode refusing limits gets
 
 
 def test_templates_are_files_and_use_only_their_variables() -> None:

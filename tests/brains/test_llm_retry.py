@@ -17,7 +17,7 @@ def retrying(inner: FakeModel, retries: int = 2):
         inner,
         retries,
         sleep=sleeps.append,
-        on_retry=lambda purpose, agent: heard.append((purpose, agent)),
+        on_retry=lambda purpose, agent, failure: heard.append((purpose, agent)),
         wait=lambda attempt: 10.0 * attempt,
     )
     return wrapped, sleeps, heard

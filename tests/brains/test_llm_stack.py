@@ -64,7 +64,9 @@ def test_a_failing_endpoint_rests_after_three_requests_that_gave_up(tmp_path) ->
         made.model.chat(ask())
     snap = ledgers.meter.snapshot()
     assert len(transport.chats) == 6 and (snap["retries"], snap["failures"]) == (3, 3)
-    assert len(audit_lines(tmp_path)) == 3 and "keeps failing" in told[0]
+    lines = audit_lines(tmp_path)
+    assert sum("retry" in x for x in lines) == 3  # each network retry, with its failure
+    assert sum("error" in x for x in lines) == 3 and "keeps failing" in told[0]
 
 
 def test_a_replayed_run_meters_what_the_recorded_one_did(tmp_path) -> None:
@@ -85,4 +87,6 @@ def test_a_format_refusal_is_stepped_down_below_the_recording(tmp_path) -> None:
     made, ledgers, _ = stack(tmp_path, transport)
     assert made.model.chat(ask()) == OK
     assert made.ladder.mode is OutputMode.JSON_OBJECT
-    assert ledgers.meter.snapshot()["failures"] == 0 and len(audit_lines(tmp_path)) == 1
+    refusal, answer = audit_lines(tmp_path)  # the refusal's body is kept, then the answer
+    assert ledgers.meter.snapshot()["failures"] == 0
+    assert refusal["refused"] == "400: json_schema" and "answer" in answer

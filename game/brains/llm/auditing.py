@@ -4,6 +4,7 @@ which also redacts any secret an endpoint echoes back)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from game.brains.audit import AuditLog
@@ -19,9 +20,37 @@ from game.brains.llm.model import (
 
 
 class Audited(Wrapper):
-    def __init__(self, inner: LanguageModel, log: AuditLog, endpoint: str = "") -> None:
+    """`wire(request)` is the request as the transport sends it (mode, schema or example,
+    seed): what the log holds, not the messages before the ladder touched them."""
+
+    def __init__(
+        self,
+        inner: LanguageModel,
+        log: AuditLog,
+        endpoint: str = "",
+        wire: Callable[[ChatRequest], dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(inner)
         self.log, self.endpoint = log, endpoint
+        self._wire = wire
+
+    def refused(self, request: ChatRequest, failure: Exception, sent: dict[str, Any]) -> None:
+        """A mode or parameter the endpoint refused (the ladder asks again another way):
+        the request as sent and the server's error body."""
+        rf = sent.get("response_format") or {}
+        self.log.write(
+            {
+                "question": request.purpose,
+                "agent": request.agent,
+                "mode": str(rf.get("type", "text")),
+                "request": sent,
+                "refused": str(failure),
+            }
+        )
+
+    def retried(self, purpose: str, agent: str, failure: Exception) -> None:
+        """A network retry: the failure (with the server's error body) gets its line."""
+        self.log.write({"question": purpose, "agent": agent, "retry": str(failure)})
 
     def chat(self, request: ChatRequest) -> ChatReply:
         try:
@@ -42,13 +71,17 @@ class Audited(Wrapper):
         return reply
 
     def _asked(self, request: ChatRequest) -> dict[str, Any]:
-        return {
+        asked: dict[str, Any] = {
             "question": request.purpose,
             "agent": request.agent,
             "model": request.model,
             "endpoint": self.endpoint,
-            "messages": request.wire_messages(),
         }
+        if self._wire is None:
+            return {**asked, "messages": request.wire_messages()}
+        sent = self._wire(request)
+        rf = sent.get("response_format") or {}
+        return {**asked, "mode": str(rf.get("type", "text")), "request": sent}
 
 
 def _answered(reply: ChatReply) -> dict[str, Any]:

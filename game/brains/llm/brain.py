@@ -147,6 +147,8 @@ class LLMBrain:
             model=self.settings.model,
             cheap_model=self.settings.cheap_model or self.settings.model,
             embedder=self.embedder.name,
+            output_mode=self.client.output_mode,
+            mode_steps=list(self.client.ladder.steps),
             endpoint_down=self.client.down,
             budget_spent=self.guard.exhausted,
             notices=list(self.notices),

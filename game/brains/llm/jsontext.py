@@ -20,6 +20,11 @@ MAX_DEPTH = 32  # nesting levels: no question's answer needs more than a handful
 MAX_CHARS = 200_000  # characters of one reply worth reading
 
 
+# Lenient: a grammar-bound model (llama.cpp) may put raw newlines or tabs inside strings,
+# which strict JSON forbids but which mean only what they say.
+LENIENT = json.JSONDecoder(strict=False)
+
+
 def bounded_json(text: str, what: str = "the reply") -> Any:
     """json.loads with limits: Invalid for too long, too deep, or not JSON at all."""
     if len(text) > 40 * MAX_CHARS:
@@ -57,7 +62,7 @@ def extract_json(text: str) -> dict[str, Any]:
     if len(text) > MAX_CHARS:
         raise Invalid(f"the reply is too long ({len(text)} characters); answer briefly")
     try:
-        value = json.loads(text)
+        value = LENIENT.decode(text)
     except RecursionError:
         raise Invalid("the reply is nested too deeply") from None
     except json.JSONDecodeError:
@@ -70,7 +75,7 @@ def extract_json(text: str) -> dict[str, Any]:
 
 
 def _first_object(text: str) -> Any:
-    decoder = json.JSONDecoder()
+    decoder = LENIENT
     start = text.find("{")
     while start != -1:
         try:
@@ -84,3 +89,32 @@ def _first_object(text: str) -> Any:
 def schema_hint(schema: dict[str, Any]) -> str:
     """The schema as compact JSON, for the prompt when the endpoint cannot enforce it."""
     return json.dumps(schema, separators=(",", ":"), ensure_ascii=False)
+
+
+def schema_example(schema: dict[str, Any]) -> str:
+    """A short example of the answer's shape, for json_object mode: tiny models shown the
+    raw JSON Schema (700 characters for decompose_hours) echo it back, while the server
+    enforces the schema itself from response_format."""
+    return json.dumps(_example(schema, "answer"), separators=(", ", ": "), ensure_ascii=False)
+
+
+def _example(schema: dict[str, Any], name: str) -> Any:
+    kind = schema.get("type")
+    if "enum" in schema and schema["enum"]:
+        return schema["enum"][0]
+    if kind == "object":
+        props = schema.get("properties", {})
+        return {key: _example(sub, key) for key, sub in props.items()}
+    if kind == "array":
+        count = max(1, min(2, int(schema.get("minItems", 1))))
+        return [_example(schema.get("items", {}), name) for _ in range(count)]
+    if kind == "integer":
+        return int(schema.get("minimum", 1))
+    if kind == "number":
+        return float(schema.get("minimum", 1))
+    if kind == "boolean":
+        return False
+    pattern = str(schema.get("pattern", ""))
+    if pattern.startswith("^(") and pattern.endswith("):[0-5][0-9]$"):
+        return pattern[2:4] + ":00"  # the first hour the pattern allows
+    return f"<{name}>"

@@ -22,7 +22,7 @@ from typing import Any
 import openai
 
 from game.brains.audit import public_url, redact, url_secrets
-from game.brains.llm.jsontext import Invalid, bounded_json, schema_hint
+from game.brains.llm.jsontext import Invalid, bounded_json, schema_example, schema_hint
 from game.brains.llm.model import (
     BadReply,
     Cancelled,
@@ -49,7 +49,8 @@ _http = importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.
 DEFAULT_URL = "https://api.openai.com/v1"
 MAX_WAIT = 60.0  # seconds: the longest Retry-After we honour
 # Words in a 400/422 answer that say the endpoint disliked our response_format.
-FORMAT_WORDS = ("response_format", "json_schema", "json_object", "schema", "format", "grammar")
+FORMAT_NAMES = ("response_format", "json_schema", "json_object")
+FORMAT_WORDS = (*FORMAT_NAMES, "schema", "format", "grammar")
 # What an endpoint without /v1/embeddings answers there.
 NO_EMBEDDINGS = (400, 404, 405, 422, 501)
 MAX_BODY = 8_000_000  # bytes of one answer
@@ -188,20 +189,26 @@ class OpenAIChat:
         return BadReply(f"an unreadable answer ({type(exc).__name__})")
 
     def _status_error(self, exc: openai.APIStatusError, model: str, embeddings: bool) -> ModelError:
-        """What an HTTP error status means for us."""
+        """What an HTTP error status means for us. The body's message is kept in every
+        failure (the audit log shows it)."""
         status, message = exc.status_code, self._say(_message(exc))
         if status in (401, 403):
             refused = f"the endpoint refused the API key ({status})"
             return EndpointDown(f"{refused}; set ${self._key_env}")
-        if embeddings and status in NO_EMBEDDINGS:
+        if embeddings and (status in NO_EMBEDDINGS or _names_embeddings(status, message)):
             return NoEmbeddings(f"{status}: {message}")
+        quirk = quirk_for(message) if status in (400, 422) and not embeddings else None
+        if quirk is not None:
+            return ParamRefused(quirk, f"{status}: {message}")
+        if not embeddings and _names_format(status, message):
+            return FormatRefused(f"{status}: {message}")
         if status == 404:
             return EndpointDown(
                 f"the endpoint answered 404 for model {single_line(model, 80)!r}: check the "
                 "model name and the base URL (it usually ends in /v1)"
             )
         if status >= 500:
-            return Transient(f"server error ({status})", retry_after(exc))
+            return Transient(f"server error ({status}): {message}", retry_after(exc))
         return _rejection(status, message)
 
     def _say(self, text: str, one_line: bool = True) -> str:
@@ -287,13 +294,29 @@ def bounded_client(seconds: float, cap: int) -> Any:
 
 
 def _rejection(status: int, message: str) -> Refused:
-    """A 4xx: a parameter this model refuses, our response_format, or the request itself."""
+    """A 4xx: a parameter this model refuses, or the request itself."""
     quirk = quirk_for(message) if status in (400, 422) else None
     if quirk is not None:
         return ParamRefused(quirk, f"{status}: {message}")
-    if status in (400, 422) and any(w in message.lower() for w in FORMAT_WORDS):
-        return FormatRefused(f"{status}: {message}")
     return Refused(f"the endpoint rejected the request ({status}): {message}")
+
+
+def _names_format(status: int, message: str) -> bool:
+    """A refusal of our response_format: any error naming it outright, or a 400, 422 or
+    500 naming a schema or a format. llama.cpp's server answers json_schema with a 500
+    whose body says "Input should be 'text' or 'json_object'" at response_format.type:
+    that is a rung to step down, not an endpoint to rest."""
+    low = message.lower()
+    if any(word in low for word in FORMAT_NAMES):
+        return True
+    return status in (400, 422, 500) and any(word in low for word in FORMAT_WORDS)
+
+
+def _names_embeddings(status: int, message: str) -> bool:
+    """A chat-only server's answer at /v1/embeddings: llama.cpp's says the model "must be
+    created with embedding=True" (a 500). Retrying cannot mend that."""
+    low = message.lower()
+    return status >= 500 and "embedding" in low and ("must" in low or "not" in low)
 
 
 def quirk_for(message: str) -> Quirk | None:
@@ -302,7 +325,26 @@ def quirk_for(message: str) -> Quirk | None:
         return Quirk.MAX_COMPLETION_TOKENS
     if "temperature" in low and ("unsupported" in low or "not support" in low):
         return Quirk.NO_TEMPERATURE
+    refusal = ("unsupported", "not support", "unrecognized", "extra", "not permitted")
+    if "seed" in low and any(word in low for word in refusal):
+        return Quirk.NO_SEED
+    if "schema" in low and any(k.lower() in low for k in LIMIT_KEYWORDS):
+        return Quirk.PLAIN_SCHEMA  # OpenAI's strict mode refuses some limits (minLength)
     return None
+
+
+# The limits a schema carries for grammar-bound servers, dropped for a strict mode that
+# refuses them (the same limits are checked in `parse` anyway).
+LIMIT_KEYWORDS = ("minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum", "pattern")
+
+
+def plain_schema(schema: Any) -> Any:
+    """The schema without its limit keywords."""
+    if isinstance(schema, dict):
+        return {k: plain_schema(v) for k, v in schema.items() if k not in LIMIT_KEYWORDS}
+    if isinstance(schema, list):
+        return [plain_schema(v) for v in schema]
+    return schema
 
 
 # -- the request on the wire ----------------------------------------------------------------
@@ -312,16 +354,21 @@ def chat_arguments(request: ChatRequest) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"model": request.model}
     if request.mode is OutputMode.JSON_SCHEMA:
         body = {k: v for k, v in request.schema.items() if k != "title"}
+        if Quirk.PLAIN_SCHEMA in request.quirks:
+            body = plain_schema(body)
         kwargs["response_format"] = {
             "type": "json_schema",
             "json_schema": {"name": request.title, "schema": body, "strict": True},
         }
+    elif request.mode is OutputMode.JSON_OBJECT:  # the server enforces it: show a shape
+        messages = with_example(messages, request.schema)
+        kwargs["response_format"] = {"type": "json_object", "schema": dict(request.schema)}
     else:
         messages = with_schema(messages, request.schema)
-        if request.mode is OutputMode.JSON_OBJECT:
-            kwargs["response_format"] = {"type": "json_object", "schema": dict(request.schema)}
     if Quirk.NO_TEMPERATURE not in request.quirks:
         kwargs["temperature"] = request.temperature
+    if request.seed is not None and Quirk.NO_SEED not in request.quirks:
+        kwargs["seed"] = request.seed
     long_name = Quirk.MAX_COMPLETION_TOKENS in request.quirks
     kwargs["max_completion_tokens" if long_name else "max_tokens"] = request.max_tokens
     kwargs["messages"] = messages
@@ -333,6 +380,15 @@ def with_schema(messages: list[dict[str, str]], schema: Any) -> list[dict[str, s
     last = messages[-1]
     note = "\nReply with only a JSON object that follows this JSON schema: "
     note += schema_hint(dict(schema))
+    return [*messages[:-1], {**last, "content": last["content"] + note}]
+
+
+def with_example(messages: list[dict[str, str]], schema: Any) -> list[dict[str, str]]:
+    """For json_object endpoints (the schema rides in response_format): a short example
+    of the shape, never the raw schema a tiny model would echo back."""
+    last = messages[-1]
+    note = "\nReply with only a JSON object shaped like this example: "
+    note += schema_example(dict(schema))
     return [*messages[:-1], {**last, "content": last["content"] + note}]
 
 
@@ -395,6 +451,11 @@ def embed_reply(doc: dict[str, Any], request: EmbedRequest, seconds: float) -> E
 
 
 def _vector(raw: Any) -> tuple[float, ...]:
+    if _per_token(raw):
+        raise NoEmbeddings(
+            f"the endpoint returned one vector per token ({len(raw)} of them), not one per "
+            "text: it serves a chat model, not an embedding model"
+        )
     if not isinstance(raw, list) or not 0 < len(raw) <= MAX_DIM:
         size = len(raw) if isinstance(raw, list) else type(raw).__name__
         raise BadReply(f"an embedding of size {size} (1 to {MAX_DIM} numbers expected)")
@@ -404,6 +465,19 @@ def _vector(raw: Any) -> tuple[float, ...]:
     if not all(math.isfinite(x) for x in vector):
         raise BadReply("an embedding holds a value that is not finite")
     return vector
+
+
+def _per_token(raw: Any) -> bool:
+    """llama.cpp serving a chat model with --embedding: a list of equal-length vectors of
+    numbers, one per token of the text, where one vector was asked for."""
+    if not isinstance(raw, list) or not raw or len(raw) > MAX_DIM:
+        return False
+    if not isinstance(raw[0], list):
+        return False
+    rows = [r for r in raw if isinstance(r, list) and r and len(r) == len(raw[0])]
+    if len(rows) != len(raw):
+        return False
+    return all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in rows[0])
 
 
 def token_count(value: Any) -> int | None:

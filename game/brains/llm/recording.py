@@ -33,6 +33,7 @@ from game.brains.llm.model import (
     EmbedReply,
     EmbedRequest,
     LanguageModel,
+    ModelError,
     NoEmbeddings,
     Refused,
     ReplayMiss,
@@ -160,8 +161,8 @@ class ReplayCache:
 
 
 # Failures a recording can hold, by name: a replay raises the same type.
-RECORDED_FAILURES: dict[str, type[RequestFailed]] = {
-    cls.__name__: cls for cls in (RequestFailed, Transient, Refused, BadReply)
+RECORDED_FAILURES: dict[str, type[ModelError]] = {
+    cls.__name__: cls for cls in (RequestFailed, Transient, Refused, BadReply, NoEmbeddings)
 }
 
 
@@ -196,7 +197,11 @@ class Recording(Wrapper):
         for text in dict.fromkeys(request.texts):
             answer = self.cache.get(request_key("embed", request.model, text))
             if answer is not None and "missing" in answer:
-                raise NoEmbeddings(str(answer["missing"]))
+                final = answer.get("failure", "NoEmbeddings") == "NoEmbeddings"
+                if final or self.cache.replay:
+                    kind = RECORDED_FAILURES.get(str(answer.get("failure")), NoEmbeddings)
+                    raise kind(str(answer["missing"]))
+                continue  # a passing failure, recorded for replays: ask again
             if answer is not None:
                 out[text] = tuple(map(float, answer["vector"]))
             elif self.cache.replay:
@@ -209,9 +214,10 @@ class Recording(Wrapper):
     def _embed_and_record(self, request: EmbedRequest) -> EmbedReply:
         try:
             reply = self.inner.embed(request)
-        except NoEmbeddings as exc:
-            if len(request.texts) == 1:  # the probe: a replay then knows there are none
-                self._put(request.model, request.texts[0], {"missing": str(exc)})
+        except (NoEmbeddings, RequestFailed) as exc:
+            if len(request.texts) == 1:  # the probe: a replay then fails it the same way
+                failure = {"missing": str(exc), "failure": type(exc).__name__}
+                self._put(request.model, request.texts[0], failure)
             raise
         for text, vector in zip(request.texts, reply.vectors, strict=True):
             self._put(request.model, text, {"vector": list(vector)})

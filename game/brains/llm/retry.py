@@ -6,6 +6,7 @@ straight up: retrying cannot mend a refused key or a rejected request."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -29,14 +30,15 @@ def backoff(attempt: int, base: float = 0.5, cap: float = 30.0) -> float:
 
 
 class Retrying(Wrapper):
-    """`on_retry(purpose, agent)` hears of each retry (the usage meter counts them)."""
+    """`on_retry(purpose, agent, failure)` hears of each retry (the usage meter counts
+    them, the audit log keeps the failure with its HTTP error body)."""
 
     def __init__(
         self,
         inner: LanguageModel,
         retries: int = 2,
         sleep: Callable[[float], None] = time.sleep,
-        on_retry: Callable[[str, str], None] = lambda purpose, agent: None,
+        on_retry: Callable[[str, str, Exception], None] = lambda purpose, agent, exc: None,
         wait: Callable[[int], float] = backoff,
     ) -> None:
         super().__init__(inner)
@@ -58,6 +60,29 @@ class Retrying(Wrapper):
                 attempt += 1
                 if attempt > self.retries:
                     raise Transient(f"{exc}; gave up after {attempt} tries") from exc
-                self._on_retry(purpose, agent)
+                self._on_retry(purpose, agent, exc)
                 wait = exc.retry_after if exc.retry_after is not None else self._wait(attempt)
                 self._sleep(wait)
+
+
+class Throttled(Wrapper):
+    """At most `limit` requests on the wire at once (0: no limit). llama.cpp's Python
+    server answers one request at a time: sent three at once, two wait in its queue and
+    time out while the first one runs. Innermost, so a retry's backoff holds no slot."""
+
+    def __init__(self, inner: LanguageModel, limit: int = 0) -> None:
+        super().__init__(inner)
+        self.limit = max(0, limit)
+        self._slots = threading.BoundedSemaphore(self.limit) if self.limit else None
+
+    def chat(self, request: ChatRequest) -> ChatReply:
+        if self._slots is None:
+            return self.inner.chat(request)
+        with self._slots:
+            return self.inner.chat(request)
+
+    def embed(self, request: EmbedRequest) -> EmbedReply:
+        if self._slots is None:
+            return self.inner.embed(request)
+        with self._slots:
+            return self.inner.embed(request)

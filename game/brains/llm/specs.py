@@ -8,9 +8,12 @@ inside the day, evidence numbers in range), and what stands in when the model ca
 answer (`fallback`: the scripted brain's answer to the same question). The one call path
 (game/brains/llm/client.py) does the rest; nothing here knows about HTTP.
 
-Schemas keep to the subset strict structured output accepts everywhere (every property
-required, no additional properties, enums, no numeric bounds): the bounds live in
-`parse`, whose error message goes back to the model on a retry.
+Schemas carry every limit JSON Schema can say (exact array lengths, string lengths,
+integer ranges, HH:MM patterns, enums built from the real options), so a server that
+turns the schema into a grammar (llama.cpp, vLLM, Ollama) cannot produce a wrong shape.
+Every property is required and none is additional. `parse` checks the same limits again
+and the meaning besides (placeholders, emoji that hold an emoji, distinct questions);
+its error message goes back to the model on a retry.
 """
 
 from __future__ import annotations
@@ -168,13 +171,49 @@ def obj(**props: Any) -> dict[str, Any]:
     }
 
 
-def arr(items: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "array", "items": items}
+def arr(items: dict[str, Any], low: int | None = None, high: int | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "array", "items": items}
+    if low is not None:
+        out["minItems"] = low
+    if high is not None:
+        out["maxItems"] = high
+    return out
 
 
+def text(low: int = 1, high: int | None = None) -> dict[str, Any]:
+    """Free text of `low` to `high` characters, with no angle brackets: a grammar then
+    cannot echo the example's '<activity>'. The pattern carries the length too, since
+    llama.cpp's converter reads a pattern and ignores minLength and maxLength beside it
+    (a 135M model wrote a plan item past its context); it also leaves out the quote and
+    the backslash, which a pattern's grammar would not escape."""
+    counted = high is not None and high <= COUNTED_UP_TO
+    times = f"{{{low},{high}}}" if counted else f"{{{low},}}"
+    out: dict[str, Any] = {"type": "string", "minLength": low, "pattern": f"^{PLAIN}{times}$"}
+    if high is not None:
+        out["maxLength"] = high
+    return out
+
+
+def integer(low: int, high: int) -> dict[str, Any]:
+    """A range; a short one is also an enum, since some grammar converters (llama-cpp-
+    python's) ignore minimum and maximum but every one honours an enum."""
+    out: dict[str, Any] = {"type": "integer", "minimum": low, "maximum": max(low, high)}
+    if high - low < 16:
+        out["enum"] = list(range(low, max(low, high) + 1))
+    return out
+
+
+PLAIN = '[^<>"\\\\]'  # one character of free text (a regex class)
+COUNTED_UP_TO = 240  # longer limits stay out of the pattern: a grammar repeats per count
+# Emoji and the arrows and symbols blocks; a grammar held to it writes an emoji, not
+# '<emoji>' or '*I am ready,' (what SmolLM2-135M wrote without it).
+EMOJI_PATTERN = "^[\u2190-\u2bff\U0001f300-\U0001faff\ufe0f\u200d]{1,12}$"
 STR = {"type": "string"}
 INT = {"type": "integer"}
 BOOL = {"type": "boolean"}
+HHMM = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"}
+EMOJI_TEXT = {"type": "string", "minLength": 1, "maxLength": 12, "pattern": EMOJI_PATTERN}
+SCORE = integer(1, 10)
 
 
 def enum(values: Sequence[str]) -> dict[str, Any]:
@@ -196,7 +235,8 @@ def numbered(texts: Sequence[str], limit: int = 160) -> str:
 
 
 def memory_lines(memories: Sequence[MemoryRecord], limit: int = 160) -> str:
-    return numbered([m.text for m in memories], limit)
+    """Each memory text once: retrieval can bring the same sight back three times."""
+    return numbered(list(dict.fromkeys(m.text for m in memories)), limit)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -249,12 +289,35 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return names.get(kind, "an object") if isinstance(kind, type) else "an object"
 
 
+# Words a tiny model echoes from the schema or the prompt instead of answering.
+SCHEMA_WORDS = frozenset(
+    {
+        *("string", "integer", "boolean", "object", "array", "null", "type", "properties"),
+        *("required", "items", "enum", "minitems", "maxitems", "minlength", "maxlength"),
+        *("schema", "example", "text", "answer", "value"),
+    }
+)
+
+
+def placeholder(value: str, key: str) -> bool:
+    """'...', '{{name}}', '<text>', 'string', or the field's own name: not an answer."""
+    low = value.strip().lower().strip(".…!?\"' ")
+    bare = key.split("[")[0].lower()
+    if not low or "{{" in value or "..." in value or "…" in value:
+        return True
+    if value.strip().startswith("<") and value.strip().endswith(">"):
+        return True
+    return low in SCHEMA_WORDS or low in (bare, bare.replace("_", " "), bare + "_" + "state")
+
+
 def text_field(data: Mapping[str, Any], key: str, limit: int, empty: bool = False) -> str:
     value = " ".join(want(data, key, str).split())
     if not value and not empty:
         raise Invalid(f"{key!r} must not be empty")
     if len(value) > limit:
         raise Invalid(f"{key!r} is too long: at most {limit} characters")
+    if value and placeholder(value, key):
+        raise Invalid(f"{key!r} is a placeholder ({value[:40]!r}); write the real answer")
     return value
 
 
@@ -287,8 +350,32 @@ def one_of(value: str, options: Sequence[str], what: str) -> str:
 
 def check_emoji(value: str) -> str:
     value = value.strip()
-    if not value or len(value) > 12 or any(c.isascii() and c.isalnum() for c in value):
+    bad = not value or len(value) > 12 or any(c.isascii() and c.isalnum() for c in value)
+    if bad or not any(is_emoji(c) for c in value):
         raise Invalid(f"'emoji' must be one to three emoji, not {value!r}")
+    return value
+
+
+def is_emoji(char: str) -> bool:
+    """A pictograph or symbol from the emoji blocks ('?' or '*' is not one)."""
+    code = ord(char)
+    return (
+        0x1F300 <= code <= 0x1FAFF
+        or 0x2600 <= code <= 0x27BF
+        or 0x2B00 <= code <= 0x2BFF
+        or 0x2190 <= code <= 0x21FF
+        or code in (0x231A, 0x231B, 0x23F0, 0x23F3, 0x2328, 0x2702, 0x3030, 0x303D)
+    )
+
+
+def state_phrase(value: str) -> str:
+    """An object's state: a short phrase of plain words ('in use', 'brewing coffee'),
+    not a command word ('Escape'), a field name ('object_state') or a sentence."""
+    words = value.split()
+    plain = all(w.replace("-", "").replace("'", "").isalpha() for w in words)
+    low = value.lower()
+    if not 1 <= len(words) <= 6 or not plain or "_" in value or low in ("escape", "none", "n/a"):
+        raise Invalid(f"'state' must be a short state phrase like 'in use', not {value!r}")
     return value
 
 
@@ -312,7 +399,7 @@ IMPORTANCE = Spec(
         "name": q.persona.name,
         "texts": numbered([d.text for d in q.drafts]),
     },
-    lambda q: titled("importance", obj(ratings=arr(INT))),
+    lambda q: titled("importance", obj(ratings=arr(SCORE, len(q.drafts), len(q.drafts)))),
     _importance_parse,
     simple=True,
     max_tokens=80,
@@ -348,9 +435,19 @@ def _plan_view(q: PlanDay) -> dict[str, str]:
     }
 
 
+def hours_between(start: datetime, end: datetime) -> dict[str, Any]:
+    """HH:MM within [start, end): the hours spelt out in the pattern, so a grammar cannot
+    write 23:00 for a day that ends at 23:00 (a tiny model did, three times running)."""
+    last = end - timedelta(minutes=1)
+    span = min(24, int((last - start.replace(minute=0)).total_seconds() // 3600) + 1)
+    hours = sorted({(start.hour + i) % 24 for i in range(max(1, span))})
+    return {"type": "string", "pattern": f"^({'|'.join(f'{h:02d}' for h in hours)}):[0-5][0-9]$"}
+
+
 def _plan_schema(q: PlanDay) -> dict[str, Any]:
-    entry = obj(start=STR, activity=STR, place=enum([*plan_places(q), ""]))
-    return titled("plan_day", obj(items=arr(entry)))
+    start = hours_between(q.wake, q.sleep)
+    entry = obj(start=start, activity=text(3, 120), place=enum([*plan_places(q), ""]))
+    return titled("plan_day", obj(items=arr(entry, 2, 12)))
 
 
 def clock_time(text: str, after: datetime, until: datetime, key: str) -> datetime:
@@ -399,12 +496,12 @@ def _spot_labels(q: DecomposeHours | DecomposeSteps) -> list[str]:
 
 def _step_schema(q: DecomposeHours | DecomposeSteps) -> dict[str, Any]:
     return obj(
-        action=STR,
-        minutes=INT,
+        action=text(3, 100),
+        minutes=integer(1, q.item.minutes),
         spot=enum([*_spot_labels(q), ""]),
-        state=STR,
-        emoji=STR,
-        importance=INT,
+        state=text(2, 60),
+        emoji=EMOJI_TEXT,
+        importance=SCORE,
     )
 
 
@@ -436,6 +533,7 @@ def _parse_step(entry: dict[str, Any], q: DecomposeHours | DecomposeSteps) -> Pl
         chosen = one_of(label, _spot_labels(q), "spots")
         address = next(s.address for s in q.spots if s.label == chosen)
     state = text_field(entry, "state", 60, empty=True) if address else ""
+    state = state_phrase(state) if state else ""
     return PlanItem(
         text_field(entry, "action", 100),
         item.start,
@@ -456,7 +554,7 @@ DECOMPOSE_STEPS = Spec(
     "decompose_steps",
     "decompose_steps.txt",
     _decompose_view,
-    lambda q: titled("decompose_steps", obj(steps=arr(_step_schema(q)))),
+    lambda q: titled("decompose_steps", obj(steps=arr(_step_schema(q), 1, 24))),
     _steps_parse,
     max_tokens=700,
 )
@@ -479,7 +577,17 @@ DECOMPOSE_HOURS = Spec(
     _decompose_view,
     lambda q: titled(
         "decompose_hours",
-        obj(hours=arr(obj(activity=STR, minutes=INT, steps=arr(_step_schema(q))))),
+        obj(
+            hours=arr(
+                obj(
+                    activity=text(3, 100),
+                    minutes=integer(1, q.item.minutes),
+                    steps=arr(_step_schema(q), 1, 12),
+                ),
+                1,
+                24,
+            )
+        ),
     ),
     _hours_parse,
     max_tokens=1500,
@@ -542,9 +650,7 @@ CHOOSE_SPOT = Spec(
 
 
 def _details_parse(data: dict[str, Any], q: ActionDetails) -> Details:
-    state = text_field(data, "state", 60)
-    if len(state.split()) > 8:
-        raise Invalid("'state' must be a few words, like 'brewing coffee'")
+    state = state_phrase(text_field(data, "state", 60))
     return Details(state, check_emoji(want(data, "emoji", str)))
 
 
@@ -553,7 +659,7 @@ ACTION_DETAILS = Spec(
     "object_state",
     "object_state.txt",
     lambda q: {"name": q.persona.name, "action": q.action, "obj": q.obj, "old_state": q.old_state},
-    lambda q: titled("object_state", obj(state=STR, emoji=STR)),
+    lambda q: titled("object_state", obj(state=text(2, 60), emoji=EMOJI_TEXT)),
     _details_parse,
     simple=True,
     max_tokens=60,
@@ -564,7 +670,7 @@ EMOJI = Spec(
     "emoji",
     "emoji.txt",
     lambda q: {"action": q.action},
-    lambda q: titled("emoji", obj(emoji=STR)),
+    lambda q: titled("emoji", obj(emoji=EMOJI_TEXT)),
     lambda d, q: check_emoji(want(d, "emoji", str)),
     simple=True,
     max_tokens=30,
@@ -601,6 +707,8 @@ def _react_parse(data: dict[str, Any], q: React) -> Reaction:
     if decision == "talk":
         return Reaction(ReactionKind.TALK, target=obs.subject)
     action = text_field(data, "action", 100)
+    if action.lower() in ("continue", "react", "talk") or len(action.split()) < 2:
+        raise Invalid(f"'action' must say what to do, like 'going to help', not {action!r}")
     minutes = ranged(data, "minutes", 1, 120)
     return Reaction(ReactionKind.REACT, action, minutes, "" if obs.is_agent else obs.subject)
 
@@ -610,7 +718,10 @@ REACT = Spec(
     "react",
     "react.txt",
     _react_view,
-    lambda q: titled("react", obj(decision=enum(_react_options(q)), action=STR, minutes=INT)),
+    lambda q: titled(
+        "react",
+        obj(decision=enum(_react_options(q)), action=text(3, 100), minutes=integer(1, 120)),
+    ),
     _react_parse,
     max_tokens=100,
 )
@@ -652,7 +763,7 @@ UTTER = Spec(
     "utter",
     "utter.txt",
     _utter_view,
-    lambda q: titled("utter", obj(say=STR, end=BOOL, news=STR)),
+    lambda q: titled("utter", obj(say=text(1, 400), end=BOOL, news=text(0, 200))),
     _utter_parse,
     max_tokens=200,
 )
@@ -711,9 +822,13 @@ CONVERSE = Spec(
     lambda q: titled(
         "converse",
         obj(
-            lines=arr(obj(speaker=enum(_pair(q)), say=STR, news=STR)),
-            importance_a=INT,
-            importance_b=INT,
+            lines=arr(
+                obj(speaker=enum(_pair(q)), say=text(1, 400), news=text(0, 200)),
+                2,
+                4 * q.max_turns,
+            ),
+            importance_a=SCORE,
+            importance_b=SCORE,
         ),
     ),
     _converse_parse,
@@ -731,6 +846,8 @@ def _questions_parse(data: dict[str, Any], q: ReflectQuestions) -> tuple[str, ..
         out.append(text_field({f"questions[{i}]": text}, f"questions[{i}]", 200))
     if not 1 <= len(out) <= 5:
         raise Invalid(f"give 3 questions, not {len(out)}")
+    if len({" ".join(t.lower().split()) for t in out}) != len(out):
+        raise Invalid("the questions must be different from each other")
     return tuple(out[:3])
 
 
@@ -743,7 +860,7 @@ REFLECT_QUESTIONS = Spec(
         "name": q.persona.name,
         "memories": memory_lines(q.recent, 120),
     },
-    lambda q: titled("reflect_questions", obj(questions=arr(STR))),
+    lambda q: titled("reflect_questions", obj(questions=arr(text(10, 200), 3, 3))),
     _questions_parse,
     max_tokens=200,
 )
@@ -757,7 +874,10 @@ def _insights_parse(data: dict[str, Any], q: Insights) -> tuple[Insight, ...]:
         numbers = [ranged({"because": c}, "because", 1, max(1, n)) for c in cited]
         if not numbers:
             raise Invalid("every insight must cite at least one statement number")
-        out.append(Insight(text_field(entry, "insight", 240), tuple(c - 1 for c in numbers)))
+        insight = text_field(entry, "insight", 240)
+        if len(insight.split()) < 3:
+            raise Invalid(f"'insight' must be a sentence, not {insight!r}")
+        out.append(Insight(insight, tuple(c - 1 for c in numbers)))
     return tuple(out)
 
 
@@ -769,12 +889,36 @@ INSIGHTS = Spec(
         "persona": persona_line(q.persona),
         "name": q.persona.name,
         "question": q.question,
-        "memories": memory_lines(q.memories),
+        "memories": numbered([m.text for m in q.memories]),  # cited by number: all kept
     },
-    lambda q: titled("insights", obj(insights=arr(obj(insight=STR, because=arr(INT))))),
+    lambda q: titled(
+        "insights",
+        obj(
+            insights=arr(
+                obj(
+                    insight=text(10, 240),
+                    because=arr(integer(1, max(1, len(q.memories))), 1, 5),
+                ),
+                1,
+                5,
+            )
+        ),
+    ),
     _insights_parse,
     max_tokens=500,
 )
+
+
+def _summary_parse(data: dict[str, Any], q: Summarize) -> str:
+    """The summary opens every later prompt: it must name the resident and be about them."""
+    summary = text_field(data, "summary", 600)
+    names = q.persona.name.lower().split()
+    if not any(n in summary.lower() for n in names):
+        raise Invalid(f"the summary must be about {q.persona.name} and name them")
+    if len(summary.split()) < 4:
+        raise Invalid("the summary must be at least a sentence")
+    return summary
+
 
 SUMMARIZE = Spec(
     Summarize,
@@ -785,10 +929,15 @@ SUMMARIZE = Spec(
         "topic": q.topic,
         "memories": memory_lines(q.memories, 140),
     },
-    lambda q: titled("summarize", obj(summary=STR)),
-    lambda d, q: text_field(d, "summary", 600),
+    lambda q: titled("summarize", obj(summary=text(20, 600))),
+    lambda d, q: _summary_parse(d, q),
     max_tokens=200,
 )
+
+# An interview answer the model could not give is the scripted brain's, and says so
+# wherever it is shown (interview output, the player's panel, the evaluation's rows): an
+# interview leaves no memory, so the mark never reaches a prompt.
+FALLBACK_MARK = "[scripted fallback: the model gave no usable answer]"
 
 ANSWER = Spec(
     Answer,
@@ -802,8 +951,9 @@ ANSWER = Spec(
         "memories": memory_lines(q.ctx.memories, 200),
         "question": quoted(q.question),
     },
-    lambda q: titled("answer", obj(answer=STR)),
+    lambda q: titled("answer", obj(answer=text(1, 1200))),
     lambda d, q: text_field(d, "answer", 1200),
+    lambda s, q: f"{FALLBACK_MARK} {s.ask(q)}",
     max_tokens=400,
 )
 

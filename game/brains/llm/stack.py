@@ -9,6 +9,7 @@ From the outside in, each part deciding before the next one costs anything:
     Recording    (with --record / --replay) answers from the file; misses stop a replay
     ModeLadder   json_schema -> json_object -> text; parameters the model refuses
     Retrying     429 / 5xx / timeouts / dropped connections, Retry-After honoured
+    Throttled    at most max_parallel requests on the wire
     OpenAIChat   one HTTP request through the `openai` package
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from game.brains.audit import AuditLog, public_url
 from game.brains.budget import BudgetGuard
@@ -25,11 +26,12 @@ from game.brains.llm.breaker import Breaker
 from game.brains.llm.metering import Budgeted, Metered
 from game.brains.llm.model import LanguageModel, Signals
 from game.brains.llm.modes import ModeLadder
-from game.brains.llm.openai_chat import DEFAULT_URL, OpenAIChat
+from game.brains.llm.openai_chat import DEFAULT_URL, OpenAIChat, chat_arguments
 from game.brains.llm.recording import Recording, ReplayCache
-from game.brains.llm.retry import Retrying
+from game.brains.llm.retry import Retrying, Throttled
+from game.brains.llm.settled import EndpointMemory
 from game.brains.usage import UsageMeter
-from game.core.config import LLMSettings
+from game.core.config import LLMSettings, OutputMode
 
 
 @dataclass(frozen=True)
@@ -64,12 +66,28 @@ def build_model(
     inner: LanguageModel = transport or OpenAIChat(
         settings.base_url, settings.api_key, settings.timeout, settings.api_key_env
     )
-    model = inner
+    start, on_settle, parallel = _remembered(settings, url)
+    model: LanguageModel = Throttled(inner, settings.max_parallel or parallel)
     count = ledgers.meter.count
-    model = Retrying(model, settings.network_retries, sleep, lambda p, a: count("retries", p, a))
-    ladder = ModeLadder(model, settings.output_mode, url)
+    audit: list[Audited] = []
+
+    def retried(purpose: str, agent: str, failure: Exception) -> None:
+        count("retries", purpose, agent)
+        audit[0].retried(purpose, agent, failure)
+
+    model = Retrying(model, settings.network_retries, sleep, retried)
+
+    def refused(request, failure: Exception) -> None:
+        audit[0].refused(request, failure, chat_arguments(request))
+
+    ladder = ModeLadder(model, settings.output_mode, url, start, on_settle, refused)
     model = ladder if ledgers.cache is None else Recording(ladder, ledgers.cache)
-    model = Audited(Metered(model, ledgers.meter), ledgers.audit, public_url(url))
+
+    def wire(request):
+        return chat_arguments(replace(request, mode=ladder.mode, quirks=ladder.quirks))
+
+    audit.append(Audited(Metered(model, ledgers.meter), ledgers.audit, public_url(url), wire))
+    model = audit[0]
     model = Budgeted(model, ledgers.guard, signals.tell)
     breaker = Breaker(
         model,
@@ -79,3 +97,18 @@ def build_model(
         settings.strict,
     )
     return Stack(breaker, breaker, ladder, inner)
+
+
+def _remembered(settings: LLMSettings, url: str):
+    """(start, on_settle, max_parallel): the rung that worked last time for this endpoint
+    and model, how to keep the one that works now, and how many requests it takes at
+    once (measured by `doctor`; 0 = unknown). A replay needs none of them."""
+    if settings.replay or not settings.remember_endpoint:
+        return None, lambda mode: None, 0
+    memory, endpoint = EndpointMemory(), public_url(url)
+    known = memory.get(endpoint, settings.model)
+
+    def keep(mode: OutputMode) -> None:
+        memory.put(endpoint, settings.model, mode=mode)
+
+    return known.mode, keep, known.max_parallel

@@ -1,0 +1,50 @@
+"""`doctor` against the local protocol server: which output modes and embeddings work,
+whether requests are served one at a time, and the verdict kept for the next run."""
+
+from __future__ import annotations
+
+from llm_helpers import run_main, settings
+from protocol_server import ProtocolServer
+
+from game.brains.llm.doctor import check, remember
+from game.brains.llm.settled import EndpointMemory
+from game.core.config import OutputMode
+
+
+def test_a_llama_like_server_gets_json_object_and_one_request_at_a_time(tmp_path, monkeypatch):
+    monkeypatch.setenv("SMALLVILLE_CACHE", str(tmp_path / "cache"))
+    with ProtocolServer(latency=0.1, slots=1) as server:
+        server.like_llama(embeddings=True)
+        verdict = check(settings(server.url, tmp_path))
+    assert verdict.modes["json_schema"].startswith("refused (500")
+    assert verdict.mode is OutputMode.JSON_OBJECT and verdict.modes["text"] == "works"
+    assert "one vector per token" in verdict.embeddings
+    assert verdict.follows_schema == "3 of 3" and verdict.max_parallel == 1
+    assert verdict.settings() == {
+        "output_mode": "json_object",
+        "max_parallel": 1,
+        "timeout": 30,
+        "embeddings": False,
+    }
+    remember(verdict)
+    kept = EndpointMemory().get(server.url, "test-model")
+    assert (kept.mode, kept.max_parallel) == (OutputMode.JSON_OBJECT, 1)
+    assert kept.verdict.startswith("usable in json_object mode")
+
+
+def test_a_parallel_server_with_everything(tmp_path) -> None:
+    with ProtocolServer(latency=0.1, slots=8) as server:
+        verdict = check(settings(server.url, tmp_path))
+    assert verdict.mode is OutputMode.JSON_SCHEMA and verdict.max_parallel == 0
+    assert verdict.embeddings.startswith("works (64 dimensions)")
+
+
+def test_the_doctor_command_prints_a_verdict_and_fails_on_a_dead_endpoint(tmp_path) -> None:
+    with ProtocolServer() as server:
+        server.like_llama()
+        done = run_main(["doctor", "--base-url", server.url, "--model", "m"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "verdict: usable in json_object mode" in done.stdout
+    assert 'output_mode = "json_object"' in done.stdout
+    dead = run_main(["doctor", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"], tmp_path)
+    assert dead.returncode == 1 and "verdict: unusable" in dead.stdout
