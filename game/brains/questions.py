@@ -205,27 +205,39 @@ def _show(hint: Any) -> str:
     return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
 
 
-def _who(ctx: AgentContext) -> str:
-    return ctx.persona.name
+class ForPersona:
+    """A question about one resident's persona: usage is counted by it."""
 
-
-# -- the questions --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RateImportance(Question[tuple[int, ...]]):
-    """Poignancy 1..10 of each new memory (1 brushing teeth, 10 a breakup)."""
-
-    persona: Resident
-    drafts: tuple[Draft, ...]
+    persona: Resident  # declared again as a field by each question that uses this
 
     @property
     def agent(self) -> str:
         return self.persona.name
 
 
+class InContext:
+    """A question asked in one resident's context: usage is counted by it."""
+
+    ctx: AgentContext  # declared again as a field by each question that uses this
+
+    @property
+    def agent(self) -> str:
+        return self.ctx.persona.name
+
+
+# -- the questions --------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
-class PlanDay(Question[tuple[PlanItem, ...]]):
+class RateImportance(ForPersona, Question[tuple[int, ...]]):
+    """Poignancy 1..10 of each new memory (1 brushing teeth, 10 a breakup)."""
+
+    persona: Resident
+    drafts: tuple[Draft, ...]
+
+
+@dataclass(frozen=True)
+class PlanDay(InContext, Question[tuple[PlanItem, ...]]):
     """The day in broad strokes (5-8 items) from waking to sleeping."""
 
     ctx: AgentContext
@@ -234,45 +246,33 @@ class PlanDay(Question[tuple[PlanItem, ...]]):
     sleep: datetime
     places: tuple[Place, ...] = ()  # what the planner may name, with opening hours
 
-    @property
-    def agent(self) -> str:
-        return _who(self.ctx)
-
 
 @dataclass(frozen=True)
-class DecomposeHours(Question[tuple[Chunk, ...]]):
+class DecomposeHours(InContext, Question[tuple[Chunk, ...]]):
     """A broad item split into hour-long chunks (each perhaps with its actions)."""
 
     ctx: AgentContext
     item: PlanItem
     spots: tuple[Spot, ...] = ()  # where in the item's sector the actions may happen
 
-    @property
-    def agent(self) -> str:
-        return _who(self.ctx)
-
     def memo_key(self) -> Hashable:
         return (self.agent, self.item.description, self.item.minutes, self.item.place)
 
 
 @dataclass(frozen=True)
-class DecomposeSteps(Question[tuple[PlanItem, ...]]):
+class DecomposeSteps(InContext, Question[tuple[PlanItem, ...]]):
     """An hour split into 5-15 minute actions."""
 
     ctx: AgentContext
     item: PlanItem
     spots: tuple[Spot, ...] = ()
 
-    @property
-    def agent(self) -> str:
-        return _who(self.ctx)
-
     def memo_key(self) -> Hashable:
         return (self.agent, self.item.description, self.item.minutes, self.item.place)
 
 
 @dataclass(frozen=True)
-class ChooseSector(Question[str]):
+class ChooseSector(InContext, Question[str]):
     """One of `options` (sectors the architecture found open and not full) for `action`.
 
     `current` is the sector the agent is in ('' if none); `hint` is the place the plan
@@ -286,16 +286,12 @@ class ChooseSector(Question[str]):
     hint: str = ""
     roles: Mapping[str, Role | None] = field(default_factory=dict)  # option -> its map role
 
-    @property
-    def agent(self) -> str:
-        return _who(self.ctx)
-
     def memo_key(self) -> Hashable:
         return (self.agent, self.action, self.options, self.current, self.hint)
 
 
 @dataclass(frozen=True)
-class ChooseSpot(Question[Spot]):
+class ChooseSpot(InContext, Question[Spot]):
     """Where in `sector` to do `action`: one of `spots` (arenas, and objects in them).
 
     One question for the room and the object together: a model answers both at once.
@@ -309,16 +305,12 @@ class ChooseSpot(Question[Spot]):
     current: str = ""
     hint: str = ""
 
-    @property
-    def agent(self) -> str:
-        return _who(self.ctx)
-
     def memo_key(self) -> Hashable:
         return (self.agent, self.action, self.sector, self.spots, self.current, self.hint)
 
 
 @dataclass(frozen=True)
-class ActionDetails(Question[Details]):
+class ActionDetails(ForPersona, Question[Details]):
     """The state `obj` takes while the agent does `action` with it, and the emoji."""
 
     persona: Resident
@@ -326,52 +318,36 @@ class ActionDetails(Question[Details]):
     obj: str
     old_state: str
 
-    @property
-    def agent(self) -> str:
-        return self.persona.name
-
     def memo_key(self) -> Hashable:
         return (self.agent, self.action, self.obj, self.old_state)
 
 
 @dataclass(frozen=True)
-class Emoji(Question[str]):
+class Emoji(ForPersona, Question[str]):
     """One to three emoji for the bubble over an agent doing `action` (no object)."""
 
     persona: Resident
     action: str
-
-    @property
-    def agent(self) -> str:
-        return self.persona.name
 
     def memo_key(self) -> Hashable:
         return (self.agent, self.action)
 
 
 @dataclass(frozen=True)
-class React(Question[Reaction]):
+class React(InContext, Question[Reaction]):
     """Continue the plan, do something else, or talk to the observed agent."""
 
     ctx: AgentContext
     observation: Observation
 
-    @property
-    def agent(self) -> str:
-        return _who(self.ctx)
-
 
 @dataclass(frozen=True)
-class Utter(Question[Utterance]):
+class Utter(InContext, Question[Utterance]):
     """The speaker's next line to `partner`, given what it recalls and what was said."""
 
     ctx: AgentContext
     partner: str
     history: tuple[Utterance, ...] = ()
-
-    @property
-    def agent(self) -> str:
-        return _who(self.ctx)
 
 
 @dataclass(frozen=True)
@@ -385,57 +361,41 @@ class Converse(Question[Talk]):
 
     @property
     def agent(self) -> str:
-        return _who(self.ctx_a)
+        return self.ctx_a.persona.name
 
 
 @dataclass(frozen=True)
-class ReflectQuestions(Question[tuple[str, ...]]):
+class ReflectQuestions(ForPersona, Question[tuple[str, ...]]):
     """The 3 most salient high-level questions about the recent memories."""
 
     persona: Resident
     recent: tuple[MemoryRecord, ...]
 
-    @property
-    def agent(self) -> str:
-        return self.persona.name
-
 
 @dataclass(frozen=True)
-class Insights(Question[tuple[Insight, ...]]):
+class Insights(ForPersona, Question[tuple[Insight, ...]]):
     """Up to 5 insights answering `question`, each citing the memories it rests on."""
 
     persona: Resident
     question: str
     memories: tuple[MemoryRecord, ...]
 
-    @property
-    def agent(self) -> str:
-        return self.persona.name
-
 
 @dataclass(frozen=True)
-class Summarize(Question[str]):
+class Summarize(ForPersona, Question[str]):
     """A short paragraph on `topic` ('Klaus Mueller's core characteristics')."""
 
     persona: Resident
     topic: str
     memories: tuple[MemoryRecord, ...]
 
-    @property
-    def agent(self) -> str:
-        return self.persona.name
-
 
 @dataclass(frozen=True)
-class Answer(Question[str]):
+class Answer(InContext, Question[str]):
     """An interview answer in the first person, from ctx.memories."""
 
     ctx: AgentContext
     question: str
-
-    @property
-    def agent(self) -> str:
-        return _who(self.ctx)
 
 
 @dataclass(frozen=True)

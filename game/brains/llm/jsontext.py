@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from game.core.text import json_depth
+
 
 class Invalid(ValueError):
     """An answer that breaks the schema or its meaning. The message is sent back to the
@@ -35,23 +37,9 @@ def bounded_json(text: str, what: str = "the reply") -> Any:
         raise Invalid(f"{what} is nested too deeply") from None
     except ValueError as exc:
         raise Invalid(f"{what} is not valid JSON ({str(exc)[:80]})") from None
-    if _depth(value) > MAX_DEPTH:
+    if json_depth(value, MAX_DEPTH) > MAX_DEPTH:
         raise Invalid(f"{what} is nested more than {MAX_DEPTH} levels deep")
     return value
-
-
-def _depth(value: Any) -> int:
-    """How deeply containers nest, without recursion (a hostile answer is not a stack)."""
-    deepest, todo = 0, [(value, 1)]
-    while todo:
-        node, level = todo.pop()
-        if isinstance(node, dict):
-            node = list(node.values())
-        if isinstance(node, list):
-            deepest = max(deepest, level)
-            if level <= MAX_DEPTH:
-                todo.extend((child, level + 1) for child in node)
-    return deepest
 
 
 def extract_json(text: str) -> dict[str, Any]:
@@ -67,7 +55,7 @@ def extract_json(text: str) -> dict[str, Any]:
         raise Invalid("the reply is nested too deeply") from None
     except json.JSONDecodeError:
         value = _first_object(text)
-    if _depth(value) > MAX_DEPTH:
+    if json_depth(value, MAX_DEPTH) > MAX_DEPTH:
         raise Invalid("the reply is nested too deeply")
     if not isinstance(value, dict):
         raise Invalid("the reply must be a JSON object, not " + type(value).__name__)
