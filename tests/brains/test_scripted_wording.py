@@ -97,3 +97,26 @@ def test_an_ended_event_known_only_by_intent_is_told_in_the_past_tense() -> None
     said = Brain(seed=0).answer(context(maria, after, (remark, dated)), "Is there a party?")
     assert "was" in said or "went" in said or "hosted" in said, said
     assert "is throwing" not in said and "is hosting" not in said, said
+
+
+def test_news_heard_from_the_person_it_is_about_does_not_name_them_twice() -> None:
+    """'Isabella says Isabella is having a party' and 'Sam told me Sam is running' read as
+    two people; the teller says 'the host' or 'they' instead, in every phrasing."""
+    from datetime import datetime
+
+    from game.brains.scripted import hearsay
+    from game.core.records import Event
+
+    party = Event(
+        "Hobbs Cafe", datetime(2023, 2, 14, 17), datetime(2023, 2, 14, 19), "party", "Isa Ro"
+    )
+    lines = set()
+    for speaker in ("A B", "C D", "E F", "G H"):
+        for listener in ("I J", "K L", "M N", "O P", "Q R"):
+            now = datetime(2023, 2, 13, 16)
+            lines.add(hearsay.event_news(party, "Isa Ro", speaker, listener, now, None))
+            fact = "Sam Mo is running for mayor"
+            lines.add(hearsay.hearsay(fact, "Sam Mo", "Sam Mo", speaker, listener))
+    for line in lines:
+        assert line.count("Isa") <= 1 and line.count("Sam") <= 1, line
+    assert any("told me" in line or "saying" in line for line in lines)

@@ -32,6 +32,12 @@ HEARSAY_LEADS = (
     "So it turns out {who} {rest}.",
     "Someone mentioned that {who} {rest}; had you heard?",
 )
+FROM_THEM_LEADS = (  # the teller heard it from the very person it is about
+    "{source} told me {pronoun_rest}.",
+    "I heard it from {source} in person: {pronoun_rest}.",
+    "{who} {rest}; I heard it from them myself.",
+    "{source} was saying {pronoun_rest}.",
+)
 SOURCED_LEADS = (
     "{source} told me {who} {rest}.",
     "{source} was saying that {who} {rest}.",
@@ -63,9 +69,13 @@ def hearsay(text: str, subject: str, source: str, speaker: str, listener: str) -
         return lead.format(rest=rest)
     if pick((True, False), *key, "short") and _TRAIL.search(rest):
         rest = _TRAIL.sub("", rest)
+    own = bool(source) and first_name(source) == first_name(who)
     who = pick((who, first_name(who)), *key, "name")
     leads = SOURCED_LEADS if source and pick((True, False), *key, "src") else HEARSAY_LEADS
-    line = pick(leads, *key).format(who=who, rest=rest, source=first_name(source))
+    leads = FROM_THEM_LEADS if own and leads is SOURCED_LEADS else leads
+    line = pick(leads, *key).format(
+        who=who, rest=rest, source=first_name(source), pronoun_rest=_they(rest)
+    )
     return tailed(line, pick(HEARSAY_TAILS, *key, "tail"))
 
 
@@ -84,6 +94,15 @@ def when(event: Event, now: datetime, *key: object) -> str:
         options.append(f"{day} {part}".replace("on ", "", 1) if days > 1 else f"{day}")
     options.append(f"on the {_ordinal(event.start.day)}")
     return pick(options, *key, "when")
+
+
+def _they(rest: str) -> str:
+    """'is running for mayor' -> 'they are running for mayor': the person, not their name
+    again, when they are also the one who said it."""
+    for verb, plural in (("is ", "are "), ("was ", "were "), ("has ", "have ")):
+        if rest.startswith(verb):
+            return "they " + plural + rest[len(verb) :]
+    return "they " + rest
 
 
 def hour(moment: datetime) -> str:
@@ -106,6 +125,12 @@ EVENT_LEADS = (
     "Did anyone tell you about the {what} at {place} {when}?",
     "You know {host} is hosting {a_what} {when}?",
     "There's going to be {a_what} at {place} {when}.",
+)
+EVENT_FROM_HOST = (  # the teller heard of it from its host
+    "{host} invited me to {a_what} at {place} {when}.",
+    "{host} told me about the {what} at {place} {when}.",
+    "{host} is having {a_what} {when}; I heard it from the host.",
+    "{host} mentioned the {what} {when}; are you going?",
 )
 EVENT_SOURCED = (
     "{source} told me about {host}'s {what} at {place} {when}.",
@@ -132,6 +157,8 @@ def event_news(
     what = event.what or "get-together"
     host = first_name(event.host) if event.host else "someone"
     leads = EVENT_SOURCED if source and pick((True, False), *key, "src") else EVENT_LEADS
+    if leads is EVENT_SOURCED and event.host and first_name(source) == first_name(event.host):
+        leads = EVENT_FROM_HOST  # not "Isabella says Isabella is having a party"
     line = pick(leads, *key).format(
         host=host, what=what, a_what=an(what), place=event.place, when=when(event, now, *key),
         source=first_name(source) if source else "",
@@ -143,12 +170,12 @@ def event_news(
 def tailed(line: str, tail: str) -> str:
     """A remark that runs on in the same breath: 'X is hosting a party; should be fun.'"""
     tail = tail.strip()
-    if not tail:
+    if not tail or tail.lower() in line.lower():
         return line
     if line.endswith("."):
         keep = tail.split()[0].strip(",") in ("I", "I'm", "I'll", "I've", "I'd")
         return f"{line[:-1]}; {tail if keep else tail[:1].lower() + tail[1:]}"
-    return f"{line} {tail}"
+    return f"{line} {_capital(tail)}"
 
 
 def an(noun: str) -> str:
