@@ -8,7 +8,6 @@ or the town. The simulation applies effects on its own thread.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -594,7 +593,9 @@ def _discount_repeats(memories: tuple[NewMemory, ...], held: set[str]) -> tuple[
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z']+", text.lower()) if len(w) > 3}
+    """The longer words of an insight, for overlap only (no field is read from them)."""
+    letters = "".join(c if c.isalpha() or c == "'" else " " for c in text.lower())
+    return {w for w in letters.split() if len(w) > 3}
 
 
 def _reflection_texts(snap: AgentSnapshot) -> set[str]:
