@@ -14,6 +14,7 @@ from game.core.clock import Clock
 from game.core.records import Utterance
 from game.mind.agent import Action, ActionKind, Agent, Conversation
 from game.sim.events import Event, EventKind, EventLog
+from game.sim.pace import Pace
 from game.sim.setup import facing, make_agent
 from game.sim.simulation import Simulation
 from game.sim.view import ObjectState, Usage
@@ -141,6 +142,9 @@ class Replay:
 
     def notices(self) -> tuple[str, ...]:
         return ()
+
+    def pace(self) -> Pace:
+        return Pace()  # a replay never waits for a model
 
     def close(self) -> None:
         self.source.close()

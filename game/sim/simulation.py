@@ -48,6 +48,7 @@ from game.mind.effects import (
 )
 from game.mind.perception import Sighting, attend
 from game.sim.events import EventKind, EventLog
+from game.sim.pace import Pace, PaceMeter
 from game.sim.player import EditSource, Player, PlayerContext, Visitor
 from game.sim.scheduler import Finished, Scheduler
 from game.sim.setup import facing, make_agent
@@ -179,6 +180,7 @@ class Simulation:
         }
         self.player = Player(self._player_context())
         self.jobs = JobHealth()
+        self.pace_meter = PaceMeter()
         self._objects_in: dict[str, list[str]] = {}
         for area in town.areas.values():
             if area.kind is AreaKind.OBJECT:
@@ -265,6 +267,28 @@ class Simulation:
         self._perceive_all()
         self.player.submit_jobs()
         self._schedule()
+        self._meter_pace()
+
+    def _meter_pace(self) -> None:
+        waiting = awake = 0
+        for agent in self.agents.values():
+            stands = self._waiting_for_decision(agent)
+            waiting += stands
+            awake += stands or not agent.asleep
+        self.pace_meter.record(waiting, awake)
+
+    def _waiting_for_decision(self, agent: Agent) -> bool:
+        """Standing still because the next decision has not come back: no action (or a
+        night's sleep that is over) outside a conversation."""
+        if not agent.seeded or agent.conversation is not None:
+            return False
+        action = agent.action
+        if action is None:
+            return not agent.asleep
+        return action.kind is ActionKind.SLEEP and action.over(self.now)
+
+    def pace(self) -> Pace:
+        return self.pace_meter.pace()
 
     def run_until(self, end: datetime, progress: Callable[[Simulation], None] | None = None):
         while self.now < end:

@@ -25,6 +25,7 @@ from game.mind.agent import Action, Conversation
 from game.mind.memory import MemoryStream
 from game.mind.plan import DayPlan
 from game.sim.events import EventKind, EventLog
+from game.sim.pace import Pace
 from game.sim.player import EditSource, Player, Visitor
 from game.world.scenario import Resident
 from game.world.town import Town
@@ -216,6 +217,7 @@ class SimView(Protocol):
     def brain_label(self) -> str: ...
     def model_usage(self) -> Usage: ...
     def notices(self) -> Sequence[str]: ...
+    def pace(self) -> Pace: ...
 
 
 # The members of SimView, for tests that check an implementation without isinstance.
