@@ -52,12 +52,12 @@ def _start_run(args: argparse.Namespace, settings, build):
         from game.sim.saves import load_with
 
         return load_with(args.load, settings)
-    from game.sim.factory import decision_delay
+    from game.sim.factory import timing
 
     config = SimConfig(
         seed=args.seed,
         workers=args.workers,
-        decision_delay_steps=decision_delay(args.brain),
+        timing=timing(args.brain),
     )
     return build(args.scenario, seed=args.seed, brain=args.brain, config=config)
 

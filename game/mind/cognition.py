@@ -61,6 +61,7 @@ from game.mind.effects import (
     NewMemory,
     NextAction,
     Perceived,
+    Prepared,
     Reflected,
     Seeded,
     VisitorReplied,
@@ -497,6 +498,33 @@ def next_action_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> Nex
     fact = facts.doing(snap.name, action.description, Source.SELF, parent, intent)
     note = Note(MemoryKind.OBSERVATION, fact, known=action.importance)
     return NextAction(snap.name, new_memories(mind, snap, [note]), plan=plan, action=action)
+
+
+# -- PREPARE: the next decision, asked while the current action runs --------------------
+
+
+def prepare_next_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> Prepared:
+    """The next action, asked ahead: `snap.now` is when the current action ends. Why: the
+    model's seconds then overlap the action's minutes instead of leaving the agent
+    standing still, and lockstep need not stop the clock for it."""
+    decision = next_action_job(mind, snap, world)
+    return Prepared(snap.name, decisions=(decision,), base=snap.plan, at=snap.now)
+
+
+def prepare_wake_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> Prepared:
+    """Waking up and the day's first action, asked during the night (`snap.now` is the
+    waking time): nothing an asleep agent perceives could change them."""
+    woke = wake_job(mind, snap, world.town)
+    awake = replace(
+        snap,
+        plan=woke.plan,
+        summary=woke.summary,
+        summary_day=woke.summary_day,
+        asleep=False,
+        action=None,
+    )
+    first = next_action_job(mind, awake, world)
+    return Prepared(snap.name, decisions=(woke, first), base=snap.plan, at=snap.now)
 
 
 # -- PERCEIVE: store what was seen, and decide whether to react -------------------------

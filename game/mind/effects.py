@@ -8,6 +8,7 @@ it sets and nothing is an optional field that most jobs leave empty.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import Enum
 from typing import ClassVar
 
@@ -27,6 +28,7 @@ class JobKind(Enum):
     CONVERSE = "converse"
     VISITOR = "visitor"
     INNER_VOICE = "inner_voice"
+    PREPARE = "prepare"  # a decision asked ahead, used when the agent gets to it
 
 
 @dataclass(frozen=True)
@@ -108,3 +110,17 @@ class VisitorReplied(Effect):
 class InnerVoiced(Effect):
     job: ClassVar[JobKind] = JobKind.INNER_VOICE
     plan: DayPlan | None = None
+
+
+@dataclass(frozen=True)
+class Prepared(Effect):
+    """Decisions asked ahead: waking up (with the first action of the day) or the next
+    action, made from `base` for the time `at`. Why held, not applied: the agent may
+    change its plan before `at` (a reaction, a conversation); the simulation uses them
+    only if the plan is still `base` when the agent gets there, so asking ahead never
+    changes what an agent does, only when the model is asked."""
+
+    job: ClassVar[JobKind] = JobKind.PREPARE
+    decisions: tuple[Woke | NextAction, ...] = ()
+    base: DayPlan = DayPlan()
+    at: datetime | None = None

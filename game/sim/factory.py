@@ -6,7 +6,7 @@ from game.brains.embed import CachedEmbedder, HashEmbedder
 from game.brains.protocol import Embedder
 from game.core.config import LLMSettings
 from game.core.errors import SmallvilleError
-from game.sim.simulation import ClockMode, SimConfig, Simulation
+from game.sim.simulation import INSTANT, MODEL_TIMING, ClockMode, SimConfig, Simulation, Timing
 from game.world.scenario import load_world
 
 BRAINS = ("scripted", "llm")
@@ -25,10 +25,10 @@ def make_brain(name: str, seed: int, llm: LLMSettings | None = None):
     raise SmallvilleError(f"unknown brain {name!r} (choose from: {', '.join(BRAINS)})")
 
 
-def decision_delay(brain: str) -> int:
-    """Steps a lockstep run lets a decision take: a model's calls overlap for a game
-    minute (6 steps); the scripted brain answers at once."""
-    return 6 if brain == "llm" else 1
+def timing(brain: str) -> Timing:
+    """How long lockstep lets jobs take: a model's calls overlap (and the next action is
+    asked ahead); the scripted brain answers within the step."""
+    return MODEL_TIMING if brain == "llm" else INSTANT
 
 
 def build_simulation(
@@ -41,9 +41,7 @@ def build_simulation(
     llm: LLMSettings | None = None,
 ) -> Simulation:
     loaded, town = load_world(scenario)
-    config = config or SimConfig(
-        seed=seed, mode=mode, workers=workers, decision_delay_steps=decision_delay(brain)
-    )
+    config = config or SimConfig(seed=seed, mode=mode, workers=workers, timing=timing(brain))
     chosen = make_brain(brain, seed, llm)
     return Simulation(loaded, town, chosen, make_embedder(chosen), config)
 

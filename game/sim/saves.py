@@ -387,7 +387,7 @@ def load_game(
 
     `mind` carries ablations for interviews and runs; `options` go to build_simulation
     (the language-model settings)."""
-    from game.sim.factory import build_simulation, decision_delay
+    from game.sim.factory import build_simulation, timing
 
     doc, arrays = read_save(name, root)
     path = save_path(name, root) / DOCUMENT
@@ -406,7 +406,7 @@ def load_game(
             mode=mode,
             workers=workers,
             mind=mind or MindSettings(),
-            decision_delay_steps=decision_delay(chosen),
+            timing=timing(chosen),
         )
         sim = build_simulation(doc["scenario"], seed=seed, brain=chosen, config=config, **options)
         restore(sim, doc, arrays, path)

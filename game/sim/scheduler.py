@@ -1,10 +1,17 @@
-"""Runs cognition jobs on a thread pool, at most one job per agent.
+"""Runs cognition jobs on a thread pool: per agent, one job in the main lane and one
+decision asked ahead.
 
 Jobs are submitted in a fixed order and their results handed back in the same order, so
 in lockstep mode a run is deterministic whatever the threads do. Each job is due a fixed
 number of steps after it was submitted: lockstep waits only for the jobs due now, so with
 a slow model the clock runs on while many decisions are computed at once, and every
 decision still lands at the same game time in every run.
+
+Why two lanes: the main lane holds the job that may change what an agent does now
+(perceive and react, reflect, a decision it is waiting for). The ahead lane holds the
+agent's *next* decision, asked while the current action runs and due when it ends; it
+only proposes (the simulation uses it if the agent's plan is still the one it was made
+from), so it can run beside the main lane without either undoing the other.
 """
 
 from __future__ import annotations
@@ -12,7 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
+
+
+class Lane(Enum):
+    MAIN = "main"
+    AHEAD = "ahead"
 
 
 @dataclass(frozen=True)
@@ -21,29 +34,54 @@ class Finished:
     label: str
     result: Any = None
     error: BaseException | None = None
+    lane: Lane = Lane.MAIN
+
+
+@dataclass(frozen=True)
+class _Job:
+    agents: tuple[str, ...]
+    label: str
+    future: Future
+    due: int
+    lane: Lane
 
 
 class Scheduler:
     def __init__(self, workers: int = 8) -> None:
         self._pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="mind")
-        self._jobs: list[tuple[tuple[str, ...], str, Future, int]] = []
-        self._busy: set[str] = set()
+        self._jobs: list[_Job] = []
+        self._busy: dict[Lane, set[str]] = {lane: set() for lane in Lane}
         self.step = 0  # set by the simulation: the step jobs are being submitted in
-        self.delay = 1  # steps between submitting a job and applying its decision
+        self.delay = 1  # default steps between submitting a job and applying its decision
 
     def busy(self, name: str) -> bool:
-        return name in self._busy
+        """A main-lane job is in flight for this agent."""
+        return name in self._busy[Lane.MAIN]
+
+    def preparing(self, name: str) -> bool:
+        """A decision is being asked ahead for this agent."""
+        return name in self._busy[Lane.AHEAD]
 
     @property
     def pending(self) -> int:
         return len(self._jobs)
 
-    def submit(self, agents: tuple[str, ...], label: str, fn: Callable[..., Any], *args) -> None:
-        if any(a in self._busy for a in agents):
-            raise RuntimeError(f"{agents} already has a job in flight")
-        self._busy.update(agents)
-        due = self.step + self.delay - 1
-        self._jobs.append((agents, label, self._pool.submit(fn, *args), due))
+    def submit(
+        self,
+        agents: tuple[str, ...],
+        label: str,
+        fn: Callable[..., Any],
+        *args: Any,
+        delay: int | None = None,
+        lane: Lane = Lane.MAIN,
+    ) -> None:
+        """Start a job due `delay` steps from now (the scheduler's default when None)."""
+        busy = self._busy[lane]
+        if any(a in busy for a in agents):
+            raise RuntimeError(f"{agents} already has a {lane.value} job in flight")
+        busy.update(agents)
+        due = self.step + max(1, self.delay if delay is None else delay) - 1
+        self._jobs.append(_Job(agents, label, self._pool.submit(fn, *args), due, lane))
 
     def run_detached(self, fn: Callable[..., Any], *args) -> Future:
         """A read-only job outside the one-per-agent rule (an interview)."""
@@ -54,19 +92,18 @@ class Scheduler:
         by `step` (all jobs when step is None) and hand back exactly those; without it,
         hand back whatever has finished."""
         if block:
-            due = [j for j in self._jobs if step is None or j[3] <= step]
-            wait([j[2] for j in due])
+            due = [j for j in self._jobs if step is None or j.due <= step]
+            wait([j.future for j in due])
             ready = {id(j) for j in due}
         else:
-            ready = {id(j) for j in self._jobs if j[2].done()}
+            ready = {id(j) for j in self._jobs if j.future.done()}
         done, keep = [], []
         for job in self._jobs:
-            agents, label, future, _ = job
             if id(job) in ready:
-                error = future.exception()
-                result = None if error else future.result()
-                done.append(Finished(agents, label, result, error))
-                self._busy.difference_update(agents)
+                error = job.future.exception()
+                result = None if error else job.future.result()
+                done.append(Finished(job.agents, job.label, result, error, job.lane))
+                self._busy[job.lane].difference_update(job.agents)
             else:
                 keep.append(job)
         self._jobs = keep

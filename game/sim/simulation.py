@@ -30,6 +30,8 @@ from game.mind.cognition import (
     converse_job,
     next_action_job,
     perceive_job,
+    prepare_next_job,
+    prepare_wake_job,
     reflect_job,
     seed_job,
     wake_job,
@@ -41,16 +43,18 @@ from game.mind.effects import (
     JobKind,
     NextAction,
     Perceived,
+    Prepared,
     Reflected,
     Seeded,
     VisitorReplied,
     Woke,
 )
 from game.mind.perception import Sighting, attend
+from game.mind.plan import DayPlan
 from game.sim.events import EventKind, EventLog
 from game.sim.pace import Pace, PaceMeter
 from game.sim.player import EditSource, Player, PlayerContext, Visitor
-from game.sim.scheduler import Finished, Scheduler
+from game.sim.scheduler import Finished, Lane, Scheduler
 from game.sim.setup import facing, make_agent
 from game.sim.spots import Spots
 from game.sim.view import (
@@ -127,15 +131,40 @@ class ClockMode(Enum):
 
 
 @dataclass(frozen=True)
+class Timing:
+    """How many steps lockstep lets each kind of job take, and whether decisions are asked
+    ahead. Why it matters: lockstep stops the clock for a job that is due and not done, so
+    a model's seconds become wall time unless many calls overlap. A longer allowance lets
+    them overlap; asking the next decision while the current action runs hides it.
+
+    - `decision_steps`: a decision the agent stands still for (waking, the next action
+      when none was asked ahead, starting a conversation), and the player's jobs;
+    - `thought_steps`: perceiving and reacting, and reflecting, which happen while the
+      agent goes on with what it does;
+    - `ask_ahead`: ask the next action while the current one runs (and waking up during
+      the night), used if the plan has not changed by then.
+    """
+
+    decision_steps: int = 1
+    thought_steps: int = 1
+    ask_ahead: bool = False
+
+
+INSTANT = Timing()  # the scripted brain answers within the step
+# A model: a game minute for a decision, three for a thought (10-second steps).
+MODEL_TIMING = Timing(decision_steps=6, thought_steps=18, ask_ahead=True)
+# Asking ahead needs at least this many steps before the action ends to be worth it.
+MIN_AHEAD_STEPS = 6
+
+
+@dataclass(frozen=True)
 class SimConfig:
     seed: int = 0
     step_seconds: int = 10
     mode: ClockMode = ClockMode.LOCKSTEP
     workers: int = 8
     mind: MindSettings = field(default_factory=MindSettings)
-    # Lockstep applies a decision this many steps after it was asked for: 1 for the
-    # scripted brain; more for a model, so many calls overlap and the clock keeps going.
-    decision_delay_steps: int = 1
+    timing: Timing = field(default_factory=lambda: INSTANT)
 
 
 # What counts towards the reflection trigger: events perceived (the paper), not the
@@ -170,7 +199,9 @@ class Simulation:
         self.finder = PathFinder(town.walkable)
         self.spots = Spots(town)  # distinct seats at tables, counters and benches
         self.scheduler = Scheduler(self.config.workers)
-        self.scheduler.delay = max(1, self.config.decision_delay_steps)
+        self.scheduler.delay = max(1, self.config.timing.decision_steps)
+        self._prepared: dict[str, Prepared] = {}  # decisions asked ahead, by agent
+        self._ahead: dict[str, tuple[datetime, DayPlan]] = {}  # in flight: for when, from
         self.log = EventLog()
         self.steps = 0
         self.state_by: dict[str, str] = {}  # object address -> who set its current state
@@ -272,20 +303,10 @@ class Simulation:
     def _meter_pace(self) -> None:
         waiting = awake = 0
         for agent in self.agents.values():
-            stands = self._waiting_for_decision(agent)
+            stands = self._needs_decision(agent)  # after scheduling: none came back yet
             waiting += stands
             awake += stands or not agent.asleep
         self.pace_meter.record(waiting, awake)
-
-    def _waiting_for_decision(self, agent: Agent) -> bool:
-        """Standing still because the next decision has not come back: no action (or a
-        night's sleep that is over) outside a conversation."""
-        if not agent.seeded or agent.conversation is not None:
-            return False
-        action = agent.action
-        if action is None:
-            return not agent.asleep
-        return action.kind is ActionKind.SLEEP and action.over(self.now)
 
     def pace(self) -> Pace:
         return self.pace_meter.pace()
@@ -518,6 +539,8 @@ class Simulation:
         world = None
         for name in sorted(self.agents):
             agent = self.agents[name]
+            if self._use_prepared(agent) or self._awaiting_ahead(agent):
+                continue
             if self.scheduler.busy(name) or self.jobs.waiting(name, self.now):
                 continue
             need = self._need(agent)
@@ -529,7 +552,79 @@ class Simulation:
     def _submit(self, agent: Agent, need: JobKind, world: Surroundings) -> None:
         """Start the job an agent needs, with the arguments that kind of job reads."""
         job, args = self._job_makers[need](agent, world)
-        self.scheduler.submit((agent.name,), need.value, job, self.mind, *args)
+        delay = self._delay(need)
+        self.scheduler.submit((agent.name,), need.value, job, self.mind, *args, delay=delay)
+
+    def _delay(self, need: JobKind) -> int:
+        timing = self.config.timing
+        thought = need in (JobKind.PERCEIVE, JobKind.REFLECT)
+        return timing.thought_steps if thought else timing.decision_steps
+
+    # -- decisions asked ahead ------------------------------------------------------------
+    def _ask_ahead(self, agent: Agent) -> None:
+        """Ask the decision that follows the action just started, due when it ends: the
+        next action, or waking up (and the day's first action) for a night's sleep."""
+        action = agent.action
+        if not self.config.timing.ask_ahead or action is None:
+            return
+        if self.scheduler.preparing(agent.name):
+            return  # an older question is still out; this action is decided the usual way
+        steps = -(-int((action.end - self.now).total_seconds()) // self.step_seconds)
+        if steps < MIN_AHEAD_STEPS:
+            return
+        sleep = action.kind is ActionKind.SLEEP
+        job = prepare_wake_job if sleep else prepare_next_job
+        snap = replace(agent.snapshot(action.end), action=None if not sleep else action)
+        self._prepared.pop(agent.name, None)
+        self._ahead[agent.name] = (action.end, agent.plan)
+        self.scheduler.submit(
+            (agent.name,),
+            JobKind.PREPARE.value,
+            job,
+            self.mind,
+            snap,
+            self.surroundings(),
+            delay=steps,
+            lane=Lane.AHEAD,
+        )
+
+    def _use_prepared(self, agent: Agent) -> bool:
+        """Start the decision asked ahead if the agent has got to it with the plan it was
+        made from; a stale one is dropped (the agent is asked again the usual way)."""
+        prepared = self._prepared.get(agent.name)
+        if prepared is None or not self._needs_decision(agent):
+            return False
+        del self._prepared[agent.name]
+        if prepared.base is not agent.plan or prepared.at is None or self.now < prepared.at:
+            return False
+        first = prepared.decisions[0]
+        if isinstance(first, NextAction) and first.action is not None:
+            if self.now >= first.action.end or agent.asleep:
+                return False
+        elif not isinstance(first, Woke) or not agent.asleep:
+            return False
+        for decision in prepared.decisions:
+            self.apply_effect(decision)
+        return True
+
+    def _needs_decision(self, agent: Agent) -> bool:
+        """Awake with nothing to do, or at the end of a night's sleep: standing still
+        until a decision comes back."""
+        if not agent.seeded or agent.conversation is not None:
+            return False
+        action = agent.action
+        if action is None:
+            return not agent.asleep
+        return action.kind is ActionKind.SLEEP and action.over(self.now)
+
+    def _awaiting_ahead(self, agent: Agent) -> bool:
+        """In real time the question asked ahead may still be out when the agent gets
+        there: wait for it rather than ask the same question twice."""
+        ahead = self._ahead.get(agent.name)
+        if ahead is None or not self.scheduler.preparing(agent.name):
+            return False
+        at, base = ahead
+        return base is agent.plan and at <= self.now and self._needs_decision(agent)
 
     def _job_table(self) -> dict[JobKind, Callable[[Agent, Surroundings], tuple[Any, tuple]]]:
         """What each kind of an agent's own job runs, and with what (taken on this thread)."""
@@ -552,6 +647,8 @@ class Simulation:
 
     # -- applying effects --------------------------------------------------------------
     def _apply(self, finished: Finished) -> None:
+        if finished.lane is Lane.AHEAD:
+            self._ahead.pop(finished.agents[0], None)
         if finished.error is not None:
             self._job_failed(finished)
             return
@@ -572,6 +669,10 @@ class Simulation:
         and repeated failures become a notice a person sees and the report counts."""
         err = finished.error
         problem = clean_line(f"{type(err).__name__}: {err}", 200)
+        if finished.lane is Lane.AHEAD:  # nothing lost: the agent is asked when it gets there
+            for name in finished.agents:
+                self.log.add(self.now, EventKind.ERROR, name, f"asking ahead failed: {problem}")
+            return
         for name in finished.agents:
             agent = self.agents.get(name)
             if agent is None:
@@ -594,16 +695,23 @@ class Simulation:
             JobKind.CONVERSE: self._conversed,
             JobKind.VISITOR: self._visitor_replied,
             JobKind.INNER_VOICE: self._inner_voiced,
+            JobKind.PREPARE: self._hold_prepared,
         }
 
     def _seeded(self, agent: Agent, e: Seeded) -> None:
         agent.seeded = True
         self.jobs.seeded(agent.name)
+        if agent.action is not None and agent.action.kind is ActionKind.SLEEP:
+            self._ask_ahead(agent)  # the first morning, asked during the night
 
     def _next_action(self, agent: Agent, e: NextAction) -> None:
         agent.plan = e.plan
         if e.action is not None:
             self._start_action(agent, e.action)
+            self._ask_ahead(agent)
+
+    def _hold_prepared(self, agent: Agent, e: Prepared) -> None:
+        self._prepared[agent.name] = e
 
     def _perceived(self, agent: Agent, e: Perceived) -> None:
         if e.plan is not None:

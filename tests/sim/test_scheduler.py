@@ -8,7 +8,7 @@ import pytest
 from game.sim.factory import build_simulation
 from game.sim.report import build_report, without_timing
 from game.sim.scheduler import Scheduler
-from game.sim.simulation import SimConfig
+from game.sim.simulation import MODEL_TIMING, SimConfig
 
 
 def test_one_job_per_agent_and_submission_order():
@@ -44,7 +44,7 @@ def test_errors_come_back_as_values():
 
 def test_delayed_decisions_are_still_deterministic():
     def run() -> dict:
-        sim = build_simulation("three", config=SimConfig(seed=4, decision_delay_steps=6))
+        sim = build_simulation("three", config=SimConfig(seed=4, timing=MODEL_TIMING))
         start = sim.now
         sim.run_until(start + timedelta(hours=5))
         sim.close()
