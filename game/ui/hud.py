@@ -14,13 +14,17 @@ import pygame
 
 from game.core.clock import fmt_time
 from game.sim.events import EventKind
+from game.sim.pace import Pace
 from game.sim.view import READ_ONLY, SCRIPTED_LABEL, SimView, Usage
 from game.ui import theme
 from game.ui.input import Act, Command
 from game.ui.pacing import SPEEDS, Pacer
 from game.ui.widgets import Button
 
-BAR_HEIGHT = 46
+BAR_HEIGHT = 46  # the bar's first row: time, date, speed buttons
+ROW = 22  # each further row: the brain and usage when a narrow window has no room
+# beside the buttons, and the warning that the model is the bottleneck
+INFO_SIZE = 15
 TOAST_SECONDS = 6.0
 BRIEF_SECONDS = 2.5  # routine news (an autosave): shown briefly, never piling up
 MAX_TOASTS = 5
@@ -118,6 +122,8 @@ class Hud:
         self.day_text = ""
         self.brain_text = ""
         self.usage_text = ""
+        self.pace_text = ""  # the model is the bottleneck ('' when it keeps up)
+        self.stacked = False  # brain and usage on a row of their own, under the buttons
         self.day_x = 0
 
     def update(self, sim: SimView, pacer: Pacer, width: int, fast_forward: bool = False) -> None:
@@ -140,6 +146,15 @@ class Hud:
             button.on = button.key == shown
             x = button.fit(x, 10, pad=8).right + 4
         self.buttons[-1].fit(self.buttons[-2].rect.right + 14, 10, pad=8)
+        self.pace_text = pace_line(sim.pace(), pacer.speed)
+        fnt = theme.font(INFO_SIZE)
+        need = max(fnt.size(self.brain_text)[0], fnt.size(self.usage_text)[0])
+        self.stacked = need > self._side_room()
+        self.rect.height = BAR_HEIGHT + ROW * (self.stacked + bool(self.pace_text))
+
+    def _side_room(self) -> int:
+        """Pixels right of the buttons for the brain and usage lines."""
+        return self.rect.right - 12 - (self.buttons[-1].rect.right + 16)
 
     def click(self, pos: tuple[int, int]) -> Command | None:
         for button in self.buttons:
@@ -154,16 +169,40 @@ class Hud:
         surface.blit(theme.text_image(self.day_text, 17, theme.MUTED), (self.day_x, 16))
         for button in self.buttons:
             button.draw(surface)
-        right = self.rect.right - 12
-        left = self.buttons[-1].rect.right + 16
-        fnt = theme.font(15)
-        brain = theme.ellipsize(self.brain_text, fnt, right - left)
-        usage = theme.ellipsize(self.usage_text, fnt, right - left)
-        top = theme.text_image(brain, 15, theme.TEXT)
+        if self.stacked:
+            self._draw_info_row(surface, BAR_HEIGHT)
+        else:
+            self._draw_info_column(surface)
+        if self.pace_text:
+            y = self.rect.bottom - ROW
+            fnt = theme.font(INFO_SIZE)
+            text = theme.ellipsize(self.pace_text, fnt, self.rect.width - 24)
+            surface.blit(theme.text_image(text, INFO_SIZE, theme.BAD), (12, y + 2))
+
+    def _usage_image(self, text: str) -> pygame.Surface:
         night = self.usage_text.startswith("night")
-        low = theme.text_image(usage, 15, theme.ACCENT if night else theme.MUTED)
+        return theme.text_image(text, INFO_SIZE, theme.ACCENT if night else theme.MUTED)
+
+    def _draw_info_column(self, surface: pygame.Surface) -> None:
+        """Brain over usage, right of the buttons (a window wide enough for both)."""
+        right, room = self.rect.right - 12, self._side_room()
+        fnt = theme.font(INFO_SIZE)
+        top = theme.text_image(theme.ellipsize(self.brain_text, fnt, room), INFO_SIZE)
+        low = self._usage_image(theme.ellipsize(self.usage_text, fnt, room))
         surface.blit(top, (right - top.get_width(), 6))
         surface.blit(low, (right - low.get_width(), 25))
+
+    def _draw_info_row(self, surface: pygame.Surface, y: int) -> None:
+        """Brain left and usage right on a row under the buttons (a narrow window); the
+        brain gets at most half the row, the usage the rest."""
+        fnt = theme.font(INFO_SIZE)
+        room = self.rect.width - 24 - 16
+        brain = theme.ellipsize(self.brain_text, fnt, room // 2)
+        left = theme.text_image(brain, INFO_SIZE)
+        usage = theme.ellipsize(self.usage_text, fnt, room - left.get_width())
+        low = self._usage_image(usage)
+        surface.blit(left, (12, y + 2))
+        surface.blit(low, (self.rect.right - 12 - low.get_width(), y + 2))
 
 
 def date_text(when: datetime) -> str:
@@ -172,6 +211,19 @@ def date_text(when: datetime) -> str:
 
 
 def usage_line(usage: Usage) -> str:
-    """'model calls 12 · tokens 3,400 in / 800 out · $0.0042' (zeros on the scripted brain)."""
+    """'model calls 12 · tokens 3,400 in / 800 out · $0.0042 · json_object' (zeros on the
+    scripted brain); the output mode says which rung of the ladder the endpoint settled on."""
     tokens = f"tokens {usage.prompt_tokens:,} in / {usage.completion_tokens:,} out"
-    return f"model calls {usage.calls:,} · {tokens} · ${usage.cost_usd:.4f}"
+    line = f"model calls {usage.calls:,} · {tokens} · ${usage.cost_usd:.4f}"
+    return f"{line} · {usage.output_mode}" if usage.output_mode else line
+
+
+def pace_line(pace: Pace, speed: int) -> str:
+    """The warning when residents stand waiting for the model ('' when it keeps up), with
+    what the player can do: a lower speed, unless the game already runs at the lowest."""
+    if not pace.bottleneck:
+        return ""
+    waiting = f"the model is the bottleneck: residents wait {pace.recent_share:.0%} of the time"
+    if speed > SPEEDS[0]:
+        return f"{waiting}; try a lower speed ([ key or the {SPEEDS[0]}x button)"
+    return f"{waiting}, even at {SPEEDS[0]}x: a faster model or endpoint would keep up"

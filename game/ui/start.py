@@ -20,6 +20,8 @@ from game.ui.scene import Scene
 from game.ui.widgets import Button, Focus, TextBox
 from game.world.scenario import bundled_scenarios, load_scenario
 
+DOCTOR_COMMAND = "python main.py doctor"
+DOCTOR_ROW = 22  # the doctor's line pushes the rest of the screen down by this much
 COMPACT_BELOW = 640  # window heights below this get the tighter header
 BLURB = {
     "smallville": "the whole town: 25 residents",
@@ -39,6 +41,25 @@ def brain_sentence(brain: str, llm=None) -> str:
     if llm is None:
         return describe_brain(brain)
     return describe_brain(brain, llm.model, llm.base_url or "https://api.openai.com/v1")
+
+
+def doctor_line(brain: str, llm=None) -> str:
+    """What `python main.py doctor` last said of the language model's endpoint, or how to
+    ask it: a player learns before the town starts whether the model will keep up ('' on
+    the scripted brain, which needs no endpoint)."""
+    if brain == "scripted":
+        return ""
+    from game.brains.llm.doctor import remembered  # only the model brain pays the import
+    from game.core.config import LLMSettings
+
+    verdict = remembered(llm or LLMSettings())
+    return f"checked: {verdict}" if verdict else f"not checked yet: run `{DOCTOR_COMMAND}`"
+
+
+def doctor_color(line: str) -> theme.Color:
+    if line.startswith("checked: usable"):
+        return theme.GOOD
+    return theme.BAD if line.startswith("checked:") else theme.MUTED
 
 
 def saved_games() -> list[SaveInfo]:
@@ -74,6 +95,7 @@ class StartScene(Scene):
     def __init__(self, app, name: str, brain: str, llm=None) -> None:
         super().__init__(app)
         self.brain, self.llm = brain, llm
+        self.doctor = doctor_line(brain, llm)
         self.name_box = TextBox("your name", text=name, size=22, limit=40)
         self.focus = Focus(self.name_box)
         self.focus.set(self.name_box)  # so Enter starts straight away
@@ -154,7 +176,7 @@ class StartScene(Scene):
         w, h = self.app.size
         x = max(20, w // 2 - 300)
         self.compact = h < COMPACT_BELOW
-        y = 114 if self.compact else 170
+        y = (114 if self.compact else 170) + (DOCTOR_ROW if self.doctor else 0)
         right = x
         for button in self.scenario_buttons:
             button.on = self.choice == button.key
@@ -182,18 +204,21 @@ class StartScene(Scene):
         w, h = self.app.size
         x = max(20, w // 2 - 300)
         brain = f"Brain: {brain_sentence(self.brain, self.llm)}"
+        brain = theme.ellipsize(brain, theme.font(18 if self.compact else 20), w - x - 20)
         if self.compact:
             theme.blit_text(surface, "Smallville", (x, 8), 48, theme.ACCENT)
             tagline = "a town of generative agents, and you, a visitor"
             theme.blit_text(surface, tagline, (x + 220, 22), 20, theme.MUTED)
             theme.blit_text(surface, brain, (x, 56), 18)
-            theme.blit_text(surface, "New game", (x, 86), 22, theme.ACCENT)
+            self._draw_doctor(surface, (x, 78), 15)
+            theme.blit_text(surface, "New game", (x, 86 + self._shift), 22, theme.ACCENT)
         else:
             theme.blit_text(surface, "Smallville", (x, 18), 64, theme.ACCENT)
             tagline = "a town of generative agents, and you, a visitor"
             theme.blit_text(surface, tagline, (x, 72), 22, theme.MUTED)
             theme.blit_text(surface, brain, (x, 100), 20)
-            theme.blit_text(surface, "New game", (x, 138), 24, theme.ACCENT)
+            self._draw_doctor(surface, (x, 124), 16)
+            theme.blit_text(surface, "New game", (x, 138 + self._shift), 24, theme.ACCENT)
         for button in self.scenario_buttons:
             button.draw(surface)
             if not self.compact:
@@ -239,3 +264,14 @@ class StartScene(Scene):
                 18,
                 theme.BAD,
             )
+
+    @property
+    def _shift(self) -> int:
+        return DOCTOR_ROW if self.doctor else 0
+
+    def _draw_doctor(self, surface: pygame.Surface, at: tuple[int, int], size: int) -> None:
+        """The doctor's verdict in one line, cut to the window's width."""
+        if self.doctor:
+            room = self.app.size[0] - at[0] - 20
+            line = theme.ellipsize(self.doctor, theme.font(size), room)
+            theme.blit_text(surface, line, at, size, doctor_color(self.doctor))

@@ -24,7 +24,7 @@ from game.ui.actors import VISITOR_KEY, ActorLayer
 from game.ui.chat import SIZE as CHAT_SIZE
 from game.ui.chat import ChatPanel
 from game.ui.feed import Feed
-from game.ui.hud import BAR_HEIGHT, Hud, Notifications
+from game.ui.hud import Hud, Notifications
 from game.ui.input import Act, Command, PanelAction
 from game.ui.inspector import WIDTH as INSPECTOR_WIDTH
 from game.ui.inspector import Inspector
@@ -503,15 +503,13 @@ class TownScene(Scene):
         w, h = self.app.size
         self.camera.resize((w, h))
         self.hud.update(self.sim, self.pacer, w, self.fast_forward)
-        right = w - MARGIN
+        right, bar = w - MARGIN, self.hud.rect.height  # the bar grows a row for warnings
         if self.inspector is not None:
             width = min(INSPECTOR_WIDTH, w // 2)
-            rect = pygame.Rect(
-                w - width - MARGIN, BAR_HEIGHT + MARGIN, width, h - BAR_HEIGHT - 2 * MARGIN
-            )
+            rect = pygame.Rect(w - width - MARGIN, bar + MARGIN, width, h - bar - 2 * MARGIN)
             self.inspector.update(rect, self._near(self.inspector.name))
             right = rect.x - MARGIN
-        bottom, top = h - MARGIN, BAR_HEIGHT + MARGIN
+        bottom, top = h - MARGIN, bar + MARGIN
         if self.chat is not None:
             cw, ch = CHAT_SIZE
             if self.editor is not None:  # both stacked: the chat gives up height first
@@ -540,7 +538,7 @@ class TownScene(Scene):
         self.hud.draw(surface)
         for panel in reversed(self._panels()):
             panel.draw(surface)
-        self.notes.draw(surface, MARGIN, BAR_HEIGHT + MARGIN, 380)
+        self.notes.draw(surface, MARGIN, self.hud.rect.bottom + MARGIN, 380)
         self.feed.draw(surface, self.feed_room())
 
     def feed_room(self) -> pygame.Rect:
@@ -553,7 +551,8 @@ class TownScene(Scene):
         width = min(width, right - max(stacked, default=MARGIN))
         if width < 180:
             return pygame.Rect(0, 0, 0, 0)
-        return pygame.Rect(right - width, BAR_HEIGHT + MARGIN, width, h - BAR_HEIGHT - 2 * MARGIN)
+        bar = self.hud.rect.bottom
+        return pygame.Rect(right - width, bar + MARGIN, width, h - bar - 2 * MARGIN)
 
     def close(self) -> None:
         self.autosaver.close()  # a write in flight finishes before the town goes

@@ -125,6 +125,13 @@ def remember(verdict: Verdict) -> None:
     EndpointMemory().put(verdict.endpoint, verdict.model, **facts)
 
 
+def remembered(settings: LLMSettings, memory: EndpointMemory | None = None) -> str:
+    """The verdict `remember` kept for this endpoint and model ('' if never checked): the
+    start screen shows it, so a player learns before starting whether the model will do."""
+    endpoint = public_url(settings.base_url or DEFAULT_URL)
+    return (memory or EndpointMemory()).get(endpoint, settings.model).verdict
+
+
 def _request(settings: LLMSettings, mode: OutputMode, quirks, seed: int | None = None):
     return ChatRequest(
         messages=(Message(Role.USER, PROBE_PROMPT),),
