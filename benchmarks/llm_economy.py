@@ -6,6 +6,11 @@ box: `--latency` seconds a request, `--slots` requests at a time. It needs no mo
 network; the answers are schema-valid and deterministic, so the figures measure the
 brain's call economy, not a model's mood.
 
+Then, for real-time play (`--no-realtime` skips it), it warms a town up to the morning at
+no latency and plays on in real time, as the window does, with a 1 s model at 1x and 8x
+and a 3 s model at 1x, and reports the share of residents' waking time spent standing
+still for a decision (the pace meter, game/sim/pace.py).
+
 Usage: python benchmarks/llm_economy.py [--hours 24] [--latency 1] [--slots 16]
 The last line is JSON. For comparison, a user measured the original research code at
 about 54 requests and 26,000 tokens per agent per game hour, one agent after another.
@@ -17,7 +22,9 @@ import argparse
 import json
 import sys
 import time
-from datetime import timedelta
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from datetime import time as dtime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,8 +33,10 @@ sys.path.insert(0, str(ROOT / "tests" / "brains"))
 
 from protocol_server import ProtocolServer  # noqa: E402
 
-from game.core.config import LLMSettings  # noqa: E402
+from game.core.config import DEFAULT_WORKERS, LLMSettings  # noqa: E402
 from game.sim.factory import build_simulation  # noqa: E402
+from game.sim.pace import PaceMeter  # noqa: E402
+from game.sim.simulation import ClockMode  # noqa: E402
 
 ORIGINAL = {"requests": 54, "tokens": 26_000}
 EMBEDDINGS = "embeddings"
@@ -39,21 +48,84 @@ def main() -> None:
     parser.add_argument("--hours", type=float, default=24.0)
     parser.add_argument("--latency", type=float, default=1.0, help="seconds per request")
     parser.add_argument("--slots", type=int, default=16, help="parallel requests served")
-    parser.add_argument("--workers", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--no-realtime", action="store_true", help="skip the real-time play")
     args = parser.parse_args()
     with ProtocolServer(latency=args.latency, slots=args.slots) as server:
         usage, residents, wall = run(server.url, args)
-    print_report(usage, residents, wall, args)
+        waiting = {} if args.no_realtime else realtime_waiting(server, args)
+    print_report(usage, residents, wall, args, waiting)
+
+
+@dataclass(frozen=True)
+class Play:
+    """One real-time session: the model's latency, the game speed, how long it plays."""
+
+    latency: float
+    speed: int  # game minutes per real second, as the window's speed buttons
+    game_hours: float
+
+    @property
+    def label(self) -> str:
+        return f"{self.latency:g}s_model_{self.speed}x"
+
+
+PLAYS = (Play(1.0, 1, 1.0), Play(1.0, 8, 3.0), Play(3.0, 1, 1.0))
+PLAY_FROM_HOUR = 8  # residents are up and about
+
+
+def realtime_waiting(server: ProtocolServer, args: argparse.Namespace) -> dict[str, float]:
+    out = {}
+    for play in PLAYS:
+        share, late = play_realtime(server, args, play)
+        out[play.label] = round(share, 4)
+        print(
+            f"  real time, {play.latency:g} s model at {play.speed}x for {play.game_hours:g} "
+            f"game hours: residents waited {share:.1%} of their waking time "
+            f"(the clock fell {late:.1f} s behind)",
+            flush=True,
+        )
+    return out
+
+
+def play_realtime(server: ProtocolServer, args: argparse.Namespace, play: Play):
+    """(waiting share, seconds the clock fell behind real time)."""
+    server.latency = 0.0
+    sim = build_simulation(
+        args.scenario, seed=args.seed, brain="llm", workers=args.workers, llm=settings(server.url)
+    )
+    try:
+        morning = datetime.combine(sim.now.date(), dtime(PLAY_FROM_HOUR))
+        sim.run_until(morning)  # lockstep, no latency: a town in its morning
+        server.latency = play.latency
+        sim.config = replace(sim.config, mode=ClockMode.REALTIME)
+        sim.pace_meter = PaceMeter()
+        rate = play.speed * 60 / sim.step_seconds  # steps per real second
+        total = int(play.game_hours * 3600 / sim.step_seconds)
+        began, done = time.perf_counter(), 0
+        while done < total:
+            due = min(total, int((time.perf_counter() - began) * rate))
+            while done < due:
+                sim.step()
+                done += 1
+            time.sleep(0.002)
+        late = time.perf_counter() - began - total / rate
+        return sim.pace().total_share, max(0.0, late)
+    finally:
+        sim.close()
+        server.latency = args.latency
+
+
+def settings(url: str) -> LLMSettings:
+    """No audit log and no recording: the run writes nothing to disk."""
+    return LLMSettings(base_url=url, model="bench-model", audit=False, remember_endpoint=False)
 
 
 def run(url: str, args: argparse.Namespace) -> tuple[dict, int, float]:
-    """No audit log and no recording: the run writes nothing to disk."""
-    settings = LLMSettings(
-        base_url=url, model="bench-model", audit=False, remember_endpoint=False
-    )
+    """The lockstep day: exact counts, the same in every run."""
     sim = build_simulation(
-        args.scenario, seed=args.seed, brain="llm", workers=args.workers, llm=settings
+        args.scenario, seed=args.seed, brain="llm", workers=args.workers, llm=settings(url)
     )
     began = time.perf_counter()
     shown = [began]
@@ -103,7 +175,9 @@ def figures(usage: dict, residents: int, hours: float) -> dict:
     }
 
 
-def print_report(usage: dict, residents: int, wall: float, args: argparse.Namespace) -> None:
+def print_report(
+    usage: dict, residents: int, wall: float, args: argparse.Namespace, waiting: dict
+) -> None:
     fig = figures(usage, residents, args.hours)
     print(f"{residents} residents, {args.hours:g} game hours, wall {wall:.1f} s")
     print(f"latency {args.latency:g} s, {args.slots} slots, {args.workers} workers")
@@ -132,6 +206,7 @@ def print_report(usage: dict, residents: int, wall: float, args: argparse.Namesp
                 "original_per_agent_hour": ORIGINAL,
                 "fallbacks": usage.get("fallbacks", 0),
                 "failures": usage.get("failures", 0),
+                "waiting_share": waiting,
             }
         )
     )

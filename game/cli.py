@@ -15,6 +15,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 
+from game.core.config import DEFAULT_WORKERS
 from game.core.errors import SmallvilleError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -286,7 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--hours", type=float, default=24.0, help="game hours to run")
     run.add_argument("--seed", type=int, default=0, help="random seed (same seed, same run)")
     run.add_argument("--brain", choices=("scripted", "llm"), help="default: config, scripted")
-    run.add_argument("--workers", type=int, help="cognition threads (default: config, 8)")
+    run.add_argument(
+        "--workers", type=int, help=f"cognition threads (default: config, {DEFAULT_WORKERS})"
+    )
     run.add_argument("--report", help="write the JSON report here (default: stdout)")
     run.add_argument("--quiet", action="store_true", help="no progress line")
     run.add_argument("--save", help="save the game under this name at the end")

@@ -71,6 +71,11 @@ class HashEmbedder:
         np.divide(out, norms, out=out, where=norms > 0)
         return out
 
+    def peek(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """Everything: hashing costs no request."""
+        texts = list(dict.fromkeys(texts))
+        return dict(zip(texts, self.embed(texts), strict=True)) if texts else {}
+
     def _features(self, text: str) -> tuple[list[int], list[float]]:
         words = tokenize(text)
         buckets: list[int] = []
@@ -151,7 +156,18 @@ class CachedEmbedder:
             out[row] = found[text]
         return out
 
-    def _lookup(self, texts: list[str]) -> dict[str, np.ndarray]:
+    def peek(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """The cached vectors, plus whatever the inner embedder has at no cost (kept)."""
+        found = self._lookup(list(texts), count=False)
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        if missing:
+            free = self.inner.peek(missing)
+            if free:
+                self._store(list(free), np.stack(list(free.values())).astype(np.float32))
+                found.update(free)
+        return found
+
+    def _lookup(self, texts: list[str], count: bool = True) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}
         with self._lock:
             for text in texts:
@@ -159,9 +175,9 @@ class CachedEmbedder:
                 if vector is not None:
                     self._cache.move_to_end(text)
                     found[text] = vector
-                    self.hits += 1
+                    self.hits += count
                 else:
-                    self.misses += 1
+                    self.misses += count
         return found
 
     def _store(self, texts: list[str], vectors: np.ndarray) -> None:

@@ -44,3 +44,10 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """float32 array (len(texts), dim), rows L2-normalised."""
         ...
+
+    def peek(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """The vectors of those texts this embedder has without a request (all of them
+        for a local embedder, the cached ones for a remote one). Why: a memory is
+        embedded when a retrieval needs it, and whatever is known already is filled in
+        at once at no cost."""
+        ...

@@ -50,6 +50,11 @@ KNOWN_PRICES: dict[str, tuple[float, float]] = {
 }
 
 
+# Cognition threads: a model's calls wait on the network, and each resident may have a
+# job in flight and its next decision asked ahead, so more threads than cores pay off.
+DEFAULT_WORKERS = 16
+
+
 @dataclass(frozen=True)
 class LLMSettings:
     """Everything the language-model brain needs except the key itself."""
@@ -111,7 +116,7 @@ class LLMSettings:
 @dataclass(frozen=True)
 class Config:
     brain: str = "scripted"  # scripted | llm
-    workers: int = 8  # cognition threads
+    workers: int = DEFAULT_WORKERS  # cognition threads
     llm: LLMSettings = field(default_factory=LLMSettings)
     sources: dict[str, str] = field(default_factory=dict)  # setting -> where it came from
 
@@ -300,7 +305,7 @@ def add_llm_arguments(parser: argparse.ArgumentParser, with_brain: bool = False)
     g = parser.add_argument_group("language model (override the config file and environment)")
     if with_brain:
         g.add_argument("--brain", choices=("scripted", "llm"), help="who answers")
-        g.add_argument("--workers", type=int, help="cognition threads (default 8)")
+        g.add_argument("--workers", type=int, help=f"cognition threads (default {DEFAULT_WORKERS})")
     g.add_argument("--model", help="chat model name")
     g.add_argument("--cheap-model", help="model for importance, emoji and area choice")
     g.add_argument("--embed-model", help="embedding model name")

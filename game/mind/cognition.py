@@ -9,8 +9,10 @@ or the town. The simulation applies effects on its own thread.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 import numpy as np
 
@@ -30,6 +32,7 @@ from game.brains.questions import (
     Insights,
     Place,
     PlanDay,
+    Question,
     RateImportance,
     React,
     ReflectQuestions,
@@ -100,6 +103,31 @@ def _embed(mind: Mind, texts: Sequence[str]) -> np.ndarray:
     return mind.embedder.embed(list(texts)) if texts else np.zeros((0, mind.embedder.dim))
 
 
+def warm(mind: Mind, snaps: Sequence[AgentSnapshot], queries: Sequence[str]) -> None:
+    """Embed, in one request, every query a job is about to retrieve with and the
+    memories of its agents not embedded yet: the embedder keeps them, so the job's
+    retrievals then cost no request and the job waits on the network once, not once
+    per retrieval."""
+    if not mind.settings.ablation.memory:
+        return
+    texts = [*queries, *(s.memory.text(i) for s in snaps for i in s.memory.missing())]
+    if texts:
+        _embed(mind, list(dict.fromkeys(texts)))
+
+
+A = TypeVar("A")
+_FAN_OUT = ThreadPoolExecutor(max_workers=8, thread_name_prefix="fan-out")
+
+
+def ask_each(mind: Mind, questions: Sequence[Question[A]]) -> list[A]:
+    """Independent questions asked at once, answers in order: a job waits for the
+    slowest, not for their sum. (The tasks never fan out again, so the pool cannot
+    deadlock.)"""
+    if len(questions) < 2:
+        return [mind.brain.ask(q) for q in questions]
+    return list(_FAN_OUT.map(mind.brain.ask, questions))
+
+
 @dataclass(frozen=True)
 class Note:
     """A memory to write, before it is rated and embedded: its fields and what the data
@@ -115,7 +143,9 @@ class Note:
 def new_memories(
     mind: Mind, snap: AgentSnapshot, notes: Sequence[Note], town: Town | None = None
 ) -> tuple[NewMemory, ...]:
-    """Render, rate and embed a batch of memories: one question and one embedding call."""
+    """Render and rate a batch of memories (one question). Their vectors are the ones the
+    embedder has at no cost; the rest are left to the next retrieval, which embeds them
+    with its query in one request instead of one request here."""
     if not notes:
         return ()
     texts = [facts.render(n.fact, town) for n in notes]
@@ -123,10 +153,10 @@ def new_memories(
         Draft(n.kind, t, n.fact, n.known, n.routine) for n, t in zip(notes, texts, strict=True)
     )
     scores = mind.brain.ask(RateImportance(snap.persona, drafts))
-    vectors = _embed(mind, texts)
+    known = mind.embedder.peek(texts)
     return tuple(
-        NewMemory(n.kind, t, n.fact, max(1, min(10, int(s))), v, n.evidence)
-        for n, t, s, v in zip(notes, texts, scores, vectors, strict=True)
+        NewMemory(n.kind, t, n.fact, max(1, min(10, int(s))), known.get(t), n.evidence)
+        for n, t, s in zip(notes, texts, scores, strict=True)
     )
 
 
@@ -140,12 +170,15 @@ def recall(
     """Retrieve for several queries, merged best-first without repeats."""
     if not mind.settings.ablation.memory or len(snap.memory) == 0 or not queries:
         return [], ()
-    vectors = _embed(mind, queries)
+    view = snap.memory
+    missing = view.missing()  # memories not embedded yet go in the same request
+    vectors = _embed(mind, [*queries, *(view.text(i) for i in missing)])
+    view = view.with_vectors(missing, vectors[len(queries) :])
     kinds = allowed_kinds(mind.settings.ablation)
     chosen: list[int] = []
-    for vec in vectors:
+    for vec in vectors[: len(queries)]:
         chosen_settings = settings or mind.settings.retrieval
-        for i in retrieve(snap.memory, vec, snap.now, chosen_settings, k=k, kinds=kinds):
+        for i in retrieve(view, vec, snap.now, chosen_settings, k=k, kinds=kinds):
             if i not in chosen:
                 chosen.append(i)
     return snap.memory.records(chosen), tuple(chosen)
@@ -545,18 +578,26 @@ def perceive_job(
     talkable: frozenset[str],
 ) -> Perceived:
     memories = new_memories(mind, snap, [_seen(o) for o in observations], world.town)
-    candidates = [o for o in observations if not o.is_agent]
+    # A resident using an object is routine: remembered, never a question (a stove left
+    # burning by the player, or a state nobody here set, is one).
+    candidates = [o for o in observations if not o.is_agent and not o.routine]
     candidates += [o for o in observations if o.is_agent and o.subject in talkable]
     touched: list[int] = []
-    for obs in candidates[:MAX_REACT_QUESTIONS]:
-        queries = [f"What is {snap.name}'s relationship with {obs.subject}?", obs.text]
-        records, idx = recall(mind, snap, queries, k=5)
+    candidates = candidates[:MAX_REACT_QUESTIONS]
+    if candidates:
+        warm(mind, [snap], [q for obs in candidates for q in _react_queries(snap, obs)])
+    for obs in candidates:
+        records, idx = recall(mind, snap, _react_queries(snap, obs), k=5)
         touched.extend(idx)
         reaction = mind.brain.ask(React(context(snap, world.town, records), obs))
         found = _reaction(mind, snap, world, obs, reaction, talkable)
         if found is not None:
             return replace(found, memories=memories, touched=tuple(touched))
     return Perceived(snap.name, memories, tuple(touched))
+
+
+def _react_queries(snap: AgentSnapshot, obs: Observation) -> list[str]:
+    return [f"What is {snap.name}'s relationship with {obs.subject}?", obs.text]
 
 
 def _reaction(mind, snap, world, obs, reaction, talkable) -> Perceived | None:
@@ -584,13 +625,16 @@ def reflect_job(mind: Mind, snap: AgentSnapshot) -> Reflected:
     s, n = mind.settings, len(snap.memory)
     recent = tuple(snap.memory.records(range(max(0, n - s.reflection_window), n)))
     questions = mind.brain.ask(ReflectQuestions(snap.persona, recent))
+    questions = questions[: s.questions_per_reflection]
     notes: list[Note] = []
     seen = _reflection_texts(snap)  # an insight already held is not written again
     touched: list[int] = []
-    for question in questions[: s.questions_per_reflection]:
-        records, idx = recall(mind, snap, [question], k=12)
+    warm(mind, [snap], questions)
+    recalled = [recall(mind, snap, [question], k=12) for question in questions]
+    pairs = zip(questions, recalled, strict=True)
+    asked = [Insights(snap.persona, q, tuple(records)) for q, (records, _) in pairs]
+    for (_, idx), found in zip(recalled, ask_each(mind, asked), strict=True):
         touched.extend(idx)
-        found = mind.brain.ask(Insights(snap.persona, question, tuple(records)))
         for insight in found[: s.insights_per_question]:
             cited = tuple(dict.fromkeys(idx[j] for j in insight.evidence if 0 <= j < len(idx)))
             text = insight.text.strip()
@@ -634,14 +678,22 @@ def _reflection_texts(snap: AgentSnapshot) -> set[str]:
 # -- CONVERSE: both sides, turn by turn --------------------------------------------------
 
 
+NEWS = "news, plans and upcoming events"
+
+
+def _speaker_queries(
+    speaker: AgentSnapshot, listener: str, history: Sequence[Utterance]
+) -> list[str]:
+    last = history[-1].text if history else f"{listener} is here"
+    return [f"What is {speaker.name}'s relationship with {listener}?", listener, last]
+
+
 def _speaker_context(
     mind: Mind, speaker: AgentSnapshot, listener: str, history: Sequence[Utterance], town: Town
 ) -> tuple[AgentContext, tuple[int, ...]]:
-    last = history[-1].text if history else f"{listener} is here"
-    queries = [f"What is {speaker.name}'s relationship with {listener}?", listener, last]
-    records, idx = recall(mind, speaker, queries, k=5)
+    records, idx = recall(mind, speaker, _speaker_queries(speaker, listener, history), k=5)
     on_mind = replace(mind.settings.retrieval, importance_weight=2.0, relevance_weight=0.5)
-    news, idx2 = recall(mind, speaker, ["news, plans and upcoming events"], k=6, settings=on_mind)
+    news, idx2 = recall(mind, speaker, [NEWS], k=6, settings=on_mind)
     merged = records + [r for r in news if r.index not in idx]
     seen = {r.index for r in merged}
     merged += [r for r in commitments(speaker) if r.index not in seen]  # one's own cause
@@ -652,6 +704,8 @@ def _whole_conversation(mind, first, second, town, touched) -> tuple[list[Uttera
     """A brain that answers Converse writes both sides at once (the paper suggests it),
     each side from the context the turn-by-turn loop would give its first line; the same
     answer rates the conversation for each side."""
+    warm(mind, [first, second], [*_speaker_queries(first, second.name, ()), NEWS,
+                                 *_speaker_queries(second, first.name, ())])  # fmt: skip
     ctx_a, idx_a = _speaker_context(mind, first, second.name, (), town)
     ctx_b, idx_b = _speaker_context(mind, second, first.name, (), town)
     touched[first.name].extend(idx_a)

@@ -39,7 +39,7 @@ class NewMemory:
     text: str
     fact: Fact
     importance: int
-    embedding: np.ndarray
+    embedding: np.ndarray | None  # None: embedded later, when a retrieval needs it
     evidence: tuple[int, ...] = ()
 
 

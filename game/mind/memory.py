@@ -79,6 +79,17 @@ def _readonly(array: np.ndarray) -> np.ndarray:
     return array
 
 
+def unit(embedding: np.ndarray, dim: int) -> np.ndarray:
+    """A finite float32 vector of `dim` values, L2-normalised (a zero vector stays zero)."""
+    vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
+    if vector.shape != (dim,):
+        raise ValueError(f"embedding has {vector.size} values, this stream stores dim {dim}")
+    if not np.all(np.isfinite(vector)):
+        raise ValueError("embedding has NaN or infinite values")
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else vector
+
+
 class MemoryView:
     """An immutable snapshot of the first `n` memories of a stream, safe to read anywhere.
 
@@ -98,6 +109,7 @@ class MemoryView:
         texts: _Prefix,
         facts: _Prefix,
         evidence: _Prefix,
+        embedded: np.ndarray | None = None,
     ) -> None:
         self.n = len(texts)
         self.kinds = _readonly(kinds)
@@ -109,6 +121,35 @@ class MemoryView:
         self.texts: Sequence[str] = texts
         self.facts: Sequence[Fact] = facts
         self.evidence: Sequence[tuple[int, ...]] = evidence
+        # False where the vector is not known yet (a zero row until someone embeds it)
+        self.embedded = _readonly(np.ones(self.n, dtype=bool) if embedded is None else embedded)
+
+    def missing(self) -> list[int]:
+        """Memories whose vector is not known yet: a retrieval embeds them with its query."""
+        return np.flatnonzero(~self.embedded).tolist()
+
+    def with_vectors(self, indices: Sequence[int], vectors: np.ndarray) -> MemoryView:
+        """This view with those rows' vectors known (a copy of the vector column; the
+        stream is untouched: its owner fills it in, see MemoryStream.fill)."""
+        if not len(indices):
+            return self
+        embeddings = self.embeddings.copy()
+        embedded = self.embedded.copy()
+        for i, vector in zip(indices, vectors, strict=True):
+            embeddings[i] = unit(vector, self.dim)
+            embedded[i] = True
+        return MemoryView(
+            kinds=self.kinds,
+            created=self.created,
+            accessed=self.accessed,
+            importance=self.importance,
+            embeddings=embeddings,
+            idle=self.idle,
+            texts=self.texts,
+            facts=self.facts,
+            evidence=self.evidence,
+            embedded=embedded,
+        )
 
     @property
     def dim(self) -> int:
@@ -154,6 +195,7 @@ class MemoryStream:
         self._texts: list[str] = []
         self._facts: list[Fact] = []
         self._evidence: list[tuple[int, ...]] = []
+        self._missing: list[int] = []  # added without a vector, not filled in yet
 
     # -- storage -----------------------------------------------------------------------------
 
@@ -170,6 +212,7 @@ class MemoryStream:
         importance = np.zeros(capacity, dtype=np.int16)
         embeddings = np.zeros((capacity, self.dim), dtype=np.float32)
         idle = np.zeros(capacity, dtype=bool)
+        embedded = np.zeros(capacity, dtype=bool)
         if old is not None and n:
             kinds[:n] = self._kinds[:n]
             created[:n] = self._created[:n]
@@ -177,8 +220,10 @@ class MemoryStream:
             importance[:n] = self._importance[:n]
             embeddings[:n] = self._embeddings[:n]
             idle[:n] = self._idle[:n]
+            embedded[:n] = self._embedded[:n]
         self._kinds, self._created, self._accessed = kinds, created, accessed
         self._importance, self._embeddings, self._idle = importance, embeddings, idle
+        self._embedded = embedded
 
     @property
     def capacity(self) -> int:
@@ -195,7 +240,7 @@ class MemoryStream:
         text: str,
         created: datetime,
         importance: int,
-        embedding: np.ndarray,
+        embedding: np.ndarray | None,
         fact: Fact | None = None,
         evidence: Sequence[int] = (),
     ) -> int:
@@ -205,11 +250,14 @@ class MemoryStream:
         write memories that way; the architecture always passes the fields.
 
         Importance is clamped to 1..10 (a model may answer 0 or 11). The embedding is
-        L2-normalised so relevance is a plain dot product. Evidence must point at memories
-        that already exist: a reflection rests on what came before it.
+        L2-normalised so relevance is a plain dot product. Without one (None) the vector
+        is filled in later (`fill`): embedding waits until a retrieval needs it, so a
+        memory costs no request of its own. Evidence must point at memories that already
+        exist: a reflection rests on what came before it.
         """
         kind = MemoryKind(kind)
-        vector = self._check_embedding(embedding)
+        known = embedding is not None
+        vector = self._check_embedding(embedding) if known else np.zeros(self.dim, np.float32)
         ev = self._check_evidence(evidence, self._n)
         if self._n == self.capacity:
             self._alloc(self.capacity * 2)
@@ -220,6 +268,9 @@ class MemoryStream:
         self._accessed[i] = hours
         self._importance[i] = min(IMPORTANCE_MAX, max(IMPORTANCE_MIN, int(importance)))
         self._embeddings[i] = vector
+        self._embedded[i] = known
+        if not known:
+            self._missing.append(i)
         fact = fact or statement("", str(text), Source.SEEN)
         self._idle[i] = is_idle(fact)
         self._texts.append(str(text))
@@ -229,15 +280,20 @@ class MemoryStream:
         return i
 
     def _check_embedding(self, embedding: np.ndarray) -> np.ndarray:
-        vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
-        if vector.shape != (self.dim,):
-            raise ValueError(
-                f"embedding has {vector.size} values, this stream stores dim {self.dim}"
-            )
-        if not np.all(np.isfinite(vector)):
-            raise ValueError("embedding has NaN or infinite values")
-        norm = float(np.linalg.norm(vector))
-        return vector / norm if norm > 0 else vector
+        return unit(embedding, self.dim)
+
+    def missing(self) -> list[int]:
+        """Memories whose vector is not known yet, oldest first."""
+        return list(self._missing)
+
+    def fill(self, vectors: dict[int, np.ndarray]) -> None:
+        """Put in vectors of memories added without one (owner thread only)."""
+        for i, vector in vectors.items():
+            j = _check_index(i, self._n)
+            if not self._embedded[j]:
+                self._embeddings[j] = self._check_embedding(vector)
+                self._embedded[j] = True
+        self._missing = [i for i in self._missing if not self._embedded[i]]
 
     @staticmethod
     def _check_evidence(evidence: Iterable[int], limit: int) -> tuple[int, ...]:
@@ -271,6 +327,7 @@ class MemoryStream:
             texts=_Prefix(self._texts, n),
             facts=_Prefix(self._facts, n),
             evidence=_Prefix(self._evidence, n),
+            embedded=self._embedded[:n].copy() if self._missing else None,
         )
 
     def record(self, i: int) -> MemoryRecord:
@@ -326,6 +383,7 @@ class MemoryStream:
         stream._accessed[:n] = arrays["accessed"]
         stream._importance[:n] = arrays["importance"]
         stream._embeddings[:n] = arrays["embeddings"]
+        stream._embedded[:n] = True  # a save is written with every vector known
         facts = [_fact(i, f) for i, f in enumerate(doc["facts"])]
         stream._idle[:n] = [is_idle(f) for f in facts]
         stream._texts = [str(t) for t in doc["texts"]]

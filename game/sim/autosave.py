@@ -82,6 +82,7 @@ def snapshot(sim) -> Snapshot:
     """The state to save, taken between steps (a few ms for 25 residents)."""
     from game.sim.saves import FORMAT, VERSION
 
+    sim.settle_memories()  # every memory saved with its vector
     header = {
         "format": FORMAT,
         "version": VERSION,

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from game.core.codec import decode, encode
-from game.core.config import data_dir
+from game.core.config import DEFAULT_WORKERS, data_dir
 from game.core.errors import SmallvilleError, clip
 from game.core.mind_settings import MindSettings
 from game.core.text import bounded_loads
@@ -253,6 +253,7 @@ def _fsync_dir(folder: Path) -> None:
 def game_state(sim) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The document and the arrays. Decisions still in flight are dropped: the agents
     simply ask again after loading (lockstep runs have none between steps)."""
+    sim.settle_memories()
     arrays: dict[str, np.ndarray] = {}
     agents = []
     for i, name in enumerate(sorted(sim.agents)):
@@ -380,7 +381,7 @@ def load_game(
     brain: str | None = None,
     mind: MindSettings | None = None,
     mode: ClockMode = ClockMode.LOCKSTEP,
-    workers: int = 8,
+    workers: int = DEFAULT_WORKERS,
     **options: Any,
 ):
     """A Simulation restored from a save. A damaged save raises SaveError and writes nothing.
@@ -441,7 +442,7 @@ def load_with(
     --load`, `play --load`, F9, `replay`, `interview`, `evaluate`) comes through here, so
     none of them can fall back to the default endpoint with the key."""
     llm = getattr(settings, "llm", None)
-    workers = int(getattr(settings, "workers", 8) or 8)
+    workers = int(getattr(settings, "workers", DEFAULT_WORKERS) or DEFAULT_WORKERS)
     sources = getattr(settings, "sources", {}) or {}
     brain = getattr(settings, "brain", None) if sources.get("brain") == "flag" else None
     return load_game(name, root, brain, mind=mind, mode=mode, workers=workers, llm=llm)

@@ -152,7 +152,7 @@ class Timing:
 
 INSTANT = Timing()  # the scripted brain answers within the step
 # A model: a game minute for a decision, three for a thought (10-second steps).
-MODEL_TIMING = Timing(decision_steps=6, thought_steps=18, ask_ahead=True)
+MODEL_TIMING = Timing(decision_steps=6, thought_steps=36, ask_ahead=True)
 # Asking ahead needs at least this many steps before the action ends to be worth it.
 MIN_AHEAD_STEPS = 6
 
@@ -753,6 +753,29 @@ class Simulation:
             stream.add(m.kind, m.text, self.now, m.importance, m.embedding, m.fact, evidence)
             if m.kind in PERCEIVED:
                 agent.reflect_pool += m.importance
+        self._fill_known_vectors(agent)
+
+    def _fill_known_vectors(self, agent: Agent) -> None:
+        """Vectors some retrieval has fetched since (the embedder keeps them) go into the
+        stream, so later retrievals need not send those texts again."""
+        stream = agent.memory
+        missing = stream.missing()
+        if not missing:
+            return
+        known = self.mind.embedder.peek([stream.text(i) for i in missing])
+        stream.fill({i: known[stream.text(i)] for i in missing if stream.text(i) in known})
+
+    def settle_memories(self) -> None:
+        """Embed every memory still without a vector, in one request: a save holds every
+        vector, so a loaded game never meets a half-embedded stream."""
+        pending = [(a, i) for a in self.agents.values() for i in a.memory.missing()]
+        if not pending:
+            return
+        texts = list(dict.fromkeys(a.memory.text(i) for a, i in pending))
+        vectors = dict(zip(texts, self.mind.embedder.embed(texts), strict=True))
+        for agent in self.agents.values():
+            stream = agent.memory
+            stream.fill({i: vectors[stream.text(i)] for i in stream.missing()})
 
     def _wake(self, agent: Agent, e: Woke) -> None:
         agent.summary, agent.summary_day = e.summary, e.summary_day

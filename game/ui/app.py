@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.core.config import DEFAULT_WORKERS
 from game.ui.help import HelpOverlay
 from game.ui.input import Act, Command, translate
 from game.ui.scene import SceneStack
@@ -36,7 +37,7 @@ class Options:
     name: str = "Robin"  # the player's visitor name
     brain: str = "scripted"
     seed: int = 0
-    workers: int = 8
+    workers: int = DEFAULT_WORKERS
     size: tuple[int, int] = DEFAULT_SIZE
     speed: int = 1
     fps: int = 60

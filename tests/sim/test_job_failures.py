@@ -16,11 +16,18 @@ class FlakyEmbedder:
         self.inner, self.left = inner, failures
         self.name, self.dim = inner.name, inner.dim
 
-    def embed(self, texts):
+    def _break(self) -> None:
         if self.left > 0:
             self.left -= 1
             raise RuntimeError("embedder broke")
+
+    def embed(self, texts):
+        self._break()
         return self.inner.embed(texts)
+
+    def peek(self, texts):
+        self._break()
+        return self.inner.peek(texts)
 
 
 def town(failures: int):

@@ -74,6 +74,11 @@ class OpenAIEmbedder:
         assert ticket.rows is not None
         return ticket.rows
 
+    def peek(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """Nothing: every vector of this embedder costs a request (CachedEmbedder keeps
+        the ones already fetched)."""
+        return {}
+
     def _drain(self) -> list[_Ticket]:
         """Queued tickets whose texts fit in one request (at least one ticket)."""
         with self._lock:
