@@ -14,7 +14,8 @@ import re
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -112,6 +113,13 @@ class HashEmbedder:
         return (h >> 1) % self.dim, (1.0 if h & 1 else -1.0)
 
 
+@runtime_checkable
+class TakesRiders(Protocol):
+    """An embedder that can send texts along with its next request (a remote one)."""
+
+    def later(self, texts: Sequence[str], deliver: Callable[[str, np.ndarray], None]) -> None: ...
+
+
 class CachedEmbedder:
     """Wraps any Embedder with a thread-safe LRU cache by exact text.
 
@@ -166,6 +174,21 @@ class CachedEmbedder:
                 self._store(list(free), np.stack(list(free.values())).astype(np.float32))
                 found.update(free)
         return found
+
+    def later(self, texts: Sequence[str]) -> None:
+        """Fetch these texts with the next request the inner embedder makes, if it can
+        take riders (a remote one); they cost no request of their own."""
+        if not isinstance(self.inner, TakesRiders):
+            return
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            self.inner.later(missing, self._keep)
+
+    def _keep(self, text: str, vector: np.ndarray) -> None:
+        frozen = np.asarray(vector, dtype=np.float32).copy()
+        frozen.setflags(write=False)
+        self._store([text], frozen[None, :])
 
     def _lookup(self, texts: list[str], count: bool = True) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}

@@ -239,29 +239,54 @@ SUMMARY_TOPICS = (
 
 def summary_description(mind: Mind, snap: AgentSnapshot) -> tuple[str, tuple[int, ...]]:
     """Name, age, traits and three retrieved summaries: the paper's cached description."""
-    p = snap.persona
-    parts, touched = [base_summary(snap)], []
-    for topic in SUMMARY_TOPICS:
-        text = topic.format(name=p.name, pronoun="their")
-        records, idx = recall(mind, snap, [text], k=8)
-        touched.extend(idx)
-        if records:
-            parts.append(mind.brain.ask(Summarize(p, text, tuple(records))))
-    return "\n".join(parts), tuple(dict.fromkeys(touched))
+    (summary, touched), _ = _summaries(mind, snap, yesterday="")
+    return summary, touched
+
+
+def _summary_topics(snap: AgentSnapshot) -> list[str]:
+    return [topic.format(name=snap.persona.name, pronoun="their") for topic in SUMMARY_TOPICS]
+
+
+def _yesterday_topic(snap: AgentSnapshot) -> str:
+    """What to summarise of yesterday ('' on the first morning: nothing happened yet)."""
+    if len(snap.memory) <= len(snap.persona.seed_memories()):
+        return ""
+    yesterday = snap.now - timedelta(days=1)
+    return f"what {snap.persona.name} did on {yesterday.strftime('%A %B %d')}"
+
+
+def _summaries(
+    mind: Mind, snap: AgentSnapshot, yesterday: str
+) -> tuple[tuple[str, tuple[int, ...]], str]:
+    """((description, memories touched), summary of yesterday): the description's
+    summaries and yesterday's are independent questions, asked at once."""
+    topics = _summary_topics(snap)
+    recalled = [recall(mind, snap, [text], k=8) for text in topics]
+    asked = [
+        Summarize(snap.persona, t, tuple(r))
+        for t, (r, _) in zip(topics, recalled, strict=True)
+        if r
+    ]
+    if yesterday:
+        records, _ = recall(mind, snap, [yesterday], k=15)
+        asked.append(Summarize(snap.persona, yesterday, tuple(records)))
+    answers = ask_each(mind, asked)
+    said_yesterday = answers.pop() if yesterday else ""
+    touched = tuple(dict.fromkeys(i for _, idx in recalled for i in idx))
+    return ("\n".join([base_summary(snap), *answers]), touched), said_yesterday
 
 
 def wake_job(mind: Mind, snap: AgentSnapshot, town: Town) -> Woke:
-    p, now = snap.persona, snap.now
-    today = now.date().isoformat()
-    summary, touched = snap.summary, ()
-    if snap.summary_day != today or not summary:
-        summary, touched = summary_description(mind, snap)
+    today = snap.now.date().isoformat()
+    topic = _yesterday_topic(snap)
+    fresh = snap.summary_day != today or not snap.summary
+    warm(mind, [snap], [*(_summary_topics(snap) if fresh else []), topic, _plan_query(snap)])
+    if fresh:
+        (summary, touched), yesterday = _summaries(mind, snap, topic)
+    else:
+        summary, touched = snap.summary, ()
+        yesterday = ask_each(mind, [_yesterday(mind, snap, topic)])[0] if topic else ""
     snap = replace(snap, summary=summary)
-    yesterday = ""
-    if len(snap.memory) > len(p.seed_memories()):
-        topic = f"what {p.name} did on {(now - timedelta(days=1)).strftime('%A %B %d')}"
-        records, _ = recall(mind, snap, [topic], k=15)
-        yesterday = mind.brain.ask(Summarize(p, topic, tuple(records)))
     plan, memories, idx = plan_rest_of_day(mind, snap, town, yesterday)
     return Woke(
         snap.name,
@@ -271,6 +296,15 @@ def wake_job(mind: Mind, snap: AgentSnapshot, town: Town) -> Woke:
         summary=summary,
         summary_day=today,
     )
+
+
+def _yesterday(mind: Mind, snap: AgentSnapshot, topic: str) -> Summarize:
+    records, _ = recall(mind, snap, [topic], k=15)
+    return Summarize(snap.persona, topic, tuple(records))
+
+
+def _plan_query(snap: AgentSnapshot) -> str:
+    return f"{snap.persona.name}'s plans and events for {fmt_datetime(snap.now)}"
 
 
 def plan_places(snap: AgentSnapshot, town: Town) -> tuple[Place, ...]:
@@ -299,7 +333,7 @@ def plan_rest_of_day(
     """A broad plan from now until bedtime, stored in memory as the paper does.
     `extra` are memories not yet in the stream that the plan must take into account."""
     p, now = snap.persona, snap.now
-    records, idx = recall(mind, snap, [f"{p.name}'s plans and events for {fmt_datetime(now)}"])
+    records, idx = recall(mind, snap, [_plan_query(snap)])
     records = [*extra, *records, *(r for r in commitments(snap) if r.index not in idx)]
     sleep_at = next_time(now + timedelta(minutes=30), p.sleep)
     items: Sequence[PlanItem] = ()

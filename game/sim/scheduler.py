@@ -7,11 +7,15 @@ number of steps after it was submitted: lockstep waits only for the jobs due now
 a slow model the clock runs on while many decisions are computed at once, and every
 decision still lands at the same game time in every run.
 
-Why two lanes: the main lane holds the job that may change what an agent does now
-(perceive and react, reflect, a decision it is waiting for). The ahead lane holds the
-agent's *next* decision, asked while the current action runs and due when it ends; it
-only proposes (the simulation uses it if the agent's plan is still the one it was made
-from), so it can run beside the main lane without either undoing the other.
+Why three lanes: the main lane holds the decision an agent waits for (the next action
+when none was asked ahead, waking, a conversation, the player's jobs). The thought lane
+holds perceiving (and deciding whether to react) and reflecting, which go on while the
+agent does something: a resident deep in thought still turns up to a conversation. The
+ahead lane holds the agent's *next* decision, asked while the current action runs and due
+when it ends; it only proposes (the simulation uses it if the agent's plan is still the
+one it was made from). Effects come back in submission order whatever their lane, and
+each applier checks that what it changes still makes sense (a reaction that arrives
+during a conversation is only remembered).
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from typing import Any
 
 
 class Lane(Enum):
-    MAIN = "main"
-    AHEAD = "ahead"
+    MAIN = "main"  # what the agent does now: decisions, conversations, the player's jobs
+    THOUGHT = "thought"  # perceiving (and reacting), reflecting, beside what it does
+    AHEAD = "ahead"  # the next decision, asked while the current action runs
 
 
 @dataclass(frozen=True)
@@ -51,12 +56,13 @@ class Scheduler:
         self._pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="mind")
         self._jobs: list[_Job] = []
         self._busy: dict[Lane, set[str]] = {lane: set() for lane in Lane}
+        self._dropped: list[Future] = []  # still running, their results unwanted
         self.step = 0  # set by the simulation: the step jobs are being submitted in
         self.delay = 1  # default steps between submitting a job and applying its decision
 
-    def busy(self, name: str) -> bool:
-        """A main-lane job is in flight for this agent."""
-        return name in self._busy[Lane.MAIN]
+    def busy(self, name: str, lane: Lane = Lane.MAIN) -> bool:
+        """A job of that lane (by default, a decision) is in flight for this agent."""
+        return name in self._busy[lane]
 
     def preparing(self, name: str) -> bool:
         """A decision is being asked ahead for this agent."""
@@ -82,6 +88,22 @@ class Scheduler:
         busy.update(agents)
         due = self.step + max(1, self.delay if delay is None else delay) - 1
         self._jobs.append(_Job(agents, label, self._pool.submit(fn, *args), due, lane))
+
+    def drop(self, name: str, lane: Lane) -> None:
+        """Forget this agent's job in that lane (a question asked ahead that the agent
+        has outrun): the lane is free at once, nobody waits for the job, and its result
+        is thrown away whenever it comes."""
+        if name not in self._busy[lane]:
+            return
+        self._busy[lane].discard(name)
+        keep = []
+        for job in self._jobs:
+            if job.lane is lane and name in job.agents:
+                self._dropped.append(job.future)
+            else:
+                keep.append(job)
+        self._jobs = keep
+        self._dropped = [f for f in self._dropped if not f.done()]
 
     def run_detached(self, fn: Callable[..., Any], *args) -> Future:
         """A read-only job outside the one-per-agent rule (an interview)."""

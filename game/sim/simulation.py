@@ -125,6 +125,10 @@ class JobHealth:
         }
 
 
+# The scheduler lane of each kind of an agent's own job (the rest are decisions).
+LANES = {JobKind.PERCEIVE: Lane.THOUGHT, JobKind.REFLECT: Lane.THOUGHT}
+
+
 class ClockMode(Enum):
     LOCKSTEP = "lockstep"  # wait for every decision each step: deterministic
     REALTIME = "realtime"  # never wait: the window keeps its frame rate
@@ -138,23 +142,32 @@ class Timing:
     them overlap; asking the next decision while the current action runs hides it.
 
     - `decision_steps`: a decision the agent stands still for (waking, the next action
-      when none was asked ahead, starting a conversation), and the player's jobs;
-    - `thought_steps`: perceiving and reacting, and reflecting, which happen while the
-      agent goes on with what it does;
+      when none was asked ahead), and the player's jobs;
+    - `talk_steps`: the lines of a conversation, while the two greet each other;
+    - `thought_steps`: perceiving and deciding whether to react, which happen while the
+      agent goes on with what it does (a sight out of the ordinary, like a stove left
+      burning, gets `decision_steps`); reflecting, which nothing waits for, gets twice
+      as long;
     - `ask_ahead`: ask the next action while the current one runs (and waking up during
       the night), used if the plan has not changed by then.
     """
 
     decision_steps: int = 1
     thought_steps: int = 1
+    talk_steps: int = 1
     ask_ahead: bool = False
 
 
 INSTANT = Timing()  # the scripted brain answers within the step
-# A model: a game minute for a decision, three for a thought (10-second steps).
-MODEL_TIMING = Timing(decision_steps=6, thought_steps=36, ask_ahead=True)
+# A model: a game minute for a decision, three to start a conversation, ten for a
+# thought (10-second steps).
+MODEL_TIMING = Timing(decision_steps=6, thought_steps=60, talk_steps=18, ask_ahead=True)
 # Asking ahead needs at least this many steps before the action ends to be worth it.
 MIN_AHEAD_STEPS = 6
+# Waking up is asked this close to it (two game hours), not at bedtime: the night's
+# last hours are when the player might still whisper to a sleeper, and a run that ends
+# at midnight does not pay for the next morning.
+WAKE_AHEAD_STEPS = 720
 
 
 @dataclass(frozen=True)
@@ -514,26 +527,24 @@ class Simulation:
                 out.append(other.name)
         return frozenset(out)
 
-    def _need(self, agent: Agent) -> JobKind | None:
+    def _needs(self, agent: Agent) -> list[JobKind]:
+        """The jobs an agent needs now: a decision, a thought, or one of each."""
         if not agent.seeded:
-            return JobKind.SEED
-        if agent.conversation is not None:
-            return None
+            return [JobKind.SEED]
         action = agent.action
-        if action is not None and action.kind is ActionKind.CHAT:
-            return None
+        if agent.conversation is not None or (action and action.kind is ActionKind.CHAT):
+            return []
         if action is not None and action.kind is ActionKind.SLEEP and action.over(self.now):
-            return JobKind.WAKE
+            return [JobKind.WAKE]
         if agent.asleep:
-            return None
-        if agent.pending and self.config.mind.ablation.memory:
-            return JobKind.PERCEIVE
+            return []
+        needs = [JobKind.NEXT_ACTION] if action is None else []
         threshold = self.config.mind.reflection_threshold
-        if agent.reflect_pool >= threshold and self.config.mind.ablation.reflection:
-            return JobKind.REFLECT
-        if action is None:
-            return JobKind.NEXT_ACTION
-        return None
+        if agent.pending and self.config.mind.ablation.memory:
+            needs.append(JobKind.PERCEIVE)
+        elif agent.reflect_pool >= threshold and self.config.mind.ablation.reflection:
+            needs.append(JobKind.REFLECT)
+        return needs
 
     def _schedule(self) -> None:
         world = None
@@ -541,24 +552,35 @@ class Simulation:
             agent = self.agents[name]
             if self._use_prepared(agent) or self._awaiting_ahead(agent):
                 continue
-            if self.scheduler.busy(name) or self.jobs.waiting(name, self.now):
+            if self.jobs.waiting(name, self.now):
                 continue
-            need = self._need(agent)
-            if need is None:
-                continue
-            world = world or self.surroundings()
-            self._submit(agent, need, world)
+            if agent.seeded and agent.asleep and not self.scheduler.preparing(name):
+                self._ask_ahead(agent)  # waking up, once it is near
+            for need in self._needs(agent):
+                if self.scheduler.busy(name, LANES.get(need, Lane.MAIN)):
+                    continue
+                world = world or self.surroundings()
+                self._submit(agent, need, world)
 
     def _submit(self, agent: Agent, need: JobKind, world: Surroundings) -> None:
         """Start the job an agent needs, with the arguments that kind of job reads."""
+        delay = self._delay(agent, need)  # before the job's arguments take the sightings
         job, args = self._job_makers[need](agent, world)
-        delay = self._delay(need)
-        self.scheduler.submit((agent.name,), need.value, job, self.mind, *args, delay=delay)
+        lane = LANES.get(need, Lane.MAIN)
+        self.scheduler.submit(
+            (agent.name,), need.value, job, self.mind, *args, delay=delay, lane=lane
+        )
 
-    def _delay(self, need: JobKind) -> int:
+    def _delay(self, agent: Agent, need: JobKind) -> int:
+        """A thought may take longer than a decision, unless something unusual was seen
+        (a stove left burning): that reaction should not wait."""
         timing = self.config.timing
-        thought = need in (JobKind.PERCEIVE, JobKind.REFLECT)
-        return timing.thought_steps if thought else timing.decision_steps
+        if need is JobKind.REFLECT:
+            return 2 * timing.thought_steps
+        if need is JobKind.PERCEIVE:
+            unusual = any(not o.is_agent and not o.routine for o in agent.pending)
+            return timing.decision_steps if unusual else timing.thought_steps
+        return timing.decision_steps
 
     # -- decisions asked ahead ------------------------------------------------------------
     def _ask_ahead(self, agent: Agent) -> None:
@@ -567,12 +589,18 @@ class Simulation:
         action = agent.action
         if not self.config.timing.ask_ahead or action is None:
             return
-        if self.scheduler.preparing(agent.name):
-            return  # an older question is still out; this action is decided the usual way
+        held = self._prepared.get(agent.name)
+        if held is not None and held.at == action.end and held.base is agent.plan:
+            return  # already asked
+        ahead = self._ahead.get(agent.name)
+        if ahead is not None and ahead[0] == action.end and ahead[1] is agent.plan:
+            return  # being asked
+        self.scheduler.drop(agent.name, Lane.AHEAD)  # asked for an action since replaced
+        self._ahead.pop(agent.name, None)
         steps = -(-int((action.end - self.now).total_seconds()) // self.step_seconds)
-        if steps < MIN_AHEAD_STEPS:
-            return
         sleep = action.kind is ActionKind.SLEEP
+        if steps < MIN_AHEAD_STEPS or (sleep and steps > WAKE_AHEAD_STEPS):
+            return
         job = prepare_wake_job if sleep else prepare_next_job
         snap = replace(agent.snapshot(action.end), action=None if not sleep else action)
         self._prepared.pop(agent.name, None)
@@ -659,9 +687,16 @@ class Simulation:
     def apply_effect(self, effect: Effect) -> None:
         """Store what a job remembered, then do what its kind of job does."""
         agent = self.agents.get(effect.agent)
-        if agent is not None:
-            self._store(agent, effect)
-            self._appliers[effect.job](agent, effect)
+        if agent is None or self._overtaken(agent, effect):
+            return
+        self._store(agent, effect)
+        self._appliers[effect.job](agent, effect)
+
+    def _overtaken(self, agent: Agent, effect: Effect) -> bool:
+        """A next action that arrives after the agent already found something to do (a
+        reaction from its thoughts, which run beside its decisions) is dropped whole,
+        memory included: the agent never did it."""
+        return isinstance(effect, NextAction) and agent.action is not None
 
     def _job_failed(self, finished: Finished) -> None:
         """A failed job costs the agent some waiting, never the run nor its memories: the
@@ -708,12 +743,16 @@ class Simulation:
         agent.plan = e.plan
         if e.action is not None:
             self._start_action(agent, e.action)
-            self._ask_ahead(agent)
 
     def _hold_prepared(self, agent: Agent, e: Prepared) -> None:
         self._prepared[agent.name] = e
 
     def _perceived(self, agent: Agent, e: Perceived) -> None:
+        talking = agent.conversation is not None
+        if talking or (agent.action is not None and agent.action.kind is ActionKind.CHAT):
+            return  # a conversation began meanwhile: what was seen is only remembered
+        if agent.asleep:
+            return
         if e.plan is not None:
             agent.plan = e.plan
         if e.action is not None:
@@ -809,6 +848,7 @@ class Simulation:
             emoji=action.emoji,
         )
         self._route(agent, action)
+        self._ask_ahead(agent)
 
     def _full(self, agent: Agent, address: str) -> bool:
         """Capacity is checked again here: two jobs may have chosen the same bathroom."""
@@ -879,6 +919,9 @@ class Simulation:
             return
         if self.scheduler.busy(partner_name) or self.scheduler.busy(agent.name):
             return
+        far = max(abs(agent.pos[0] - other.pos[0]), abs(agent.pos[1] - other.pos[1]))
+        if far > 2 * self.config.mind.vision_radius:
+            return  # they went their ways while the wish to talk formed
         snaps = (agent.snapshot(self.now), other.snapshot(self.now))  # before they stop
         for person in (agent, other):
             self.stop(person)
@@ -900,6 +943,7 @@ class Simulation:
             snaps[0],
             snaps[1],
             self.surroundings(),
+            delay=self.config.timing.talk_steps,
         )
 
     def _start_conversation(self, agent: Agent, talk: Conversation) -> None:
@@ -911,6 +955,7 @@ class Simulation:
         )
         agent.last_chat[partner] = self.now
         agent.conversations += 1
+        self._ask_ahead(agent)  # what to do when the conversation ends
         if agent.name == talk.participants[0]:
             self.log.add(
                 self.now,

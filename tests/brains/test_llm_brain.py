@@ -12,6 +12,7 @@ from llm_helpers import NOW, ctx, resident, serve, settings
 
 from game.brains import questions as B
 from game.brains.llm import LLMBrain
+from game.brains.llm.brain import REACT_QUIET
 from game.brains.protocol import Brain, Embedder
 from game.brains.questions import Draft, Spot
 from game.core.records import ActionKind, MemoryKind, Observation, PlanItem, ReactionKind, Source
@@ -153,7 +154,7 @@ def test_memos_are_kept_per_resident(server, tmp_path) -> None:
     assert calls(server) == 2
 
 
-def test_routine_sights_are_not_asked_about_and_quiet_lasts_an_hour(server, tmp_path) -> None:
+def test_routine_sights_are_not_asked_about_and_quiet_lasts(server, tmp_path) -> None:
     b = brain(server, tmp_path)
     c = ctx()
     fact = facts.object_state("Oak Hill College Dorm:kitchen:kettle", "in use")
@@ -166,8 +167,8 @@ def test_routine_sights_are_not_asked_about_and_quiet_lasts_an_hour(server, tmp_
     server.forced["react"] = {"decision": "continue", "action": "", "minutes": 0}
     assert b.ask(B.React(c, seen("Maria Lopez", "reading"))).kind is ReactionKind.CONTINUE
     writing = seen("Maria Lopez", "writing")
-    assert b.ask(B.React(c, writing)).kind is ReactionKind.CONTINUE  # no second look in the hour
-    later = replace(c, now=c.now + timedelta(minutes=61))
+    assert b.ask(B.React(c, writing)).kind is ReactionKind.CONTINUE  # no second look yet
+    later = replace(c, now=c.now + REACT_QUIET + timedelta(minutes=1))
     b.ask(B.React(later, writing))
     assert calls(server) == 2
 

@@ -7,6 +7,7 @@ import argparse
 import pytest
 
 from game.core.config import (
+    DEFAULT_WORKERS,
     Config,
     OutputMode,
     add_llm_arguments,
@@ -39,7 +40,7 @@ def parse(*argv: str) -> argparse.Namespace:
 
 def test_defaults_without_file_or_environment(tmp_path) -> None:
     config = load_config(tmp_path / "none.toml", env={})
-    assert config == Config() and config.workers == 8 and config.brain == "scripted"
+    assert config == Config() and config.workers == DEFAULT_WORKERS and config.brain == "scripted"
     assert config.llm.model == "gpt-4o-mini" and config.llm.output_mode is OutputMode.AUTO
 
 

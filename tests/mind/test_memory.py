@@ -206,3 +206,26 @@ def test_from_state_rejects_damage(breakage, message):
     breakage(doc, arrays)
     with pytest.raises(ValueError, match=message):
         MemoryStream.from_state(doc, arrays)
+
+
+def test_a_memory_added_without_a_vector_waits_for_one():
+    stream = filled(3)
+    i = stream.add(OBS, "seen later", at(5), 3, None)
+    assert stream.missing() == [i]
+    view = stream.view()
+    assert view.missing() == [i] and not view.embedded[i]
+    assert not view.embeddings[i].any()  # a zero row until filled
+    stream.fill({i: vec(1) * 3})
+    assert stream.missing() == [] and stream.view().missing() == []
+    assert np.allclose(stream.view().embeddings[i], vec(1))  # normalised as add does
+    assert view.missing() == [i]  # the earlier snapshot is unchanged
+
+
+def test_with_vectors_is_a_copy_the_stream_never_sees():
+    stream = filled(2)
+    i = stream.add(OBS, "pending", at(3), 3, None)
+    view = stream.view()
+    known = view.with_vectors([i], np.array([vec(2) * 5]))
+    assert known.missing() == [] and np.allclose(known.embeddings[i], vec(2))
+    assert stream.missing() == [i] and not stream.view().embeddings[i].any()
+    assert view.with_vectors([], np.zeros((0, DIM))) is view

@@ -34,11 +34,11 @@ from typing import Any, TypeVar
 
 from game.brains.audit import AuditLog, public_url, url_secrets
 from game.brains.budget import BudgetGuard
+from game.brains.embed import CachedEmbedder
 from game.brains.llm.client import ChatClient
 from game.brains.llm.embedder import open_embedder
 from game.brains.llm.recording import ReplayCache
 from game.brains.llm.specs import SPECS
-from game.brains.protocol import Embedder
 from game.brains.questions import (
     ChooseSector,
     ChooseSpot,
@@ -58,7 +58,10 @@ from game.world.town import split
 log = logging.getLogger("smallville.llm")
 
 A = TypeVar("A")
-REACT_QUIET = timedelta(minutes=60)  # after "continue" about someone, not asked again
+# After "continue" about someone, not asked again for this long: people who share a
+# house or a workplace meet all day, and one considered decision per morning, afternoon
+# or evening is how often a person weighs "shall I talk to them now?".
+REACT_QUIET = timedelta(hours=3)
 MEMO_SIZE = 20000  # remembered answers (each keyed by its resident)
 
 
@@ -120,7 +123,7 @@ class LLMBrain:
             self.notify(self.audit.problem)
         self.memo = Memo()
         self.quiet = Memo()  # (resident, subject) -> when it last chose to carry on
-        self.embedder: Embedder = open_embedder(
+        self.embedder: CachedEmbedder = open_embedder(
             self.client,
             settings.embeddings,
             settings.embed_model,
@@ -255,8 +258,10 @@ class LLMBrain:
             self.quiet.put((q.agent, q.observation.subject), q.ctx.now)
 
     def _prefetch(self, q: DecomposeHours | DecomposeSteps, answer: Any) -> None:
-        """Embed now, in one request, the texts this answer makes certain to come: each
-        action's memory (also what others will see) and each hour's retrieval query."""
+        """Have the texts this answer makes certain to come (each action's memory, also
+        what others will see, and each hour's retrieval query) ride along with the next
+        embedding request anyone makes: no request of their own, and the perceptions and
+        retrievals that need them later find them kept."""
         if not self.embedder.name.startswith("openai:"):
             return
         name = q.agent
@@ -267,7 +272,7 @@ class LLMBrain:
             hours, steps = [], list(answer)
         texts = hours + [f"{name} is {s.description}" for s in steps]
         if texts:
-            self.embedder.embed(texts)
+            self.embedder.later(texts)
 
 
 def _worth_keeping(answer: Any) -> bool:

@@ -17,7 +17,6 @@ from game.brains.embed import CachedEmbedder, HashEmbedder
 from game.brains.llm.client import ChatClient
 from game.brains.llm.model import BadReply, ModelError, NoEmbeddings
 from game.brains.llm.openai_chat import MAX_DIM
-from game.brains.protocol import Embedder
 
 PROBE = "Smallville"
 
@@ -56,6 +55,8 @@ class OpenAIEmbedder:
         self._queue: list[_Ticket] = []
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(max(1, inflight))
+        # Texts wanted soon but by nobody yet: they ride along with the next request.
+        self._riders: dict[str, Callable[[str, np.ndarray], None]] = {}
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         ticket = _Ticket(list(texts))
@@ -79,6 +80,13 @@ class OpenAIEmbedder:
         the ones already fetched)."""
         return {}
 
+    def later(self, texts: Sequence[str], deliver: Callable[[str, np.ndarray], None]) -> None:
+        """Send these texts with the next request someone makes, and hand each vector to
+        `deliver`: texts certain to be needed soon cost no request of their own."""
+        with self._lock:
+            for text in texts:
+                self._riders.setdefault(text, deliver)
+
     def _drain(self) -> list[_Ticket]:
         """Queued tickets whose texts fit in one request (at least one ticket)."""
         with self._lock:
@@ -90,21 +98,33 @@ class OpenAIEmbedder:
             return taken
 
     def _flush(self, tickets: list[_Ticket]) -> None:
-        """Answer every ticket taken, whatever happens: a waiting thread must never hang."""
+        """Answer every ticket taken, whatever happens: a waiting thread must never hang.
+        Riders fill what room the last chunk has left."""
         rows: dict[str, np.ndarray] = {}
+        riders: dict[str, Callable[[str, np.ndarray], None]] = {}
         try:
             texts = list(dict.fromkeys(t for ticket in tickets for t in ticket.texts))
+            riders = self._take_riders(room=-len(texts) % self.batch)
+            texts += [t for t in riders if t not in texts]
             for start in range(0, len(texts), self.batch):
                 chunk = texts[start : start + self.batch]
-                rows.update(zip(chunk, self._vectors(chunk), strict=True))
+                rows.update(zip(chunk, _unit(self._vectors(chunk)), strict=True))
         finally:
             zero = np.zeros(self.dim, dtype=np.float32)
             for ticket in tickets:
-                out = np.stack([rows.get(t, zero) for t in ticket.texts]).astype(np.float32)
-                norms = np.linalg.norm(out, axis=1, keepdims=True)
-                np.divide(out, norms, out=out, where=norms > 0)
-                ticket.rows = out
+                ticket.rows = np.stack([rows.get(t, zero) for t in ticket.texts])
                 ticket.done.set()
+            for text, deliver in riders.items():
+                vector = rows.get(text)
+                if vector is not None and vector.any():  # a failed request teaches nothing
+                    deliver(text, vector)
+
+    def _take_riders(self, room: int) -> dict[str, Callable[[str, np.ndarray], None]]:
+        with self._lock:
+            taken = dict(list(self._riders.items())[: max(0, room)])
+            for text in taken:
+                del self._riders[text]
+        return taken
 
     def _vectors(self, texts: list[str]) -> np.ndarray:
         try:
@@ -126,13 +146,20 @@ class OpenAIEmbedder:
             self._notify(message)
 
 
+def _unit(rows: np.ndarray) -> np.ndarray:
+    out = np.asarray(rows, dtype=np.float32).copy()
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    np.divide(out, norms, out=out, where=norms > 0)
+    return out
+
+
 def open_embedder(
     client: ChatClient,
     enabled: bool,
     model: str,
     batch: int,
     notify: Callable[[str], None],
-) -> Embedder:
+) -> CachedEmbedder:
     """The endpoint's embedder if a probe succeeds, else the offline one (said once)."""
     offline = CachedEmbedder(HashEmbedder())
     if not enabled:
