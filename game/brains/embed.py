@@ -72,6 +72,9 @@ class HashEmbedder:
         np.divide(out, norms, out=out, where=norms > 0)
         return out
 
+    def later(self, texts: Sequence[str]) -> None:
+        """Nothing to fetch: `peek` gives every vector at once."""
+
     def peek(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         """Everything: hashing costs no request."""
         texts = list(dict.fromkeys(texts))
@@ -183,7 +186,7 @@ class CachedEmbedder:
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
-            self.inner.later(missing, self._keep)
+            self.inner.ride(missing, self._keep)
 
     def _keep(self, text: str, vector: np.ndarray) -> None:
         frozen = np.asarray(vector, dtype=np.float32).copy()

@@ -51,3 +51,8 @@ class Embedder(Protocol):
         embedded when a retrieval needs it, and whatever is known already is filled in
         at once at no cost."""
         ...
+
+    def later(self, texts: Sequence[str]) -> None:
+        """Fetch these soon, with the next request anyone makes, if that costs no request
+        of their own (a remote embedder; a local one has them at once anyway)."""
+        ...

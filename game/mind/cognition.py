@@ -8,7 +8,7 @@ or the town. The simulation applies effects on its own thread.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -116,16 +116,24 @@ def warm(mind: Mind, snaps: Sequence[AgentSnapshot], queries: Sequence[str]) -> 
 
 
 A = TypeVar("A")
-_FAN_OUT = ThreadPoolExecutor(max_workers=8, thread_name_prefix="fan-out")
+_FAN_OUT = ThreadPoolExecutor(max_workers=32, thread_name_prefix="fan-out")
 
 
 def ask_each(mind: Mind, questions: Sequence[Question[A]]) -> list[A]:
     """Independent questions asked at once, answers in order: a job waits for the
-    slowest, not for their sum. (The tasks never fan out again, so the pool cannot
-    deadlock.)"""
-    if len(questions) < 2:
-        return [mind.brain.ask(q) for q in questions]
-    return list(_FAN_OUT.map(mind.brain.ask, questions))
+    slowest, not for their sum."""
+    return each(mind.brain.ask, questions)
+
+
+T = TypeVar("T")
+
+
+def each(work: Callable[[T], A], items: Sequence[T]) -> list[A]:
+    """Independent pieces of a job done at once, results in order. (A piece never fans
+    out again, so the pool cannot deadlock.)"""
+    if len(items) < 2:
+        return [work(item) for item in items]
+    return list(_FAN_OUT.map(work, items))
 
 
 @dataclass(frozen=True)
@@ -273,7 +281,8 @@ def _summaries(
     answers = ask_each(mind, asked)
     said_yesterday = answers.pop() if yesterday else ""
     touched = tuple(dict.fromkeys(i for _, idx in recalled for i in idx))
-    return ("\n".join([base_summary(snap), *answers]), touched), said_yesterday
+    lines = dict.fromkeys([base_summary(snap), *answers])  # a summary said twice, once
+    return ("\n".join(lines), touched), said_yesterday
 
 
 def wake_job(mind: Mind, snap: AgentSnapshot, town: Town) -> Woke:
@@ -620,10 +629,12 @@ def perceive_job(
     candidates = candidates[:MAX_REACT_QUESTIONS]
     if candidates:
         warm(mind, [snap], [q for obs in candidates for q in _react_queries(snap, obs)])
-    for obs in candidates:
-        records, idx = recall(mind, snap, _react_queries(snap, obs), k=5)
-        touched.extend(idx)
-        reaction = mind.brain.ask(React(context(snap, world.town, records), obs))
+    recalled = [recall(mind, snap, _react_queries(snap, obs), k=5) for obs in candidates]
+    pairs = zip(candidates, recalled, strict=True)
+    asked = [React(context(snap, world.town, records), o) for o, (records, _) in pairs]
+    answers = ask_each(mind, asked)  # at once: most say "carry on", so all are asked anyway
+    for obs, (_, idx), reaction in zip(candidates, recalled, answers, strict=True):
+        touched.extend(idx)  # the first that leads somewhere wins, as if asked in turn
         found = _reaction(mind, snap, world, obs, reaction, talkable)
         if found is not None:
             return replace(found, memories=memories, touched=tuple(touched))
@@ -640,8 +651,9 @@ def _reaction(mind, snap, world, obs, reaction, talkable) -> Perceived | None:
     if reaction.kind is not ReactionKind.REACT or not reaction.action.strip():
         return None
     target = reaction.target if reaction.target in world.town.areas else ""
-    if not target and not obs.is_agent:
-        target = obs.subject
+    if not target:  # an object is dealt with where it is; a person, where one stands
+        here = snap.location if snap.location in world.town.areas else ""
+        target = here if obs.is_agent else obs.subject
     minutes = max(1, min(120, reaction.minutes or 10))
     item = PlanItem(reaction.action.strip(), snap.now, minutes, target)
     action = make_action(mind, snap, world, item, ActionKind.REACT, target)
@@ -718,8 +730,8 @@ NEWS = "news, plans and upcoming events"
 def _speaker_queries(
     speaker: AgentSnapshot, listener: str, history: Sequence[Utterance]
 ) -> list[str]:
-    last = history[-1].text if history else f"{listener} is here"
-    return [f"What is {speaker.name}'s relationship with {listener}?", listener, last]
+    queries = [f"What is {speaker.name}'s relationship with {listener}?", listener]
+    return queries + [history[-1].text] if history else queries
 
 
 def _speaker_context(
@@ -774,19 +786,22 @@ def converse_job(
         history, ratings = _whole_conversation(mind, first, second, world.town, touched)
     else:
         history = _turn_by_turn(mind, first, second, world.town, touched)
-    pair = (first.name, second.name)
-    talk = Conversation(pair, tuple(history), first.now)
-    out = []
-    for i, (me, other) in enumerate(((first, second), (second, first))):
-        notes = [Note(MemoryKind.CHAT, facts.conversation(me.name, pair, history), ratings[i])]
+    talk = Conversation((first.name, second.name), tuple(history), first.now)
+
+    def side(i: int) -> Conversed:
+        """What one of the two remembers and replans: independent of the other's."""
+        me, other = (first, second) if i == 0 else (second, first)
+        pair, rating = talk.participants, ratings[i]
+        notes = [Note(MemoryKind.CHAT, facts.conversation(me.name, pair, history), rating)]
         notes += [_heard(mind, u) for u in history if u.speaker == other.name and u.shares]
         answers = _answers(me.name, history)
         notes += answers
         memories = new_memories(mind, me, notes)
         touched_me = tuple(dict.fromkeys(touched[me.name]))
         plan = _replan_for(mind, me, world.town, answers, memories)
-        out.append(Conversed(me.name, memories, touched_me, conversation=talk, plan=plan))
-    return out
+        return Conversed(me.name, memories, touched_me, conversation=talk, plan=plan)
+
+    return each(side, [0, 1])
 
 
 def _answers(name: str, history: Sequence[Utterance]) -> list[Note]:

@@ -796,13 +796,16 @@ class Simulation:
 
     def _fill_known_vectors(self, agent: Agent) -> None:
         """Vectors some retrieval has fetched since (the embedder keeps them) go into the
-        stream, so later retrievals need not send those texts again."""
+        stream, so later retrievals need not send those texts again; the rest ride along
+        with the next embedding request anyone sends."""
         stream = agent.memory
         missing = stream.missing()
         if not missing:
             return
-        known = self.mind.embedder.peek([stream.text(i) for i in missing])
+        embedder = self.mind.embedder
+        known = embedder.peek([stream.text(i) for i in missing])
         stream.fill({i: known[stream.text(i)] for i in missing if stream.text(i) in known})
+        embedder.later([stream.text(i) for i in stream.missing()])  # ride the next request
 
     def settle_memories(self) -> None:
         """Embed every memory still without a vector, in one request: a save holds every

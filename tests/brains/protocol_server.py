@@ -47,6 +47,7 @@ import json
 import re
 import socket
 import struct
+import sys
 import threading
 import time
 from collections import Counter, deque
@@ -74,6 +75,15 @@ def pick(seq, *key: Any):
 def roll(*key: Any) -> float:
     digest = hashlib.sha256(json.dumps(key, default=str).encode()).digest()
     return int.from_bytes(digest[:8], "big") / 2**64
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up (a run cancelling its requests on close) is not an error."""
+
+    def handle_error(self, request, client_address) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 class ProtocolServer:
@@ -105,7 +115,7 @@ class ProtocolServer:
         self.requests: list[dict[str, Any]] = []  # every request: path, body, auth header
         self.by_question: Counter[str] = Counter()
         self._lock = threading.Lock()
-        self._http = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
+        self._http = _QuietServer(("127.0.0.1", port), _handler(self))
         self._http.daemon_threads = True
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
 

@@ -39,6 +39,9 @@ class Counting:
     def peek(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         return {}
 
+    def later(self, texts: Sequence[str]) -> None:
+        pass
+
 
 def town_and_agent():
     sim = build_simulation("three", seed=1)

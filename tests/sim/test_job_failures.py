@@ -29,6 +29,9 @@ class FlakyEmbedder:
         self._break()
         return self.inner.peek(texts)
 
+    def later(self, texts):
+        return self.inner.later(texts)
+
 
 def town(failures: int):
     sim = build_simulation("three", seed=1)

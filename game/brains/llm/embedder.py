@@ -15,7 +15,7 @@ import numpy as np
 
 from game.brains.embed import CachedEmbedder, HashEmbedder
 from game.brains.llm.client import ChatClient
-from game.brains.llm.model import BadReply, ModelError, NoEmbeddings
+from game.brains.llm.model import BadReply, Cancelled, ModelError, NoEmbeddings
 from game.brains.llm.openai_chat import MAX_DIM
 
 PROBE = "Smallville"
@@ -80,7 +80,10 @@ class OpenAIEmbedder:
         the ones already fetched)."""
         return {}
 
-    def later(self, texts: Sequence[str], deliver: Callable[[str, np.ndarray], None]) -> None:
+    def later(self, texts: Sequence[str]) -> None:
+        """Nothing to keep them in: CachedEmbedder rides them (see `ride`)."""
+
+    def ride(self, texts: Sequence[str], deliver: Callable[[str, np.ndarray], None]) -> None:
         """Send these texts with the next request someone makes, and hand each vector to
         `deliver`: texts certain to be needed soon cost no request of their own."""
         with self._lock:
@@ -129,6 +132,8 @@ class OpenAIEmbedder:
     def _vectors(self, texts: list[str]) -> np.ndarray:
         try:
             rows = np.asarray(self.client.embed(texts), dtype=np.float32)
+        except Cancelled:  # the run is ending: nobody will read these vectors
+            return np.zeros((len(texts), self.dim), dtype=np.float32)
         except ModelError as exc:
             self._warn(f"embeddings failed ({exc}); those memories get no relevance score")
             return np.zeros((len(texts), self.dim), dtype=np.float32)

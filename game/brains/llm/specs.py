@@ -684,9 +684,15 @@ def _react_options(q: React) -> list[str]:
     return ["continue", "react", "talk"] if q.observation.is_agent else ["continue", "react"]
 
 
+# The most relevant memories a reaction is decided on (retrieval gives them best first):
+# the question is asked often, and the last few rarely change the answer.
+REACT_MEMORIES = 8
+
+
 def _react_view(q: React) -> dict[str, str]:
     ctx, obs = q.ctx, q.observation
-    talk = f' "talk": start a conversation with {obs.subject}.' if obs.is_agent else ""
+    # no quote marks in a filled-in part unless someone is quoted (see client.prompt)
+    talk = f" or talk: start a conversation with {obs.subject}." if obs.is_agent else ""
     return {
         "summary": ctx.summary,
         "time": ctx.now.strftime("%A %H:%M"),
@@ -694,7 +700,7 @@ def _react_view(q: React) -> dict[str, str]:
         "status": ctx.status or "idle",
         "where": where(ctx),
         "observation": obs.text,
-        "memories": memory_lines(ctx.memories),
+        "memories": memory_lines(ctx.memories[:REACT_MEMORIES]),
         "talk": talk,
     }
 
