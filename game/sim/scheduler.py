@@ -105,6 +105,13 @@ class Scheduler:
         self._jobs = keep
         self._dropped = [f for f in self._dropped if not f.done()]
 
+    def settle(self) -> None:
+        """Wait until every job has finished, due or not (none is handed back): a run
+        that stops counts the same requests whatever the threads did, instead of
+        cutting off the questions asked ahead wherever they happened to be."""
+        wait([j.future for j in self._jobs] + self._dropped)
+        self._dropped = []
+
     def run_detached(self, fn: Callable[..., Any], *args) -> Future:
         """A read-only job outside the one-per-agent rule (an interview)."""
         return self._pool.submit(fn, *args)

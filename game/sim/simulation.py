@@ -332,6 +332,7 @@ class Simulation:
         if self.config.mode is ClockMode.LOCKSTEP:
             for finished in self.scheduler.collect(block=True, step=self.steps):
                 self._apply(finished)
+            self.scheduler.settle()  # the same bill whatever the threads did
 
     def usage(self) -> dict:
         """Model usage so far, the run report's section (zeros for a brain with no model)."""
