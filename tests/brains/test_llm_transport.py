@@ -129,3 +129,23 @@ def test_an_endpoint_without_embeddings_says_so(server) -> None:
     server.embeddings = False
     with pytest.raises(NoEmbeddings, match="404"):
         transport(server.url).embed(EmbedRequest(("a",), "e"))
+
+
+def test_a_grammar_gets_bounded_integers_as_enums() -> None:
+    """llama.cpp builds a grammar from the schema but ignores minimum/maximum: in
+    json_object mode a short range goes out as an enum, which it enforces."""
+    from game.brains.llm.openai_chat import grammar_schema
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "minutes": {"type": "integer", "minimum": 1, "maximum": 137},
+            "year": {"type": "integer", "minimum": 0, "maximum": 5000},
+            "score": {"type": "integer", "minimum": 1, "maximum": 10, "enum": [1, 5, 10]},
+        },
+    }
+    out = grammar_schema(schema)["properties"]
+    assert out["minutes"]["enum"] == list(range(1, 138))
+    assert "enum" not in out["year"]  # too wide to list
+    assert out["score"]["enum"] == [1, 5, 10]  # an enum already there stays
+    assert "enum" not in schema["properties"]["minutes"]  # the original is untouched

@@ -347,6 +347,25 @@ def plain_schema(schema: Any) -> Any:
     return schema
 
 
+# Integer ranges up to this wide become enums for a grammar: llama.cpp's schema-to-grammar
+# ignores minimum and maximum, but an enum it enforces.
+GRAMMAR_ENUM_SPAN = 200
+
+
+def grammar_schema(schema: Any) -> Any:
+    """The schema as a grammar-building server enforces it: bounded integers as enums."""
+    if isinstance(schema, list):
+        return [grammar_schema(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: grammar_schema(v) for k, v in schema.items()}
+    low, high = out.get("minimum"), out.get("maximum")
+    bounded = isinstance(low, int) and isinstance(high, int) and "enum" not in out
+    if out.get("type") == "integer" and bounded and 0 <= high - low <= GRAMMAR_ENUM_SPAN:
+        out["enum"] = list(range(low, high + 1))
+    return out
+
+
 # -- the request on the wire ----------------------------------------------------------------
 def chat_arguments(request: ChatRequest) -> dict[str, Any]:
     """The keyword arguments of `chat.completions.create` for this request."""
@@ -362,7 +381,8 @@ def chat_arguments(request: ChatRequest) -> dict[str, Any]:
         }
     elif request.mode is OutputMode.JSON_OBJECT:  # the server enforces it: show a shape
         messages = with_example(messages, request.schema)
-        kwargs["response_format"] = {"type": "json_object", "schema": dict(request.schema)}
+        schema = grammar_schema(dict(request.schema))
+        kwargs["response_format"] = {"type": "json_object", "schema": schema}
     else:
         messages = with_schema(messages, request.schema)
     if Quirk.NO_TEMPERATURE not in request.quirks:

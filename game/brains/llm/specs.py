@@ -494,10 +494,19 @@ def _spot_labels(q: DecomposeHours | DecomposeSteps) -> list[str]:
     return [s.label for s in q.spots]
 
 
+# The longest action a decomposition may name (the prompt asks for 5 to 15 minutes): a
+# short range a grammar-building server can enforce as an enum (see grammar_schema).
+STEP_MINUTES = 60
+
+
+def _step_minutes(q: DecomposeHours | DecomposeSteps) -> int:
+    return min(q.item.minutes, STEP_MINUTES)
+
+
 def _step_schema(q: DecomposeHours | DecomposeSteps) -> dict[str, Any]:
     return obj(
         action=text(3, 100),
-        minutes=integer(1, q.item.minutes),
+        minutes=integer(1, _step_minutes(q)),
         spot=enum([*_spot_labels(q), ""]),
         state=text(2, 60),
         emoji=EMOJI_TEXT,
@@ -537,7 +546,7 @@ def _parse_step(entry: dict[str, Any], q: DecomposeHours | DecomposeSteps) -> Pl
     return PlanItem(
         text_field(entry, "action", 100),
         item.start,
-        ranged(entry, "minutes", 1, item.minutes),
+        ranged(entry, "minutes", 1, _step_minutes(q)),
         address or item.place,
         state,
         check_emoji(want(entry, "emoji", str)),
