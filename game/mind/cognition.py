@@ -584,7 +584,24 @@ def prepare_next_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> Pr
     model's seconds then overlap the action's minutes instead of leaving the agent
     standing still, and lockstep need not stop the clock for it."""
     decision = next_action_job(mind, snap, world)
-    return Prepared(snap.name, decisions=(decision,), base=snap.plan, at=snap.now)
+    then = _following(mind, snap, world, decision)
+    return Prepared(snap.name, decisions=(decision,), base=snap.plan, at=snap.now, then=then)
+
+
+# An action shorter than this gets the decision after it asked in the same job.
+SHORT_ACTION = timedelta(minutes=5)
+
+
+def _following(
+    mind: Mind, snap: AgentSnapshot, world: Surroundings, decision: NextAction
+) -> Prepared | None:
+    """The next action after a short one, as the agent would ask it when that one ends."""
+    action = decision.action
+    if action is None or action.kind is ActionKind.SLEEP or action.end - snap.now >= SHORT_ACTION:
+        return None
+    later = replace(snap, now=action.end, plan=decision.plan, action=None)
+    following = next_action_job(mind, later, world)
+    return Prepared(snap.name, decisions=(following,), base=decision.plan, at=action.end)
 
 
 def prepare_wake_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> Prepared:
@@ -600,7 +617,8 @@ def prepare_wake_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> Pr
         action=None,
     )
     first = next_action_job(mind, awake, world)
-    return Prepared(snap.name, decisions=(woke, first), base=snap.plan, at=snap.now)
+    then = _following(mind, awake, world, first)
+    return Prepared(snap.name, decisions=(woke, first), base=snap.plan, at=snap.now, then=then)
 
 
 # -- PERCEIVE: store what was seen, and decide whether to react -------------------------

@@ -115,12 +115,14 @@ class InnerVoiced(Effect):
 @dataclass(frozen=True)
 class Prepared(Effect):
     """Decisions asked ahead: waking up (with the first action of the day) or the next
-    action, made from `base` for the time `at`. Why held, not applied: the agent may
-    change its plan before `at` (a reaction, a conversation); the simulation uses them
-    only if the plan is still `base` when the agent gets there, so asking ahead never
-    changes what an agent does, only when the model is asked."""
+    action, made from `base` for the time `at`, from what the agent knew when asked. Why
+    held, not applied: the agent may change its plan before `at` (a reaction, a
+    conversation); the simulation uses them only if the plan is still `base` when the
+    agent gets there. `then`: the decision after a short action, asked in the same job,
+    since a few minutes are too short to ask for it once the short action begins."""
 
     job: ClassVar[JobKind] = JobKind.PREPARE
     decisions: tuple[Woke | NextAction, ...] = ()
     base: DayPlan = DayPlan()
     at: datetime | None = None
+    then: Prepared | None = None

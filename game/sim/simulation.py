@@ -632,6 +632,8 @@ class Simulation:
                 return False
         elif not isinstance(first, Woke) or not agent.asleep:
             return False
+        if prepared.then is not None:  # held first, so the action's start asks no more
+            self._prepared[agent.name] = prepared.then
         for decision in prepared.decisions:
             self.apply_effect(decision)
         return True

@@ -8,6 +8,7 @@ from game.mind.effects import NextAction, Prepared
 from game.mind.plan import DayPlan
 from game.sim.factory import build_simulation
 from game.sim.report import build_report, without_timing
+from game.sim.scheduler import Lane
 from game.sim.simulation import MODEL_TIMING, SimConfig, Timing
 
 NOT_AHEAD = replace(MODEL_TIMING, ask_ahead=False)
@@ -69,4 +70,28 @@ def test_a_decision_made_from_an_older_plan_is_dropped():
     for _ in range(3):
         sim.step()
     assert agent.action is None or agent.action.description != "rearranging the bookshelf"
+    sim.close()
+
+
+def test_the_decision_after_a_short_action_is_held_and_used_without_asking_again():
+    sim = build_simulation("three", config=SimConfig(seed=3, timing=MODEL_TIMING))
+    agent = awake_resident(sim)
+    sim.scheduler.settle()
+    short = replace(agent.action, description="glancing at the news", start=sim.now)
+    short = replace(short, end=sim.now + timedelta(minutes=2))
+    first = NextAction(agent.name, plan=replace(agent.plan), action=short)
+    after = replace(short, description="rearranging the bookshelf", start=short.end)
+    after = replace(after, end=short.end + timedelta(minutes=30))
+    second = NextAction(agent.name, plan=first.plan, action=after)
+    then = Prepared(agent.name, decisions=(second,), base=first.plan, at=short.end)
+    held = Prepared(agent.name, decisions=(first,), base=agent.plan, at=sim.now, then=then)
+    sim.scheduler.drop(agent.name, Lane.AHEAD)
+    sim.apply_effect(held)
+    agent.action = None
+    sim.step()
+    assert agent.action is not None and agent.action.description == "glancing at the news"
+    assert not sim.scheduler.preparing(agent.name)  # the following decision is in hand
+    while sim.now < short.end + timedelta(seconds=10):
+        sim.step()
+    assert agent.action is not None and agent.action.description == "rearranging the bookshelf"
     sim.close()
