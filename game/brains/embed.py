@@ -120,7 +120,7 @@ class HashEmbedder:
 class TakesRiders(Protocol):
     """An embedder that can send texts along with its next request (a remote one)."""
 
-    def later(self, texts: Sequence[str], deliver: Callable[[str, np.ndarray], None]) -> None: ...
+    def ride(self, texts: Sequence[str], deliver: Callable[[str, np.ndarray], None]) -> None: ...
 
 
 class CachedEmbedder:

@@ -103,6 +103,20 @@ def _embed(mind: Mind, texts: Sequence[str]) -> np.ndarray:
     return mind.embedder.embed(list(texts)) if texts else np.zeros((0, mind.embedder.dim))
 
 
+def relationship_query(name: str, other: str) -> str:
+    """The query a resident recalls someone by, before reacting to them or talking."""
+    return f"What is {name}'s relationship with {other}?"
+
+
+def foresee(mind: Mind, texts: Sequence[str]) -> None:
+    """Texts certain to be retrieved with or remembered soon (the residents' relationship
+    queries, what others will be seen doing, an object's new state) ride along with the
+    next embedding request anyone sends, so the perception that needs them finds them
+    kept and asks the model at once instead of first waiting for an embedding."""
+    if mind.settings.ablation.memory and texts:
+        mind.embedder.later(list(dict.fromkeys(texts)))
+
+
 def warm(mind: Mind, snaps: Sequence[AgentSnapshot], queries: Sequence[str]) -> None:
     """Embed, in one request, every query a job is about to retrieve with and the
     memories of its agents not embedded yet: the embedder keeps them, so the job's
@@ -579,13 +593,42 @@ def next_action_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> Nex
 # -- PREPARE: the next decision, asked while the current action runs --------------------
 
 
+def decide_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> list[NextAction | Prepared]:
+    """The next action for a resident standing still, and, when it is a short one, the
+    decision after it, held (first in the list, so the action's start asks no more): the
+    rest of a plan item after a reaction is often a minute long, and would otherwise
+    stop the clock a second time."""
+    decision = next_action_job(mind, snap, world)
+    then = _following(mind, snap, world, decision)
+    return [decision] if then is None else [then, decision]
+
+
 def prepare_next_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> Prepared:
     """The next action, asked ahead: `snap.now` is when the current action ends. Why: the
     model's seconds then overlap the action's minutes instead of leaving the agent
     standing still, and lockstep need not stop the clock for it."""
     decision = next_action_job(mind, snap, world)
     then = _following(mind, snap, world, decision)
+    _foresee_decisions(mind, world, [decision, *(then.decisions if then else ())])
     return Prepared(snap.name, decisions=(decision,), base=snap.plan, at=snap.now, then=then)
+
+
+def _foresee_decisions(
+    mind: Mind, world: Surroundings, decisions: Sequence[Woke | NextAction]
+) -> None:
+    """What decisions asked ahead will put into memories when they are used (the
+    agent's own, what others will see it doing, the state it leaves an object in)."""
+    texts = [m.text for d in decisions for m in d.memories if m.embedding is None]
+    for d in decisions:
+        action = d.action if isinstance(d, NextAction) else None
+        if action is None:
+            continue
+        texts.append(facts.render(facts.doing(d.agent, action.description, Source.SEEN)))
+        if action.object_state and action.address in world.states:
+            texts.append(
+                facts.render(facts.object_state(action.address, action.object_state), world.town)
+            )
+    foresee(mind, texts)
 
 
 # An action shorter than this gets the decision after it asked in the same job.
@@ -618,6 +661,7 @@ def prepare_wake_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> Pr
     )
     first = next_action_job(mind, awake, world)
     then = _following(mind, awake, world, first)
+    _foresee_decisions(mind, world, [woke, first, *(then.decisions if then else ())])
     return Prepared(snap.name, decisions=(woke, first), base=snap.plan, at=snap.now, then=then)
 
 
@@ -660,7 +704,7 @@ def perceive_job(
 
 
 def _react_queries(snap: AgentSnapshot, obs: Observation) -> list[str]:
-    return [f"What is {snap.name}'s relationship with {obs.subject}?", obs.text]
+    return [relationship_query(snap.name, obs.subject), obs.text]
 
 
 def _reaction(mind, snap, world, obs, reaction, talkable) -> Perceived | None:
@@ -748,7 +792,7 @@ NEWS = "news, plans and upcoming events"
 def _speaker_queries(
     speaker: AgentSnapshot, listener: str, history: Sequence[Utterance]
 ) -> list[str]:
-    queries = [f"What is {speaker.name}'s relationship with {listener}?", listener]
+    queries = [relationship_query(speaker.name, listener), listener]
     return queries + [history[-1].text] if history else queries
 
 

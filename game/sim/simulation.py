@@ -28,11 +28,14 @@ from game.mind.cognition import (
     Mind,
     Surroundings,
     converse_job,
+    decide_job,
+    foresee,
     next_action_job,
     perceive_job,
     prepare_next_job,
     prepare_wake_job,
     reflect_job,
+    relationship_query,
     seed_job,
     wake_job,
 )
@@ -222,6 +225,8 @@ class Simulation:
         self.agents: dict[str, Agent] = {
             r.name: make_agent(town, r, self.now, dim) for r in scenario.residents
         }
+        names = sorted(self.agents)
+        foresee(self.mind, [relationship_query(a, b) for a in names for b in names if a != b])
         self.player = Player(self._player_context())
         self.jobs = JobHealth()
         self.pace_meter = PaceMeter()
@@ -414,6 +419,7 @@ class Simulation:
             return
         self.town.set_state(address, state)
         self.state_by[address] = by
+        foresee(self.mind, [facts.render(facts.object_state(address, state), self.town)])
         self.log.add(
             self.now,
             EventKind.OBJECT_STATE,
@@ -664,8 +670,13 @@ class Simulation:
             JobKind.WAKE: lambda a, w: (wake_job, (a.snapshot(self.now), self.town)),
             JobKind.PERCEIVE: self._perceive_args,
             JobKind.REFLECT: self._reflect_args,
-            JobKind.NEXT_ACTION: lambda a, w: (next_action_job, (a.snapshot(self.now), w)),
+            JobKind.NEXT_ACTION: lambda a, w: (self._decide, (a.snapshot(self.now), w)),
         }
+
+    @property
+    def _decide(self) -> Callable[..., Any]:
+        """With a model, the next action comes with the one after it when it is short."""
+        return decide_job if self.config.timing.ask_ahead else next_action_job
 
     def _perceive_args(self, agent: Agent, world: Surroundings) -> tuple[Any, tuple]:
         snap, talkable = agent.snapshot(self.now), self._talkable(agent)
@@ -836,6 +847,8 @@ class Simulation:
     def _start_action(self, agent: Agent, action: Action, note: str = "") -> None:
         if agent.action is not None and agent.action is not action:
             self._finish(agent, agent.action)
+        if action.kind is ActionKind.REACT:  # as long as decided, however late the thought
+            action = replace(action, end=self.now + (action.end - action.start))
         action = replace(action, start=self.now, end=max(action.end, self.now))
         if self._full(agent, action.address):
             end = self.now + timedelta(minutes=2)
@@ -853,6 +866,8 @@ class Simulation:
             address=action.address,
             emoji=action.emoji,
         )
+        seen = facts.doing(agent.name, action.description, Source.SEEN)
+        foresee(self.mind, [facts.render(seen)])  # what those who see it will remember
         self._route(agent, action)
         self._ask_ahead(agent)
 

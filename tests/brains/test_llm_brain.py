@@ -249,3 +249,34 @@ def test_usage_by_agent_adds_up(server, tmp_path, count) -> None:
     u = b.usage()
     assert sum(a["calls"] for a in u["by_agent"].values()) == u["calls"]
     assert u["by_question"]["importance"]["calls"] == u["calls"]
+
+
+def test_a_question_two_jobs_ask_at_once_is_sent_once(server, tmp_path) -> None:
+    """A resident's overlapping jobs (a decision, a thought, one asked ahead) may ask the
+    same remembered question together: one request, as if asked one after the other."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    server.latency = 0.2
+    b = brain(server, tmp_path)
+    question = B.Emoji(resident("Klaus Mueller"), "reading")
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: b.ask(question), range(4)))
+    assert calls(server) == 1 and len(set(answers)) == 1
+    assert b.usage()["cache_hits"] == 3
+
+
+def embedding_texts(server) -> list[list[str]]:
+    return [r["body"]["input"] for r in server.requests if r["path"].endswith("/embeddings")]
+
+
+def test_texts_foreseen_ride_with_the_next_request_newest_first(server, tmp_path) -> None:
+    """Riders fill the room a request has left, the newest first: they are the likeliest
+    to be needed soon (what someone was just seen doing)."""
+    b = brain(server, tmp_path, embed_batch=2)
+    b.embedder.embed(["warming up"])  # the endpoint's probe, out of the way
+    b.embedder.later(["an old text", "a text from before"])
+    b.embedder.later(["what was just seen"])
+    before = len(embedding_texts(server))
+    b.embedder.embed(["a query"])  # room for one rider
+    assert embedding_texts(server)[before:] == [["a query", "what was just seen"]]
+    assert list(b.embedder.peek(["what was just seen", "an old text"])) == ["what was just seen"]

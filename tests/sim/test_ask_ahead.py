@@ -95,3 +95,64 @@ def test_the_decision_after_a_short_action_is_held_and_used_without_asking_again
         sim.step()
     assert agent.action is not None and agent.action.description == "rearranging the bookshelf"
     sim.close()
+
+
+def test_a_resident_standing_still_gets_the_decision_after_a_short_action_with_it():
+    """The rest of a plan item is often a minute or two (after a reaction): the job that
+    decides it also decides what follows, held first, so the action's start asks no more."""
+    from game.mind.cognition import decide_job, next_action_job
+
+    sim = build_simulation("three", config=SimConfig(seed=3, timing=MODEL_TIMING))
+    agent = awake_resident(sim)
+    sim.scheduler.settle()
+    snap = replace(agent.snapshot(sim.now), action=None)
+    ends = next_action_job(sim.mind, snap, sim.surroundings()).action.end
+    late = replace(snap, now=ends - timedelta(minutes=2))  # two minutes of it are left
+    then, decision = decide_job(sim.mind, late, sim.surroundings())
+    assert isinstance(then, Prepared) and isinstance(decision, NextAction)
+    assert then.at == decision.action.end == ends and then.base is decision.plan
+    following = then.decisions[0].action
+    assert following is not None and following.start >= ends
+    longer = decide_job(sim.mind, snap, sim.surroundings())
+    if snap.now < ends - timedelta(minutes=5):
+        assert [type(e) for e in longer] == [NextAction]
+    sim.close()
+
+
+class Foreseeing:
+    """The offline embedder, noting what the simulation says will be needed soon."""
+
+    def __init__(self) -> None:
+        from game.brains.embed import CachedEmbedder, HashEmbedder
+
+        self.inner = CachedEmbedder(HashEmbedder())
+        self.name, self.dim = self.inner.name, self.inner.dim
+        self.foreseen: list[str] = []
+
+    def embed(self, texts):
+        return self.inner.embed(texts)
+
+    def peek(self, texts):
+        return self.inner.peek(texts)
+
+    def later(self, texts):
+        self.foreseen.extend(texts)
+
+
+def test_what_perceptions_will_need_is_foreseen():
+    """Relationship queries from the start, what a resident is seen doing when it starts,
+    and an object's new state: perceptions then find them embedded and ask at once."""
+    from game.sim.factory import load_world, make_brain
+    from game.sim.simulation import Simulation
+
+    scenario, town = load_world("three")
+    embedder = Foreseeing()
+    sim = Simulation(scenario, town, make_brain("scripted", 3, None), embedder, SimConfig(seed=3))
+    names = sorted(sim.agents)
+    assert f"What is {names[0]}'s relationship with {names[1]}?" in embedder.foreseen
+    sim.run_until(sim.now + timedelta(hours=9))
+    agent = awake_resident(sim)
+    assert f"{agent.name} is {agent.action.description}" in embedder.foreseen
+    states = [t for t in embedder.foreseen if " is " in t and t.startswith("the ")]
+    assert states, "no object's new state was foreseen"
+    sim.close()

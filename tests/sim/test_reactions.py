@@ -54,3 +54,26 @@ def test_a_burning_stove_at_any_hour_leaves_every_day_on_plan(hour):
     sim.close()
     assert stoves(sim)
     assert not found, found[:5]
+
+
+def test_a_reaction_lasts_as_long_as_decided_however_long_the_thought_took():
+    """A thought may come back minutes after the sight (a model's allowance): the reaction
+    then starts late but is not cut short by the time spent deciding on it."""
+    from dataclasses import replace
+
+    from game.mind.agent import Action
+    from game.mind.effects import Perceived
+
+    sim = build_simulation("three", seed=3)
+    sim.run_until(sim.now + timedelta(hours=9))
+    agent = next(a for a in sim.agents.values() if not a.asleep and a.conversation is None)
+    decided = sim.now - timedelta(minutes=10)  # when the sight was seen and thought over
+    react = Action(
+        "going to help", agent.location, decided, decided + timedelta(minutes=15),
+        ActionKind.REACT, "🏃",
+    )  # fmt: skip
+    sim.apply_effect(Perceived(agent.name, action=react, plan=replace(agent.plan)))
+    assert agent.action.kind is ActionKind.REACT
+    assert agent.action.start == sim.now
+    assert agent.action.end - agent.action.start == timedelta(minutes=15)
+    sim.close()

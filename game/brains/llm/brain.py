@@ -17,9 +17,10 @@ Economy (the original spent ~54 requests and ~26k tokens per agent per game hour
 - The texts a decomposition makes certain (each action's memory, each hour's retrieval
   query) are embedded at once, in one request.
 
-Reproducibility: every memo is keyed by the asking resident, and a resident has at most
-one job in flight, so in lockstep its requests come in the same order in every run at
-any worker count; nothing is handed from one question to the next.
+Reproducibility: every memo is keyed by the asking resident, and a question a resident's
+overlapping jobs (its decision, a thought, a decision asked ahead) ask at the same time
+is sent once while the other waits for it, so in lockstep the same requests are sent in
+every run at any worker count; nothing is handed from one question to the next.
 """
 
 from __future__ import annotations
@@ -122,6 +123,8 @@ class LLMBrain:
         if self.audit.problem:
             self.notify(self.audit.problem)
         self.memo = Memo()
+        self._flights: dict[Hashable, threading.Event] = {}  # memo keys being asked now
+        self._flying = threading.Lock()
         self.quiet = Memo()  # (resident, subject) -> when it last chose to carry on
         self.embedder: CachedEmbedder = open_embedder(
             self.client,
@@ -184,15 +187,36 @@ class LLMBrain:
             self.meter.count("skipped", name, question.agent)
             return found
         key = question.memo_key()
-        if key is not None:
-            found = self.memo.get((type(question), key))
+        if key is None:
+            return self._request(question)
+        memo_key = (type(question), key)
+        while True:
+            with self._flying:
+                found = self.memo.get(memo_key)
+                flight = self._flights.get(memo_key) if found is None else None
+                mine = found is None and flight is None
+                if mine:
+                    flight = self._flights[memo_key] = threading.Event()
             if found is not None:
                 self.meter.count("cache_hits", name, question.agent)
                 return found
-        answer = self._request(question)
-        if key is not None and _worth_keeping(answer):
-            self.memo.put((type(question), key), answer)
-        return answer
+            if mine:
+                return self._ask_once(question, memo_key, flight)
+            flight.wait()  # the same question is out: its answer will be the memo's
+
+    def _ask_once(self, question: Question[A], memo_key: Hashable, flight: threading.Event) -> A:
+        """Ask a remembered question while the same one from another job waits for it,
+        so a resident's jobs that overlap send it once, as they would one after another
+        (the request count is the same in every run)."""
+        try:
+            answer = self._request(question)
+            if _worth_keeping(answer):
+                self.memo.put(memo_key, answer)
+            return answer
+        finally:
+            with self._flying:
+                del self._flights[memo_key]
+            flight.set()
 
     def _request(self, question: Question[A]) -> A:
         if isinstance(question, RateImportance):

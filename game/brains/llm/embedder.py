@@ -123,8 +123,9 @@ class OpenAIEmbedder:
                     deliver(text, vector)
 
     def _take_riders(self, room: int) -> dict[str, Callable[[str, np.ndarray], None]]:
-        with self._lock:
-            taken = dict(list(self._riders.items())[: max(0, room)])
+        with self._lock:  # the newest first: they are the likeliest to be needed soon
+            items = list(self._riders.items())
+            taken = dict(items[len(items) - room :]) if room > 0 else {}
             for text in taken:
                 del self._riders[text]
         return taken

@@ -695,7 +695,7 @@ def _react_options(q: React) -> list[str]:
 
 # The most relevant memories a reaction is decided on (retrieval gives them best first):
 # the question is asked often, and the last few rarely change the answer.
-REACT_MEMORIES = 8
+REACT_MEMORIES = 6
 
 
 def _react_view(q: React) -> dict[str, str]:
