@@ -108,6 +108,20 @@ def test_closing_cancels_a_request_in_flight_within_a_second(server, fault) -> N
         model.chat(ask("hello"))
 
 
+def test_a_request_the_closing_run_breaks_is_cancelled_not_a_bad_answer(server) -> None:
+    """The window closes while a request is being sent: the HTTP pool's own error
+    ("the client has been closed") must not read as an unreadable answer, which would
+    count towards the endpoint failing and print a notice as the run ends."""
+    model = OpenAIChat(server.url, lambda: SECRET, timeout=5.0)
+
+    def closed_under_it() -> None:
+        model.close()
+        raise RuntimeError("Cannot send a request, as the client has been closed.")
+
+    with pytest.raises(Cancelled):
+        model._call(closed_under_it, "m")
+
+
 def test_a_dripping_answer_ends_at_the_deadline_not_at_a_read_timeout(server) -> None:
     server.always = "drip"
     began = time.monotonic()

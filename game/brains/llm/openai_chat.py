@@ -167,6 +167,8 @@ class OpenAIChat:
         except openai.APIStatusError as exc:
             raise self._status_error(exc, model, embeddings) from None
         except Exception as exc:  # noqa: BLE001 - whatever an answer does, it is a bad reply
+            if self._closed.is_set():  # the connection pool closed under the request
+                raise Cancelled("the run is over: the request was cancelled") from None
             raise self._unreadable(exc) from None
 
     def _connection_error(self, exc: Exception) -> ModelError:
