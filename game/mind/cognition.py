@@ -108,6 +108,13 @@ def relationship_query(name: str, other: str) -> str:
     return f"What is {name}'s relationship with {other}?"
 
 
+def standing_queries(names: Sequence[str]) -> list[str]:
+    """The retrieval queries a town of these residents will certainly use (about one
+    another, before reacting or talking; the news a conversation brings up)."""
+    pairs = [relationship_query(a, b) for a in names for b in names if a != b]
+    return [*pairs, *names, NEWS]
+
+
 def foresee(mind: Mind, texts: Sequence[str]) -> None:
     """Texts certain to be retrieved with or remembered soon (the residents' relationship
     queries, what others will be seen doing, an object's new state) ride along with the

@@ -35,8 +35,8 @@ from game.mind.cognition import (
     prepare_next_job,
     prepare_wake_job,
     reflect_job,
-    relationship_query,
     seed_job,
+    standing_queries,
     wake_job,
 )
 from game.mind.effects import (
@@ -226,7 +226,7 @@ class Simulation:
             r.name: make_agent(town, r, self.now, dim) for r in scenario.residents
         }
         names = sorted(self.agents)
-        foresee(self.mind, [relationship_query(a, b) for a in names for b in names if a != b])
+        foresee(self.mind, standing_queries(names))
         self.player = Player(self._player_context())
         self.jobs = JobHealth()
         self.pace_meter = PaceMeter()
