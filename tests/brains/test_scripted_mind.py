@@ -412,3 +412,19 @@ def test_a_day_summary_tells_activities_people_and_news() -> None:
     assert "talked with Maria Lopez" in got and "heard that Isabella Rodriguez" in got
     other_day = BRAIN.summarize(klaus, "what Klaus Mueller did on March 2", klaus_memories())
     assert other_day == "Klaus Mueller has no memories of that day."
+
+
+def test_everyone_has_something_to_look_forward_to() -> None:
+    """The event one means to go to first; else the work one cares about, else the day's
+    plan or one's interests: never "I don't know anything about that"."""
+    town = smallville()
+    maria, klaus = town.resident("Maria Lopez"), town.resident("Klaus Mueller")
+    news = heard(1, "Isabella Rodriguez", PARTY_FACT)
+    party = BRAIN.answer(context(maria, NOW, (news,)), "What are you looking forward to?")
+    assert party.startswith("I'm looking forward to going to Isabella's Valentine's Day party")
+    assert "5 pm" in party
+    work = BRAIN.answer(context(klaus, NOW, seeds(klaus)), "What are you looking forward to?")
+    assert "research paper" in work and "know" not in work
+    for persona in (NORA, LEO, IRIS, BERT):
+        got = BRAIN.answer(context(persona, NOW, ()), "What are you excited about these days?")
+        assert got and "don't know" not in got

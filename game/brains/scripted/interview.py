@@ -286,6 +286,33 @@ def _who_came(ctx: AgentContext, question: str, seed: int) -> str:
 
 
 # -- plans -----------------------------------------------------------------------------------
+def _ahead(ctx: AgentContext, question: str, seed: int) -> str:
+    """What one looks forward to: the next event one means to go to, else the work one
+    cares about, else what is left of the day. Never "I don't know": everyone has
+    something ahead of them."""
+    me = ctx.persona
+    coming = sorted(
+        (k.event for k in remembered_events(ctx.memories) if k.event.end > ctx.now),
+        key=lambda e: e.start,
+    )
+    for event in coming:
+        if attends(me, event, seed):
+            day = "today" if event.start.date() == ctx.now.date() else f"on {event.start:%A}"
+            at = selfknow.clock(event.start.hour * 60 + event.start.minute)
+            return f"I'm looking forward to {event_text(me, event)} {day} at {at}."
+    project = selfknow.own_project(me)
+    dated = find_date(project, ctx.now.year, ctx.now.date())[0] if project else None
+    if project and (dated is None or dated >= ctx.now.date()):  # not a day gone by
+        return f"Getting on with my work, mostly. {project.rstrip('.')}."
+    later = [i for i in selfknow.plan_for(ctx.memories, ctx.now.date()) if i.start > ctx.now]
+    if later:
+        return f"Later today I'm {mine(later[0].description, me)}, and I'm glad of it."
+    if me.interests:
+        liked = join_and([mine(i, me) for i in me.interests[:2]])
+        return f"Nothing in particular on the calendar. I always enjoy {liked}."
+    return "A quiet day, mostly. Nothing special is planned, and that suits me."
+
+
 def _plans(ctx: AgentContext, question: str, seed: int) -> str:
     window = find_window(question)
     if window is None:
@@ -390,6 +417,7 @@ _HANDLERS: tuple[tuple[str, Handler], ...] = (
     (r"burning|on fire|\bfire\b|leaking|flood|broken|overflow", _emergency),
     (r"spend time with|one person|who would it be", _spend_time),
     (r"how do you feel|what do you think (?:of|about)", _feel),
+    (r"look(?:ing)? forward|excited about|can't wait", _ahead),
     (r"what will you be doing|what are you doing at|where will you be|doing at \d", _plans),
     (r"doing today|plans? for today|your day (?:look|going)|what are you doing\b", selfknow.today),
     (r"mayor|election|office|candidate|campaign|party|valentine|exhibition|show\b", _topic),

@@ -69,7 +69,7 @@ def occupation(ctx: AgentContext, question: str, seed: int) -> str:
     lead = pick(("I'm", "I work as", "By trade I'm"), seed, me.name, "job")
     text = f"{lead} {article(me.occupation)}."
     if block is not None:
-        text += f" Most days I'm {mine(block.activity, me)}, from {_clock(block.start)}."
+        text += f" Most days I'm {mine(block.activity, me)}, from {clock(block.start)}."
     return text
 
 
@@ -123,14 +123,15 @@ def weekday(ctx: AgentContext, question: str, seed: int) -> str:
     blocks = sorted(me.routine, key=lambda b: (b.start - me.wake) % (24 * 60))
     if not blocks:
         return ""
-    steps = [f"from {_clock(b.start)} I'm {mine(b.activity, me)}" for b in blocks[:5]]
+    steps = [f"from {clock(b.start)} I'm {mine(b.activity, me)}" for b in blocks[:5]]
     return (
-        f"I get up around {_clock(me.wake)}. Then {', '.join(steps)}, "
-        f"and I'm usually in bed by {_clock(me.sleep)}."
+        f"I get up around {clock(me.wake)}. Then {', '.join(steps)}, "
+        f"and I'm usually in bed by {clock(me.sleep)}."
     )
 
 
-def _clock(minute: int) -> str:
+def clock(minute: int) -> str:
+    """A time of day as said aloud: 9 am, 5:30 pm."""
     minute %= 24 * 60
     hour, rest = divmod(minute, 60)
     half = "am" if hour < 12 else "pm"
