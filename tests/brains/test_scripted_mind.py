@@ -428,3 +428,36 @@ def test_everyone_has_something_to_look_forward_to() -> None:
     for persona in (NORA, LEO, IRIS, BERT):
         got = BRAIN.answer(context(persona, NOW, ()), "What are you excited about these days?")
         assert got and "don't know" not in got
+
+
+def test_what_was_said_with_someone_comes_from_the_conversation() -> None:
+    tom = smallville().resident("Tom Moreno")
+    morning = DAY + timedelta(hours=9)
+    chat = talked(1, "Tom Moreno", ("Klaus Mueller", "Tom Moreno"), (
+        ("Klaus Mueller", "Hi Tom!"),
+        ("Tom Moreno", "Hello Klaus."),
+        ("Klaus Mueller", "I finished the chapter on rents. Now I need a break."),
+    ), when=morning)  # fmt: skip
+    ctx = context(tom, DAY + timedelta(hours=15), (chat,))
+    got = BRAIN.answer(ctx, "What did you talk about with Klaus?")
+    said = '"I finished the chapter on rents. Now I need a break."'
+    assert got == f"We talked this morning. Klaus said: {said}"
+    assert BRAIN.answer(ctx, "What did Klaus tell you?") == got
+    news = heard(2, "Klaus Mueller", PARTY_FACT, when=morning)
+    afternoon = context(tom, DAY + timedelta(hours=15), (chat, news))
+    told = BRAIN.answer(afternoon, "What did Klaus say?")
+    assert told.startswith("We talked this morning. Klaus told me that") and "party" in told
+    later = context(tom, DAY + timedelta(days=1, hours=8), (chat,))
+    assert "yesterday morning" in BRAIN.answer(later, "What did you talk about with Klaus?")
+    nobody = BRAIN.answer(ctx, "Did you talk to Giorgio Rossi?")
+    assert nobody == "I haven't talked with Giorgio lately."
+
+
+def test_how_one_is_is_an_answer_with_the_day_in_it() -> None:
+    tom = smallville().resident("Tom Moreno")
+    chat = talked(1, "Tom Moreno", ("Jane Moreno", "Tom Moreno"), (("Jane Moreno", "Hi!"),))
+    ctx = context(tom, DAY + timedelta(hours=15), (chat,), status="running the grocery store")
+    for question in ("How are you feeling today?", "How are you?", "Are you happy?"):
+        got = BRAIN.answer(ctx, question)
+        assert "running the grocery store" in got and "talk with Jane" in got
+        assert "don't know" not in got

@@ -27,6 +27,7 @@ from .util import (
     first_name,
     has_any,
     join_and,
+    pick,
     sentence,
 )
 from .wording import PROJECT_KEYS, first_person, mine, relation_in_first_person
@@ -285,6 +286,92 @@ def _who_came(ctx: AgentContext, question: str, seed: int) -> str:
     return ""
 
 
+# -- how one is, and what was said -----------------------------------------------------------
+def _mood(ctx: AgentContext, question: str, seed: int) -> str:
+    """How one is: well (residents lead ordinary lives), with what fills the day and whom
+    one has talked with, rather than "I don't know anything about that"."""
+    me = ctx.persona
+    yes = question.lower().lstrip().startswith(("are you", "do you"))
+    openers = ("Yes, mostly.", "I think so, yes.") if yes else (
+        "Pretty good, thanks.", "I'm doing well, thanks for asking.", "Not bad at all.",
+    )  # fmt: skip
+    parts = [pick(openers, seed, me.name, "mood")]
+    if ctx.status and not ctx.status.startswith(("sleeping", "talking with")):
+        parts.append(f"I've been {mine(ctx.status, me)}.")
+    today = _talked_with(ctx, ctx.now.date())
+    if today:
+        parts.append(f"I had a good talk with {join_and(today)} today.")
+    else:
+        before = _talked_with(ctx, ctx.now.date() - timedelta(days=1))
+        if before:
+            parts.append(f"Yesterday I caught up with {join_and(before)}.")
+    return " ".join(parts)
+
+
+def _talked_with(ctx: AgentContext, day) -> list[str]:
+    found = [
+        first_name(m.fact.heard_from) for m in ctx.memories
+        if m.fact.kind is FactKind.CONVERSATION and m.created.date() == day
+        and m.fact.heard_from and m.fact.heard_from != ctx.persona.name
+    ]  # fmt: skip
+    return list(dict.fromkeys(found))[:3]
+
+
+_WITH = re.compile(r"\b(?:with|to) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)")
+_DID_SAY = re.compile(r"\bdid ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?) (?:say|tell)")
+
+
+def _talked_about(ctx: AgentContext, question: str, seed: int) -> str:
+    """What was said with someone: the news they told, else a line of theirs, from the
+    latest conversation with them; an honest no if there was none."""
+    m = _WITH.search(question) or _DID_SAY.search(question)
+    if m is None:
+        return ""
+    name = _resolve(ctx, m.group(1))
+    first = first_name(name)
+    talks = [
+        x for x in ctx.memories
+        if x.fact.kind is FactKind.CONVERSATION and name in x.fact.participants
+    ]  # fmt: skip
+    if not talks:
+        if ctx.persona.relation_to(name) is not None:  # the retrieved memories may miss it
+            return f"Nothing that stands out lately. {first} and I talk about the usual things."
+        return f"I haven't talked with {first} lately."
+    last = max(talks, key=lambda x: x.created)
+    when = _when(ctx.now, last.created)
+    told = [
+        s.text for x in ctx.memories if x.created == last.created
+        for s in facts_in(x, ctx.persona)
+        if s.fact.kind is FactKind.CLAIM and s.source == name and not is_private(s.text)
+    ]  # fmt: skip
+    if told:
+        return f"We talked {when}. {first} told me that {told[0]}."
+    theirs = [line.text for line in last.fact.lines if line.speaker == name]
+    if theirs:  # past the greeting, the line that says most
+        said = max(theirs[1:] or theirs, key=lambda t: len(content_words(t)))
+        return f"We talked {when}. {first} said: \"{_clip_said(said)}\""
+    return f"We talked {when}, just small talk."
+
+
+def _clip_said(text: str, limit: int = 140) -> str:
+    """Whole sentences up to about `limit` characters (at least the first)."""
+    out = ""
+    for part in re.split(r"(?<=[.!?])\s+", text.strip()):
+        if out and len(out) + len(part) > limit:
+            break
+        out = f"{out} {part}".strip()
+    return out if out[-1:] in ".!?" else out + "."
+
+
+def _when(now: datetime, then: datetime) -> str:
+    part = "morning" if then.hour < 12 else "afternoon" if then.hour < 17 else "evening"
+    if then.date() == now.date():
+        return f"this {part}"
+    if then.date() == now.date() - timedelta(days=1):
+        return f"yesterday {part}"
+    return f"on {then:%A}"
+
+
 # -- plans -----------------------------------------------------------------------------------
 def _ahead(ctx: AgentContext, question: str, seed: int) -> str:
     """What one looks forward to: the next event one means to go to, else the work one
@@ -418,6 +505,10 @@ _HANDLERS: tuple[tuple[str, Handler], ...] = (
     (r"spend time with|one person|who would it be", _spend_time),
     (r"how do you feel|what do you think (?:of|about)", _feel),
     (r"look(?:ing)? forward|excited about|can't wait", _ahead),
+    (r"talk(?:ed)? (?:about )?(?:with|to) [A-Z]|did [A-Z][\w'-]+(?: [A-Z][\w'-]+)? (?:say|tell)",
+     _talked_about),  # fmt: skip
+    (r"^\s*(?:how are you|how(?:'s| is) it going|how have you been|are you (?:happy|ok|okay|"
+     r"well)|how do you feel today|how are things)", _mood),  # fmt: skip
     (r"what will you be doing|what are you doing at|where will you be|doing at \d", _plans),
     (r"doing today|plans? for today|your day (?:look|going)|what are you doing\b", selfknow.today),
     (r"mayor|election|office|candidate|campaign|party|valentine|exhibition|show\b", _topic),
