@@ -120,3 +120,16 @@ def test_news_heard_from_the_person_it_is_about_does_not_name_them_twice() -> No
     for line in lines:
         assert line.count("Isa") <= 1 and line.count("Sam") <= 1, line
     assert any("told me" in line or "saying" in line for line in lines)
+
+
+def test_her_as_the_object_becomes_me_and_as_the_possessive_my() -> None:
+    from game.brains.scripted.wording import first_person, mine
+    from game.world.scenario import load_world
+
+    isabella = next(r for r in load_world("three")[0].residents if r.name == "Isabella Rodriguez")
+    assert mine("jokes always make her laugh", isabella) == "jokes always make me laugh"
+    assert mine("helps her neighbours and tells her that", isabella) == (
+        "helps my neighbours and tells me that"
+    )
+    said = first_person("Isabella Rodriguez is proud of her cafe", isabella)
+    assert said == "I'm proud of my cafe"

@@ -321,6 +321,15 @@ _WITH = re.compile(r"\b(?:with|to) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)")
 _DID_SAY = re.compile(r"\bdid ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?) (?:say|tell)")
 
 
+TALKED_WITH = (
+    r"talk(?:ed)? (?:about )?(?:with|to) [A-Z]|did [A-Z][\w'-]+(?: [A-Z][\w'-]+)? (?:say|tell)"
+)
+HOW_ARE_YOU = (
+    r"^\s*(?:how are you|how(?:'s| is) it going|how have you been|how are things"
+    r"|are you (?:happy|ok|okay|well)|how do you feel today)"
+)
+
+
 def _talked_about(ctx: AgentContext, question: str, seed: int) -> str:
     """What was said with someone: the news they told, else a line of theirs, from the
     latest conversation with them; an honest no if there was none."""
@@ -349,7 +358,7 @@ def _talked_about(ctx: AgentContext, question: str, seed: int) -> str:
     theirs = [line.text for line in last.fact.lines if line.speaker == name]
     if theirs:  # past the greeting, the line that says most
         said = max(theirs[1:] or theirs, key=lambda t: len(content_words(t)))
-        return f"We talked {when}. {first} said: \"{_clip_said(said)}\""
+        return f'We talked {when}. {first} said: "{_clip_said(said)}"'
     return f"We talked {when}, just small talk."
 
 
@@ -505,10 +514,8 @@ _HANDLERS: tuple[tuple[str, Handler], ...] = (
     (r"spend time with|one person|who would it be", _spend_time),
     (r"how do you feel|what do you think (?:of|about)", _feel),
     (r"look(?:ing)? forward|excited about|can't wait", _ahead),
-    (r"talk(?:ed)? (?:about )?(?:with|to) [A-Z]|did [A-Z][\w'-]+(?: [A-Z][\w'-]+)? (?:say|tell)",
-     _talked_about),  # fmt: skip
-    (r"^\s*(?:how are you|how(?:'s| is) it going|how have you been|are you (?:happy|ok|okay|"
-     r"well)|how do you feel today|how are things)", _mood),  # fmt: skip
+    (TALKED_WITH, _talked_about),
+    (HOW_ARE_YOU, _mood),
     (r"what will you be doing|what are you doing at|where will you be|doing at \d", _plans),
     (r"doing today|plans? for today|your day (?:look|going)|what are you doing\b", selfknow.today),
     (r"mayor|election|office|candidate|campaign|party|valentine|exhibition|show\b", _topic),

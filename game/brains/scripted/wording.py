@@ -25,9 +25,7 @@ def first_person(fact: str, persona: Resident) -> str:
     rest = next((fact[len(n) + 1 :] for n in names if fact.startswith(n + " ")), None)
     if rest is None:
         return fact
-    poss = pronouns(persona)[2]
-    if poss != "their":
-        rest = re.sub(rf"\b{poss}\b", "my", rest)
+    rest = mine(rest, persona)
     verb, _, tail = rest.partition(" ")
     head = {"is": "I'm", "has": "I have", "was": "I was", "does": "I do"}.get(verb)
     if head is None:
@@ -36,9 +34,67 @@ def first_person(fact: str, persona: Resident) -> str:
 
 
 def mine(text: str, me: Resident) -> str:
-    """'writing his research paper' said by Klaus: 'writing my research paper'."""
-    poss = pronouns(me)[2]
-    return re.sub(rf"\b{poss}\b", "my", text) if poss != "their" else text
+    """'writing his research paper' said by Klaus: 'writing my research paper'. 'her' is
+    also the object ('jokes make her laugh'): then it becomes 'me', told by the word after
+    it (a verb, a particle, the end of the phrase)."""
+    _, obj, poss = pronouns(me)
+    if poss == "their":
+        return text
+    if obj != poss:
+        return re.sub(rf"\b{poss}\b", "my", text)
+
+    def own(m: re.Match[str]) -> str:
+        after = (m.group(1) or "").lower()
+        return "me" if not after or after in OBJECT_AFTER else "my"
+
+    return re.sub(rf"\b{poss}\b(?=(?:\s+(\w+))?)", own, text)
+
+
+# Words after which 'her' is the object, not the possessive ('make her laugh', 'tell her
+# that', 'love her and'): a noun after it ('her paints') makes it 'my'.
+OBJECT_AFTER = frozenset(
+    (
+        "laugh",
+        "smile",
+        "cry",
+        "feel",
+        "think",
+        "happy",
+        "sad",
+        "welcome",
+        "comfortable",
+        "proud",
+        "up",
+        "out",
+        "down",
+        "off",
+        "about",
+        "and",
+        "or",
+        "but",
+        "to",
+        "at",
+        "in",
+        "on",
+        "by",
+        "with",
+        "from",
+        "for",
+        "a",
+        "an",
+        "the",
+        "that",
+        "this",
+        "what",
+        "how",
+        "why",
+        "so",
+        "too",
+        "again",
+        "back",
+        "away",
+    )  # fmt: skip
+)
 
 
 def relation_in_first_person(relation: str, persona: Resident) -> str:
