@@ -461,3 +461,37 @@ def test_how_one_is_is_an_answer_with_the_day_in_it() -> None:
         got = BRAIN.answer(ctx, question)
         assert "running the grocery store" in got and "talk with Jane" in got
         assert "don't know" not in got
+
+
+EVERYDAY_QUESTIONS = (
+    "Hi! What's your name?",
+    "Where do you work?",
+    "What do you like to do for fun?",
+    "Do you have any plans for this weekend?",
+    "Who are your friends?",
+    "What's new?",
+    "Tell me about your family.",
+    "What did you have for breakfast?",
+    "Where are you right now?",
+    "Have you heard any gossip?",
+    "How are you?",
+)
+
+
+@pytest.mark.parametrize("name", ["Isabella Rodriguez", "Klaus Mueller", "Tom Moreno"])
+def test_everyday_questions_get_an_answer_of_their_own(name: str) -> None:
+    """What a visitor asks first: each gets an answer, not the fallback, and no two of
+    these questions get the same answer."""
+    persona = smallville().resident(name)
+    ctx = context(persona, NOW, seeds(persona), status="reading a book")
+    answers = [BRAIN.answer(ctx, q) for q in EVERYDAY_QUESTIONS]
+    for question, got in zip(EVERYDAY_QUESTIONS, answers, strict=True):
+        assert got and "don't know anything" not in got and "All I can tell" not in got, question
+    assert len(set(answers)) >= len(answers) - 2  # news and gossip may agree
+
+
+def test_news_told_in_person_names_the_teller_once() -> None:
+    klaus = smallville().resident("Klaus Mueller")
+    news = heard(1, "Isabella Rodriguez", PARTY_FACT)
+    got = BRAIN.answer(context(klaus, NOW, (news,)), "Any news?")
+    assert got.startswith("Have you heard?") and "Valentine" in got

@@ -17,7 +17,7 @@ from game.world.scenario import Resident
 
 from . import selfknow
 from .lexicon import trouble
-from .news import Stated, chat_partner, facts_in, is_private, names, people_in
+from .news import Stated, chat_partner, facts_in, is_private, names, people_in, shareable
 from .plans import attends, event_key, event_text, remembered_events, sleep_time
 from .traits import declines, dislikes, tension
 from .util import (
@@ -381,6 +381,66 @@ def _when(now: datetime, then: datetime) -> str:
     return f"on {then:%A}"
 
 
+# -- friends, whereabouts, meals, news -------------------------------------------------------
+def _friends(ctx: AgentContext, question: str, seed: int) -> str:
+    """The people one's own words speak of warmly, else whom one has been talking with."""
+    me = ctx.persona
+    liked = [(n, r) for n, r in me.relationships if not dislikes(me, n) and not tension(me, n)]
+    if liked:
+        names = join_and([first_name(n) for n, _ in liked[:3]])
+        name, relation = pick(liked[:3], seed, me.name, "friends")
+        return f"{names}, mostly. {first_name(name)} is {relation_in_first_person(relation, me)}."
+    recent = _talked_with(ctx, ctx.now.date()) or _talked_with(
+        ctx, ctx.now.date() - timedelta(days=1)
+    )
+    if recent:
+        return f"I'm still getting to know people. Lately I've talked with {join_and(recent)}."
+    return "I'm still getting to know people here, to be honest."
+
+
+def _where(ctx: AgentContext, question: str, seed: int) -> str:
+    me = ctx.persona
+    place = ctx.location.split(":")[0] if ctx.location else ""
+    here = "home" if place == me.home else place
+    if ctx.status.startswith("sleeping"):
+        return f"At {here}. It's the middle of the night: I was asleep!" if here else "In bed!"
+    doing = f", {mine(ctx.status, me)}" if ctx.status else ""
+    return f"I'm at {here}{doing}." if here else f"I'm out and about{doing}."
+
+
+def _meal(ctx: AgentContext, question: str, seed: int) -> str:
+    """The meal as one remembers having it (the latest), else one's habit."""
+    me = ctx.persona
+    meal = next((w for w in ("breakfast", "lunch", "dinner") if w in question.lower()), "")
+    keys = (meal,) if meal else ("breakfast", "lunch", "dinner", "eating", "meal")
+    had = [
+        m for m in ctx.memories
+        if m.fact.kind is FactKind.DOING and m.fact.subject == me.name
+        and m.fact.source is Source.SELF and has_any(m.fact.object, keys)
+    ]  # fmt: skip
+    if had:
+        last = max(had, key=lambda m: m.created)
+        return f"I was {mine(last.fact.object, me)} {_when(ctx.now, last.created)}."
+    usual = next((b for b in me.routine if has_any(b.activity, keys)), None)
+    if usual is not None:
+        return f"Usually I'm {mine(usual.activity, me)} around {selfknow.clock(usual.start)}."
+    return "Nothing special, the usual."
+
+
+def _news(ctx: AgentContext, question: str, seed: int) -> str:
+    """The best public news one holds, with who told it; a quiet week is an answer too."""
+    found = shareable(ctx.memories, ctx.persona)
+    if not found:
+        return "Nothing much, it's been quiet around here."
+    best = found[0]
+    if best.own:
+        return f"Well, my own news: {first_person(best.text, ctx.persona)}."
+    if best.source and best.source == best.fact.subject:
+        return f"Have you heard? {best.text}. {first_name(best.source)} told me so in person."
+    told = f"{first_name(best.source)} told me that " if best.source else ""
+    return f"Have you heard? {told}{best.text}."
+
+
 # -- plans -----------------------------------------------------------------------------------
 def _ahead(ctx: AgentContext, question: str, seed: int) -> str:
     """What one looks forward to: the next event one means to go to, else the work one
@@ -496,14 +556,31 @@ def _person_taste(slot: int) -> Handler:
 
 _HANDLERS: tuple[tuple[str, Handler], ...] = (
     (r"^\s*why\b", selfknow.why),
-    (r"\boccupation\b|for a living|what is your job|what's your job", selfknow.occupation),
-    (r"introduc|tell me about yourself|who are you|describe yourself|what do you do\b", _intro),
-    (r"your interests|interested in|hobbies", selfknow.interests),
-    (r"live with|lives with you|your household", selfknow.household),
+    (
+        r"\boccupation\b|for a living|what is your job|what's your job|where do you work"
+        r"|your (?:work|job)\b|what do you work",
+        selfknow.occupation,
+    ),
+    (
+        r"introduc|tell me about yourself|who are you\b|describe yourself|what do you do\b"
+        r"|your name|who you are",
+        _intro,
+    ),
+    (
+        r"your interests|interested in|hobbies|hobby|for fun|free time|spare time|like to do"
+        r"|enjoy doing|pastime",
+        selfknow.interests,
+    ),
+    (
+        r"live with|lives with you|your household|your family|married|\bwife\b|husband"
+        r"|children|\bkids\b|your parents|\bson\b|daughter",
+        selfknow.household,
+    ),
     (r"typical (?:week)?day|weekday|usual day", selfknow.weekday),
     (r"\byesterday\b", selfknow.yesterday),
     (r"occupied", selfknow.occupied),
     (r"fridge|refrigerator", selfknow.empty_fridge),
+    (r"your friends\b|friends (?:do you|have you)", _friends),
     (r"your friend|see a friend", selfknow.friend),
     (r"inspire", selfknow.inspires),
     (r"\bbook\b", _person_taste(0)),
@@ -517,7 +594,11 @@ _HANDLERS: tuple[tuple[str, Handler], ...] = (
     (TALKED_WITH, _talked_about),
     (HOW_ARE_YOU, _mood),
     (r"what will you be doing|what are you doing at|where will you be|doing at \d", _plans),
+    (r"where are you|right now|what are you up to", _where),
     (r"doing today|plans? for today|your day (?:look|going)|what are you doing\b", selfknow.today),
+    (r"weekend|tomorrow|next week|any plans|your plans", _ahead),
+    (r"breakfast|lunch|dinner|\beat\b|\bate\b|a meal", _meal),
     (r"mayor|election|office|candidate|campaign|party|valentine|exhibition|show\b", _topic),
     (r"\bwho (?:is|was|'s) [A-Z]|relationship with|know [A-Z]", _who_is),
+    (r"gossip|\bnews\b|what's new|anything new|heard anything|going on|happening", _news),
 )
