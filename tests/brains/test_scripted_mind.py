@@ -495,3 +495,25 @@ def test_news_told_in_person_names_the_teller_once() -> None:
     news = heard(1, "Isabella Rodriguez", PARTY_FACT)
     got = BRAIN.answer(context(klaus, NOW, (news,)), "Any news?")
     assert got.startswith("Have you heard?") and "Valentine" in got
+
+
+def test_likes_favourites_belongings_and_small_talk_stay_in_character() -> None:
+    maria = smallville().resident("Maria Lopez")
+    ctx = context(maria, NOW, seeds(maria))
+    ask = lambda q: BRAIN.answer(ctx, q)  # noqa: E731
+    assert ask("Do you like physics?") == "Yes, I love physics!"
+    assert ask("Do you like living in Smallville?").startswith("I do.")
+    assert ask("What's your favourite food?").startswith("I don't know, it's hard to pick")
+    assert ask("Do you have a dog?") == "No pets, no."
+    assert "secret" in ask("Tell me a secret.")
+    assert ask("What time is it?") == "It's about 3 pm."
+    assert "Sam Moore" not in ask("What's your favourite thing about Smallville?")
+    nothing = ask("What is the meaning of life?")
+    assert "don't know" in nothing and "physics" in nothing  # in character, not a stray fact
+
+
+def test_going_to_an_event_is_a_yes_or_no_from_the_plan() -> None:
+    maria = smallville().resident("Maria Lopez")
+    news = heard(1, "Isabella Rodriguez", PARTY_FACT)
+    got = BRAIN.answer(context(maria, NOW, (news,)), "Are you going to the party?")
+    assert got.startswith("Yes! I'll be going to Isabella's Valentine's Day party")

@@ -441,6 +441,72 @@ def _news(ctx: AgentContext, question: str, seed: int) -> str:
     return f"Have you heard? {told}{best.text}."
 
 
+def _going(ctx: AgentContext, question: str, seed: int) -> str:
+    """Yes or no to an event still to come the question names, as one's plan has it."""
+    me = ctx.persona
+    for keys, _ in TOPICS:
+        if not has_any(question, keys):
+            continue
+        for known in remembered_events(ctx.memories):
+            event = known.event
+            if event.end <= ctx.now or not has_any(event.what or "", keys + ("party",)):
+                continue
+            day = "today" if event.start.date() == ctx.now.date() else f"on {event.start:%A}"
+            at = selfknow.clock(event.start.hour * 60 + event.start.minute)
+            if attends(me, event, seed):
+                return f"Yes! I'll be {event_text(me, event)} {day} at {at}."
+            return "I don't think so. I heard about it, but it's not really for me."
+    return ""
+
+
+def _have(ctx: AgentContext, question: str, seed: int) -> str:
+    """'Do you have a dog?': yes with the words one's own description uses, else no."""
+    m = re.search(r"do you have (?:a |an |any )?(\w+)", question, re.I)
+    if m is None:
+        return ""
+    thing = m.group(1).lower().rstrip("s")
+    for clause in ctx.persona.seed_memories():
+        if re.search(rf"\b{re.escape(thing)}", clause, re.I) and not is_private(clause):
+            return f"Yes. {first_person(sentence(clause), ctx.persona)}."
+    if thing in ANIMALS:
+        return "No pets, no."
+    return "I have what I need, I suppose. Why do you ask?"
+
+
+ANIMALS = frozenset({"pet", "dog", "cat", "fish", "bird", "hamster", "rabbit", "horse"})
+
+
+def _likes(ctx: AgentContext, question: str, seed: int) -> str:
+    """Likes and favourites: from what one cares about, never a stray fact."""
+    me = ctx.persona
+    cares = join_and([mine(i, me) for i in me.interests[:2]]) if me.interests else ""
+    favourite = re.search(r"favou?rite (\w+)", question, re.I)
+    if re.search(r"living (?:here|in)|this town|smallville", question, re.I):
+        lead = "The people, I think." if favourite else "I do."
+        return f"{lead} It's a friendly town, and it's home."
+    thing = favourite.group(1).lower() if favourite else ""
+    if thing and not any(thing in i.lower() for i in me.interests):
+        more = f" Ask me about {cares} any time, though!" if cares else ""
+        return f"I don't know, it's hard to pick just one {thing}.{more}"
+    asked = re.search(r"do you (?:like|enjoy|love) (\w+)", question, re.I)
+    liked = asked.group(1).lower() if asked else ""
+    shared = next((i for i in me.interests if liked and liked in i.lower()), "")
+    if shared:
+        return f"Yes, I love {mine(shared, me)}!"
+    if not cares:
+        return "It's all right, I suppose."
+    return f"It's all right. What I really enjoy is {cares}."
+
+
+def _small_talk(ctx: AgentContext, question: str, seed: int) -> str:
+    q = question.lower()
+    if "time" in q:
+        return f"It's about {selfknow.clock(ctx.now.hour * 60 + ctx.now.minute)}."
+    if "secret" in q:
+        return "Then it wouldn't be a secret, would it?"
+    return "That's kind of you, but I'm fine, thanks."
+
+
 # -- plans -----------------------------------------------------------------------------------
 def _ahead(ctx: AgentContext, question: str, seed: int) -> str:
     """What one looks forward to: the next event one means to go to, else the work one
@@ -530,7 +596,7 @@ def _emergency(ctx: AgentContext, question: str, seed: int) -> str:
 def _fallback(ctx: AgentContext, question: str) -> str:
     """The single fact in memory that shares most words with the question; a fact, never a
     conversation quoted whole."""
-    wanted = content_words(question)
+    wanted = content_words(question) - UBIQUITOUS
     best, score = None, 0
     for m in ctx.memories:
         for s in facts_in(m, ctx.persona):
@@ -538,10 +604,18 @@ def _fallback(ctx: AgentContext, question: str) -> str:
             if overlap > score and not s.fact.private and not is_private(s.text):
                 best, score = s, overlap
     if best is None:
+        me = ctx.persona
+        if me.interests:
+            cares = join_and([mine(i, me) for i in me.interests[:2]])
+            return f"I don't know, to be honest. I mostly think about {cares}."
         return "I'm not sure. I don't know anything about that."
     said = first_person(best.text, ctx.persona) if best.subject == ctx.persona.name else best.text
     return f"All I can tell you is this: {said}."
 
+
+# Words too common in this town to tie a question to a memory ('living in Smallville' is
+# not about the election held in Smallville).
+UBIQUITOUS = frozenset({"smallville", "town", "living", "like", "think", "favourite", "favorite"})
 
 Handler = Callable[[AgentContext, str, int], str]
 
@@ -598,7 +672,12 @@ _HANDLERS: tuple[tuple[str, Handler], ...] = (
     (r"doing today|plans? for today|your day (?:look|going)|what are you doing\b", selfknow.today),
     (r"weekend|tomorrow|next week|any plans|your plans", _ahead),
     (r"breakfast|lunch|dinner|\beat\b|\bate\b|a meal", _meal),
+    (r"are you (?:going|coming)|will you (?:go|come|be there)|coming to the", _going),
+    (r"^\s*do you have (?:a|an|any)\b", _have),
+    (r"what time is it|tell me a secret|can i help|anything i can do|need any help", _small_talk),
+    (r"dream|ambition|\bgoals?\b|hope to|wish for", selfknow.inspires),
     (r"mayor|election|office|candidate|campaign|party|valentine|exhibition|show\b", _topic),
     (r"\bwho (?:is|was|'s) [A-Z]|relationship with|know [A-Z]", _who_is),
     (r"gossip|\bnews\b|what's new|anything new|heard anything|going on|happening", _news),
+    (r"do you (?:like|enjoy|love)|favou?rite", _likes),
 )
