@@ -441,6 +441,12 @@ def _news(ctx: AgentContext, question: str, seed: int) -> str:
     return f"Have you heard? {told}{best.text}."
 
 
+def _event_when(now: datetime, event: Event) -> str:
+    """'today at 5 pm', 'on Tuesday at 5 pm'."""
+    day = "today" if event.start.date() == now.date() else f"on {event.start:%A}"
+    return f"{day} at {selfknow.clock(event.start.hour * 60 + event.start.minute)}"
+
+
 def _going(ctx: AgentContext, question: str, seed: int) -> str:
     """Yes or no to an event still to come the question names, as one's plan has it."""
     me = ctx.persona
@@ -451,10 +457,9 @@ def _going(ctx: AgentContext, question: str, seed: int) -> str:
             event = known.event
             if event.end <= ctx.now or not has_any(event.what or "", keys + ("party",)):
                 continue
-            day = "today" if event.start.date() == ctx.now.date() else f"on {event.start:%A}"
-            at = selfknow.clock(event.start.hour * 60 + event.start.minute)
+            when = _event_when(ctx.now, event)
             if attends(me, event, seed):
-                return f"Yes! I'll be {event_text(me, event)} {day} at {at}."
+                return f"Yes! I'll be {event_text(me, event)} {when}."
             return "I don't think so. I heard about it, but it's not really for me."
     return ""
 
@@ -519,9 +524,8 @@ def _ahead(ctx: AgentContext, question: str, seed: int) -> str:
     )
     for event in coming:
         if attends(me, event, seed):
-            day = "today" if event.start.date() == ctx.now.date() else f"on {event.start:%A}"
-            at = selfknow.clock(event.start.hour * 60 + event.start.minute)
-            return f"I'm looking forward to {event_text(me, event)} {day} at {at}."
+            when = _event_when(ctx.now, event)
+            return f"I'm looking forward to {event_text(me, event)} {when}."
     project = selfknow.own_project(me)
     dated = find_date(project, ctx.now.year, ctx.now.date())[0] if project else None
     if project and (dated is None or dated >= ctx.now.date()):  # not a day gone by
