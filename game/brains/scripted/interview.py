@@ -298,23 +298,14 @@ def _mood(ctx: AgentContext, question: str, seed: int) -> str:
     parts = [pick(openers, seed, me.name, "mood")]
     if ctx.status and not ctx.status.startswith(("sleeping", "talking with")):
         parts.append(f"I've been {mine(ctx.status, me)}.")
-    today = _talked_with(ctx, ctx.now.date())
+    today = _talked_on(ctx)
     if today:
         parts.append(f"I had a good talk with {join_and(today)} today.")
     else:
-        before = _talked_with(ctx, ctx.now.date() - timedelta(days=1))
+        before = _talked_on(ctx, days_ago=1)
         if before:
             parts.append(f"Yesterday I caught up with {join_and(before)}.")
     return " ".join(parts)
-
-
-def _talked_with(ctx: AgentContext, day) -> list[str]:
-    found = [
-        first_name(m.fact.heard_from) for m in ctx.memories
-        if m.fact.kind is FactKind.CONVERSATION and m.created.date() == day
-        and m.fact.heard_from and m.fact.heard_from != ctx.persona.name
-    ]  # fmt: skip
-    return list(dict.fromkeys(found))[:3]
 
 
 _WITH = re.compile(r"\b(?:with|to) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)")
@@ -382,6 +373,11 @@ def _when(now: datetime, then: datetime) -> str:
 
 
 # -- friends, whereabouts, meals, news -------------------------------------------------------
+def _talked_on(ctx: AgentContext, days_ago: int = 0) -> list[str]:
+    day = ctx.now.date() - timedelta(days=days_ago)
+    return selfknow.talked_on(ctx.memories, day, ctx.persona.name)
+
+
 def _friends(ctx: AgentContext, question: str, seed: int) -> str:
     """The people one's own words speak of warmly, else whom one has been talking with."""
     me = ctx.persona
@@ -390,9 +386,7 @@ def _friends(ctx: AgentContext, question: str, seed: int) -> str:
         names = join_and([first_name(n) for n, _ in liked[:3]])
         name, relation = pick(liked[:3], seed, me.name, "friends")
         return f"{names}, mostly. {first_name(name)} is {relation_in_first_person(relation, me)}."
-    recent = _talked_with(ctx, ctx.now.date()) or _talked_with(
-        ctx, ctx.now.date() - timedelta(days=1)
-    )
+    recent = _talked_on(ctx) or _talked_on(ctx, days_ago=1)
     if recent:
         return f"I'm still getting to know people. Lately I've talked with {join_and(recent)}."
     return "I'm still getting to know people here, to be honest."
@@ -471,7 +465,7 @@ def _have(ctx: AgentContext, question: str, seed: int) -> str:
         return ""
     thing = m.group(1).lower().rstrip("s")
     for clause in ctx.persona.seed_memories():
-        if re.search(rf"\b{re.escape(thing)}", clause, re.I) and not is_private(clause):
+        if has_any(clause, (thing,)) and not is_private(clause):
             return f"Yes. {first_person(sentence(clause), ctx.persona)}."
     if thing in ANIMALS:
         return "No pets, no."
@@ -527,8 +521,12 @@ def _ahead(ctx: AgentContext, question: str, seed: int) -> str:
             when = _event_when(ctx.now, event)
             return f"I'm looking forward to {event_text(me, event)} {when}."
     project = selfknow.own_project(me)
-    dated = find_date(project, ctx.now.year, ctx.now.date())[0] if project else None
-    if project and (dated is None or dated >= ctx.now.date()):  # not a day gone by
+    over = [
+        k.event.what for k in remembered_events(ctx.memories)
+        if k.event.host == me.name and k.event.end <= ctx.now and k.event.what
+    ]  # fmt: skip
+    # a project that is one's own event, come and gone, is no longer ahead
+    if project and not has_any(project, tuple(re.escape(w) for w in over)):
         return f"Getting on with my work, mostly. {project.rstrip('.')}."
     later = [i for i in selfknow.plan_for(ctx.memories, ctx.now.date()) if i.start > ctx.now]
     if later:

@@ -196,7 +196,7 @@ def yesterday(ctx: AgentContext, question: str, seed: int) -> str:
         said = [f"{label} I was {join_and(found)}" for label, found in _by_part(items, me)]
         if said:
             parts.append(f"Yesterday, {'; '.join(said)}.")
-    talked = _talked_on(ctx.memories, day, me.name)
+    talked = talked_on(ctx.memories, day, me.name)
     if talked:
         parts.append(f"I also talked with {join_and(talked)}.")
     if not parts:
@@ -206,7 +206,8 @@ def yesterday(ctx: AgentContext, question: str, seed: int) -> str:
     return " ".join(parts)
 
 
-def _talked_on(memories: Sequence[MemoryRecord], day: date, me: str) -> list[str]:
+def talked_on(memories: Sequence[MemoryRecord], day: date, me: str) -> list[str]:
+    """First names of whom one talked with that day (at most three)."""
     found = [chat_partner(m) for m in memories if m.created.date() == day]
     return [first_name(p) for p in dict.fromkeys(found) if p and p != me][:3]
 
