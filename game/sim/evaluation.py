@@ -11,8 +11,8 @@ while the interviewed resident may retrieve less, scored by an automatic scorer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -88,6 +88,24 @@ def ask_snapshot(mind: Mind, snap: AgentSnapshot, town, question: str) -> str:
     if not mind.settings.ablation.memory:
         snap = replace(snap, summary="")
     return interview(mind, snap, town, question)
+
+
+@dataclass(frozen=True)
+class Interviewed:
+    """One answer of an interview held as a conversation: the question, the answer,
+    whether the resident fell back to not knowing, and the act the question was
+    understood as (its kind, aspect and slots, for `--json`)."""
+
+    question: str
+    answer: str
+    fallback: bool = False
+    act: dict[str, object] = field(default_factory=dict)
+
+
+def ask_many(sim, name: str, questions: Sequence[str]) -> list[Interviewed]:
+    """Several questions to one resident, in order, as one conversation (a follow-up such
+    as 'and when?' resolves against the questions before it); changes no memory."""
+    return [Interviewed(q, ask(sim, name, q)) for q in questions]
 
 
 def run_battery(sim, on_answer: Callable[[dict], None]) -> int:

@@ -1,0 +1,79 @@
+"""A conversation's state: who said what (as acts), the open question and the topic.
+
+The state is rebuilt from the lines and their acts, so a saved chat needs no extra field
+and both sides of a conversation read the same state. Both brains get it: the scripted
+brain answers the open question before it moves on and never repeats a line; the model
+brain's prompt states the open question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .acts import Act, ActKind, Aspect
+
+
+@dataclass(frozen=True)
+class Said:
+    """One line of the conversation and what it was understood as."""
+
+    speaker: str
+    text: str
+    act: Act
+
+
+@dataclass(frozen=True)
+class DialogueState:
+    """Everything said so far in one conversation, first line first.
+
+    `met_before` says whether the two had met before this conversation began (a memory of
+    talking, or a seeded relationship): 'Hi again' only then.
+    """
+
+    said: tuple[Said, ...] = ()
+    met_before: bool = False
+
+    def then(self, speaker: str, text: str, act: Act) -> DialogueState:
+        """The state after one more line."""
+        return DialogueState((*self.said, Said(speaker, text, act)), self.met_before)
+
+    @property
+    def last(self) -> Said | None:
+        return self.said[-1] if self.said else None
+
+    def open_question(self, listener: str) -> Said | None:
+        """The question put to `listener` that is still unanswered: the other side's last
+        line when it asks something (a later line of the listener's answers it)."""
+        for s in reversed(self.said):
+            if s.speaker == listener:
+                return None
+            if s.act.asks:
+                return s
+        return None
+
+    @property
+    def topic(self) -> Act | None:
+        """The newest act that names something (an aspect other than general, or a slot):
+        what a follow-up such as 'and when?' is about."""
+        for s in reversed(self.said):
+            a = s.act
+            if a.kind in (ActKind.GREETING, ActKind.FAREWELL, ActKind.THANKS):
+                continue
+            if a.aspect is not Aspect.GENERAL or a.person or a.place or a.intent or a.event:
+                return a
+        return None
+
+    def lines_of(self, speaker: str) -> tuple[str, ...]:
+        return tuple(s.text for s in self.said if s.speaker == speaker)
+
+    def has_said(self, text: str) -> bool:
+        """Whether any line of this conversation already said `text` (no repeats)."""
+        key = _norm(text)
+        return any(_norm(s.text) == key for s in self.said)
+
+    def topics_of(self, speaker: str) -> tuple[tuple[str, ...], ...]:
+        return tuple(s.act.topic_key for s in self.said if s.speaker == speaker)
+
+
+def _norm(text: str) -> str:
+    return " ".join("".join(c for c in text.lower() if c.isalnum() or c == " ").split())
