@@ -31,6 +31,7 @@ class Source(Enum):
     SEEN = "seen"  # perceived with its own eyes
     HEARD = "heard"  # another resident said it (`Fact.heard_from`)
     VISITOR = "visitor"  # the player's visitor said it: a claim, never a fact
+    NOTICE = "notice"  # read on a notice board (`Fact.heard_from` names the board): a claim
     SELF = "self"  # its own doing or thinking: actions, plans, reflections
     INNER_VOICE = "inner voice"  # the player speaking as the resident's own thought
     SEED = "seed"  # the scenario's seed paragraph
