@@ -1,0 +1,304 @@
+"""A judge of how residents talk, kept apart from the code that makes them answer.
+
+The conversation benchmark (benchmarks/conversation.py) asks residents questions and
+judges each answer against ground truth it reads from the persona, the plan, the current
+action and the memories' typed fields. The judge here only reads text: it never imports
+the brains' dialogue tables, so an improvement to how residents answer shows up as a
+better verdict and cannot move the yardstick with it.
+
+Four verdicts, in the order they are decided:
+
+- `WRONG`: names something the truth rules out (another workplace, a housemate who lives
+  elsewhere), gives the opposite yes/no, speaks of an ended event as still to come, or,
+  from a resident who does not know a fact, invents its specifics;
+- `CORRECT_SPECIFIC`: names every required part (any one term of each group), does not
+  deny knowing, and speaks of an ended event in the past tense;
+- `NON_ANSWER`: empty, a denial with nothing required in it, or nothing on the topic;
+- `VAGUE`: the rest: on the topic, or part of what was asked, but not all of it.
+
+It also holds the pure text rules the benchmark applies to residents' own conversations:
+whether a reply answers a question (`answers`) and a sentence's shape (`shape`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Verdict(Enum):
+    CORRECT_SPECIFIC = "correct_specific"
+    VAGUE = "vague"
+    NON_ANSWER = "non_answer"
+    WRONG = "wrong"
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the truth says a correct and specific answer names, and what rules it out.
+
+    `need`: every group must be named, by any one of its terms. `wrong`: terms the truth
+    rules out. `yes`: the true answer to a yes/no question (None: not one). `past`: the
+    thing asked about is over, so it must be spoken of in the past tense and never as
+    upcoming. `topic`: words that show the answer is at least about the question.
+    `unknown`: the resident does not know the fact: an honest denial is correct, and
+    naming the need terms is inventing them.
+    """
+
+    need: tuple[tuple[str, ...], ...] = ()
+    wrong: tuple[str, ...] = ()
+    yes: bool | None = None
+    past: bool = False
+    topic: tuple[str, ...] = ()
+    unknown: bool = False
+
+
+_STOP_TEXT = """a an the and or but of to in on at for with from by as is are was were be been being
+    it its this that these those i me my mine you your he him his she her they them their we
+    our us do does did have has had will would can could should shall may might must not no
+    yes so if then than there here what who whom whose which when where why how about into
+    over under up down out off just also very really too some any all each every much many
+    more most other such own same only well still even again around near just am i'm i've
+    i'll i'd you're it's that's there's what's don't doesn't didn't won't can't isn't aren't
+    oh hi hello hey say says said tell told know thing things lot bit get got go going gone
+    make made day days today tonight tomorrow yesterday morning afternoon evening night time
+    like one ones way back now lately recently good great nice sure thanks thank see"""
+STOPWORDS = frozenset(_STOP_TEXT.split())
+
+_WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
+_DENIAL = re.compile(
+    r"\b(don'?t know|do not know|no idea|not sure|haven'?t heard|have not heard|never heard|"
+    r"can'?t say|cannot say|couldn'?t tell|can'?t tell|not that i know|don'?t remember|"
+    r"can'?t remember|who that is|never met|haven'?t met|no clue|nothing (?:much|special))\b"
+)
+_PLAIN = re.compile(
+    r"^\W*(?:(yes|yeah|yep|yup|sure|of course|certainly|definitely|absolutely|indeed)|"
+    r"(no|nope|not really|not at all))\b"
+)
+_YES = re.compile(
+    r"^\W*(i do|i am|i'm going|i will|i'll be there|i did|i went|i have|i've heard|i'd love)\b"
+)
+_NO = re.compile(
+    r"^\W*(never|i don'?t|i'm not|i am not|i won'?t|i didn'?t|i can'?t make|i haven'?t|"
+    r"nothing)\b"
+)
+_FUTURE = re.compile(
+    r"\b(will|'ll|going to|gonna|upcoming|coming up|is hosting|are hosting|is having|"
+    r"is throwing|tonight|tomorrow|later today|looking forward|can'?t wait|next week|"
+    r"is planning|are planning|is on\b|starts at|from \d+ ?[ap]m)\b"
+)
+_PAST = re.compile(
+    r"\b(was|were|went|had|hosted|held|threw|did|came|enjoyed|ended|happened|yesterday|"
+    r"last night|ago|over now|attended|danced|met|saw|loved|missed|took place|"
+    r"have been|has been|went to)\b"
+)
+_SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
+
+
+def norm(text: str) -> str:
+    """Lower case, curly quotes straightened: what every matcher reads."""
+    return text.replace("\u2019", "'").replace("\u2018", "'").lower()
+
+
+def names(answer: str, term: str) -> bool:
+    """The answer names `term` as whole words ('Sam' is not in 'same'); case-free."""
+    t = norm(term).strip()
+    if not t:
+        return False
+    return re.search(rf"(?<![\w]){re.escape(t)}(?![\w])", norm(answer)) is not None
+
+
+def names_any(answer: str, terms: Iterable[str]) -> bool:
+    return any(names(answer, t) for t in terms)
+
+
+def words(text: str) -> list[str]:
+    """Content words: lower case, possessives cut, stopwords and short words dropped."""
+    out = []
+    for w in _WORD.findall(norm(text)):
+        w = w.removesuffix("'s").strip("'-")
+        if len(w) >= 3 and w not in STOPWORDS:
+            out.append(w)
+    return out
+
+
+def denies(answer: str) -> bool:
+    """The answer says the speaker does not know (or has nothing to say)."""
+    return _DENIAL.search(norm(answer)) is not None
+
+
+def polarity(answer: str) -> bool | None:
+    """Yes (True), no (False) or neither, read from how the first sentence begins; a
+    denial of knowing ('I don't know') is neither, unless it opens with a plain no."""
+    first = (sentences(norm(answer)) or [""])[0]
+    plain = _PLAIN.search(first)
+    if plain:
+        return plain.group(1) is not None
+    if denies(first):
+        return None
+    if _NO.search(first):
+        return False
+    return True if _YES.search(first) else None
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.findall(text) if s.strip(" .!?;")]
+
+
+def speaks_as_upcoming(answer: str, terms: Sequence[str]) -> bool:
+    """A sentence that names one of `terms` says it is still to come, with no past tense."""
+    for s in sentences(norm(answer)):
+        if names_any(s, terms) and _FUTURE.search(s) and not _PAST.search(s):
+            return True
+    return False
+
+
+def speaks_in_past(answer: str) -> bool:
+    return _PAST.search(norm(answer)) is not None
+
+
+def _named_groups(answer: str, need: Sequence[Sequence[str]]) -> int:
+    return sum(1 for group in need if names_any(answer, group))
+
+
+def _partial(answer: str, exp: Expectation) -> bool:
+    """On the topic, or one content word of a required term: more than nothing."""
+    said = set(words(answer))
+    pool = {w for group in exp.need for t in group for w in words(t)}
+    return bool(said & (pool | {w for t in exp.topic for w in words(t)}))
+
+
+def _all_terms(exp: Expectation) -> list[str]:
+    return [t for group in exp.need for t in group]
+
+
+def _ruled_out(answer: str, exp: Expectation) -> bool:
+    right = _all_terms(exp)
+    for term in exp.wrong:
+        if names(answer, term) and not any(names(term, r) or names(r, term) for r in right):
+            return True
+    return False
+
+
+def judge_unknowing(answer: str, exp: Expectation) -> Verdict:
+    """A resident who does not know: saying so is right; naming every specific is made up."""
+    if not answer.strip():
+        return Verdict.NON_ANSWER
+    if exp.need and _named_groups(answer, exp.need) == len(exp.need) and not denies(answer):
+        return Verdict.WRONG
+    if denies(answer) or polarity(answer) is False:
+        return Verdict.CORRECT_SPECIFIC
+    return Verdict.VAGUE if _partial(answer, exp) else Verdict.NON_ANSWER
+
+
+def judge(answer: str, exp: Expectation) -> Verdict:
+    """The verdict on one answer (see the module docstring for the order of the rules)."""
+    if exp.unknown:
+        return judge_unknowing(answer, exp)
+    if not answer.strip():
+        return Verdict.NON_ANSWER
+    said = polarity(answer)
+    if _ruled_out(answer, exp) or (exp.yes is not None and said is not None and said != exp.yes):
+        return Verdict.WRONG
+    if exp.past and speaks_as_upcoming(answer, _all_terms(exp) + list(exp.topic)):
+        return Verdict.WRONG
+    named = _named_groups(answer, exp.need)
+    complete = named == len(exp.need) and (exp.yes is None or said == exp.yes)
+    if complete and not denies(answer) and (not exp.past or speaks_in_past(answer)):
+        return Verdict.CORRECT_SPECIFIC
+    if denies(answer) and named == 0:
+        return Verdict.NON_ANSWER
+    return (
+        Verdict.VAGUE
+        if named or said is not None or _partial(answer, exp)
+        else (Verdict.NON_ANSWER)
+    )
+
+
+# -- residents' own conversations ----------------------------------------------------------
+
+_YES_NO_Q = re.compile(
+    r"^\W*(?:[\w']+,\s*){0,3}(do|does|did|is|are|was|were|have|has|had|can|could|will|would|"
+    r"should|shall|may|might|am|any)\b"
+)
+_TIME = re.compile(
+    r"\b(\d{1,2}(:\d\d)? ?(am|pm)|\d{1,2}:\d\d|noon|midnight|morning|afternoon|evening|"
+    r"tonight|tomorrow|today|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday|week|o'clock|february|later|soon|now)\b"
+)
+_ANSWERISH = re.compile(r"^\W*(yes|yeah|yep|no|nope|sure|of course|not really|maybe|perhaps)\b")
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The town's proper nouns, for reading residents' lines: residents' full and first
+    names, place names (sectors and arenas) and topic words (intent keywords, interests)."""
+
+    people: tuple[str, ...]
+    places: tuple[str, ...]
+    topics: tuple[str, ...]
+
+
+def question_kind(question: str) -> str:
+    """'when', 'where', 'who', 'yesno' or 'open', from the question's first words."""
+    q = norm(question)
+    for wh in ("when", "where", "who"):
+        if re.search(rf"\b{wh}\b", q) and (wh != "when" or "what time" not in q):
+            return wh
+    if "what time" in q:
+        return "when"
+    last = sentences(q)[-1] if sentences(q) else q
+    return "yesno" if _YES_NO_Q.search(last) else "open"
+
+
+def answers(question: str, reply: str, lex: Lexicon) -> bool:
+    """Whether `reply` answers `question` (the last sentence ending in '?' of a line).
+
+    The rule: a reply that only denies knowing, or is itself only a question, answers
+    nothing. A yes/no question is answered by a yes/no word at the reply's start; a
+    when-question by a time or day; a where-question by a place name or 'at/in the';
+    a who-question by a resident's name. Any question is also answered by a reply that
+    shares a content word (names excluded) with it.
+    """
+    r = norm(reply)
+    if not r.strip() or denies(r) or r.strip().endswith("?") and len(sentences(r)) == 1:
+        return False
+    kind = question_kind(question)
+    if kind == "yesno" and _ANSWERISH.search(r):
+        return True
+    if kind == "when" and _TIME.search(r):
+        return True
+    if kind == "where" and (names_any(r, lex.places) or re.search(r"\b(at|in) the\b", r)):
+        return True
+    if kind == "who" and names_any(r, lex.people):
+        return True
+    people = {w for p in lex.people for w in words(p)}
+    return bool((set(words(question)) - people) & set(words(r)))
+
+
+def last_question(line: str) -> str:
+    """The last sentence of a line that ends with '?' ('' if none)."""
+    asked = [s for s in sentences(line) if s.endswith("?")]
+    return asked[-1] if asked else ""
+
+
+_NUMBER = re.compile(r"\b\d+(?::\d\d)?(?: ?[ap]m)?\b|\b(?:noon|midnight)\b")
+
+
+def _sub_terms(text: str, terms: Iterable[str], mark: str) -> str:
+    for term in sorted({norm(t) for t in terms if t.strip()}, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w<]){re.escape(term)}(?![\w>])", mark, text)
+    return text
+
+
+def shape(sentence: str, lex: Lexicon) -> str:
+    """A sentence with names, places, numbers and topic words made placeholders, so two
+    sentences that differ only in what they fill in count as one shape."""
+    text = norm(sentence).strip()
+    text = _sub_terms(text, lex.places, "<place>")
+    text = _sub_terms(text, lex.people, "<name>")
+    text = _NUMBER.sub("<num>", text)
+    text = _sub_terms(text, lex.topics, "<topic>")
+    return " ".join(text.split()).strip(" .!?;,")
