@@ -76,6 +76,7 @@ def _run(args: argparse.Namespace) -> int:
     settings = config_from_args(args)  # defaults < config file < environment < flags
     args.brain, args.workers, args.llm = settings.brain, settings.workers, settings.llm
     sim = _start_run(args, settings, partial(build_simulation, llm=settings.llm))
+    script = _load_script(sim, args.script)  # the whole file checked before the run
     start = sim.now
     end = start + timedelta(hours=hours)
     total = max(1, int((end - start).total_seconds() // sim.config.step_seconds))
@@ -116,6 +117,8 @@ def _run(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     report = build_report(sim, start, wall, sim.brain_name, timer.per_day())
     report["problems"] = problems
+    if script is not None:
+        report["script"] = script.report()
     _write_report(report, args.report, problems)
     lost = sim.jobs.lost
     if lost:
@@ -124,6 +127,22 @@ def _run(args: argparse.Namespace) -> int:
 
 
 MAX_HOURS = 24 * 366  # a year of game time is the longest run we take
+
+
+def _load_script(sim, path: str | None):
+    """The run's interventions, attached to the simulation; a bad script is one error
+    naming its file and line, and the simulation is closed with nothing done."""
+    if not path:
+        return None
+    from game.sim.script import Script
+
+    try:
+        script = Script.load(path, sim)
+    except BaseException:
+        sim.close()
+        raise
+    script.attach(sim)
+    return script
 
 
 def number(flag: str, value: float, low: float, high: float) -> float:
@@ -294,6 +313,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="no progress line")
     run.add_argument("--save", help="save the game under this name at the end")
     run.add_argument("--load", help="continue a saved game instead of a new one")
+    run.add_argument(
+        "--script",
+        metavar="FILE",
+        help="apply player actions at game times: JSON lines such as "
+        '{"at": "2023-02-13 09:30", "do": "say", "to": "NAME", "text": "..."}; "do" is say '
+        "(to, text), set_state (object, state), inner_voice (agent, text) or announce "
+        "(text: a notice on the town's notice boards). The whole file is checked first.",
+    )
     add_llm_arguments(run)
     run.set_defaults(handler=_run)
     town = sub.add_parser(

@@ -162,6 +162,20 @@ def visitor_claim(visitor: str, listener: str, said: str, event: Event | None = 
     )
 
 
+def notice_claim(board: str, reader: str, text: str, event: Event | None = None) -> Fact:
+    """A notice read on a board ('the notice board at Oak Hill College'): a claim whose
+    source is the board, as a visitor's words are the visitor's, never a fact seen."""
+    return Fact(
+        FactKind.CLAIM,
+        Source.NOTICE,
+        subject=reader,
+        predicate="read",
+        object=text,
+        heard_from=board,
+        event=event,
+    )
+
+
 # -- plans and thoughts ----------------------------------------------------------------------
 
 

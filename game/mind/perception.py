@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from game.core.mind_settings import MindSettings
-from game.core.records import Observation
+from game.core.records import Event, Observation
+from game.mind import facts
 from game.mind.agent import Agent
+from game.world.town import Area, AreaKind, Rect, Town
 
 FORGET_AFTER = timedelta(hours=3)  # a subject unseen this long is noticed afresh
+NOTICE_BOARD = "notice board"  # the name (or role) of an object that carries notices
 
 
 @dataclass(frozen=True)
@@ -42,3 +45,65 @@ def attend(
         agent.recent.append((obs.subject, obs.status))
         new.append(obs)
     return new
+
+
+# -- notices on the town's boards -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A notice pinned on every notice board: town-wide news (the player's "announce").
+
+    `event` is the time and place the words name, read once when it is posted (so
+    'tomorrow' means the day after posting, whenever someone reads it)."""
+
+    number: int  # 1, 2, ... in the order posted: which notices a resident has read
+    text: str
+    posted: datetime
+    event: Event | None = None
+
+
+def is_notice_board(area: Area) -> bool:
+    """An object that carries notices: named so, or (a map may call it otherwise) whose
+    role says so."""
+    role = area.role.value if area.role is not None else ""
+    return area.kind is AreaKind.OBJECT and NOTICE_BOARD in (area.name.lower(), role)
+
+
+def notice_boards(town: Town) -> tuple[str, ...]:
+    """The addresses of every notice board in town, in map order."""
+    return tuple(a.address for a in town.areas.values() if is_notice_board(a))
+
+
+def board_name(town: Town, address: str) -> str:
+    """'the notice board at Oak Hill College': a board as a person would name it."""
+    area = town.areas[address]
+    sector = town.areas.get(address.split(":")[0])
+    where = f" at {sector.name}" if sector is not None and sector is not area else ""
+    return f"the {area.name}{where}"
+
+
+def distance_to(rect: Rect, pos: tuple[int, int]) -> int:
+    """Tiles from a position to the nearest tile of a rectangle (0 inside it)."""
+    dx = max(rect.x - pos[0], pos[0] - (rect.x + rect.w - 1), 0)
+    dy = max(rect.y - pos[1], pos[1] - (rect.y + rect.h - 1), 0)
+    return max(dx, dy)
+
+
+def read_notice(town: Town, board: str, reader: str, notice: Notice) -> Observation:
+    """What a resident takes away from reading a notice: the board's claim, in fields.
+
+    It is an object observation (the board is its subject), not routine: a model may
+    react to what it reads, as to anything out of the ordinary."""
+    fact = facts.notice_claim(board_name(town, board), reader, notice.text, notice.event)
+    return Observation(board, facts.render(fact, town), False, "has a notice", fact)
+
+
+def boards_in_sight(town: Town, agent: Agent, boards: Sequence[str], radius: int) -> list[str]:
+    """The boards in the agent's room and within its sight."""
+    return [
+        b
+        for b in boards
+        if town.areas[b].parent == agent.location
+        and distance_to(town.areas[b].rect, agent.pos) <= radius
+    ]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,7 @@ from game.sim.saves import (
 AUTOSAVE = "autosave"
 MAX_INCREMENTS = 48  # after this many journal lines, the next autosave writes a new base
 ROW_KEYS = ("created", "importance", "embeddings")
+NOTICE_KEYS = ("notices", "notices_read")  # game/sim/player.py `notice_state`
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class Snapshot:
     usage: dict[str, Any]
     agents: tuple[AgentSnap, ...]
     log: tuple[Any, ...]  # the events (frozen) up to now
+    notices: dict[str, Any] = field(default_factory=dict)  # posted notices and their readers
 
 
 def snapshot(sim) -> Snapshot:
@@ -107,6 +109,7 @@ def snapshot(sim) -> Snapshot:
         sim.usage(),
         agents,
         tuple(sim.log.events),
+        sim.player.notice_state(),
     )
 
 
@@ -278,6 +281,7 @@ def _top(snap: Snapshot) -> dict[str, Any]:
         "visitor": snap.visitor,
         "chats": snap.chats,
         "usage": snap.usage,
+        **snap.notices,
     }
 
 
@@ -358,6 +362,9 @@ def _apply_line(doc: dict, arrays: dict[str, np.ndarray], line: dict, rows: dict
         "usage",
     ):
         doc[key] = line[key]
+    for key in NOTICE_KEYS:  # absent from lines written before there were notices
+        if key in line:
+            doc[key] = line[key]
     by_name = {a["name"]: (i, a) for i, a in enumerate(doc["agents"])}
     for part in line["agents"]:
         i, agent = by_name[part["name"]]

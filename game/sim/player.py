@@ -17,7 +17,9 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from game.brains.event_words import parse_event
 from game.core.clock import Clock
+from game.core.codec import decode, encode
 from game.core.errors import SmallvilleError
 from game.core.records import Observation, Source, Utterance
 from game.core.text import clean
@@ -25,7 +27,13 @@ from game.mind import facts
 from game.mind.agent import Action, ActionKind, Agent
 from game.mind.cognition import Mind, inner_voice_job, interview, visitor_chat_job
 from game.mind.effects import JobKind
-from game.mind.perception import Sighting
+from game.mind.perception import (
+    Notice,
+    Sighting,
+    boards_in_sight,
+    notice_boards,
+    read_notice,
+)
 from game.sim.events import EventKind, EventLog
 from game.sim.scheduler import Scheduler
 from game.sim.setup import facing
@@ -36,6 +44,7 @@ from game.world.town import AreaKind, Town
 VISITOR_NAME = re.compile(r"[^\w '.-]")
 CHAT_RANGE = 4  # tiles: how near the visitor must stand to talk
 CHAT_IDLE = timedelta(minutes=3)  # game time without a word before a chat lapses
+NOTICE_LIMIT = 500  # characters of one notice
 
 
 class EditSource(StrEnum):
@@ -119,6 +128,9 @@ class Player:
         self._jobs: dict[str, PlayerJob] = {}
         self._chat_last: dict[str, datetime] = {}
         self._chat_status: dict[str, str] = {}
+        self.notices: list[Notice] = []  # posted on every notice board, oldest first
+        self.notices_read: dict[str, set[int]] = {}  # resident -> numbers of notices read
+        self.boards = notice_boards(ctx.town)
 
     @property
     def now(self) -> datetime:
@@ -161,6 +173,21 @@ class Player:
         status = f"talking with {v.talking_to}" if v.talking_to else "looking around"
         fact = facts.doing(v.name, status, Source.VISITOR)
         return Sighting(Observation(v.name, facts.render(fact), True, status, fact), d)
+
+    def visitor_beside(self, resident: str) -> Visitor:
+        """Put the visitor on a free tile next to the resident, in the same room (so the
+        resident sees who speaks); a script's `say` stands there as a player would."""
+        agent = self._agent(resident)
+        v = self.visitor or self.add_visitor("Visitor")
+        town, (x, y) = self.ctx.town, agent.pos
+        taken = {a.pos for a in self.ctx.agents.values()}
+        ring = [(x + dx, y + dy) for d in (1, 2) for dx in range(-d, d + 1) for dy in (-d, d)]
+        ring += [(x + dx, y + dy) for d in (1, 2) for dy in range(-d + 1, d) for dx in (-d, d)]
+        free = [t for t in ring if town.is_walkable(*t) and t not in taken]
+        same_room = [t for t in free if town.address_at(*t) == agent.location]
+        v.pos = (same_room or free or [agent.pos])[0]
+        v.facing = facing(x - v.pos[0], y - v.pos[1], v.facing)
+        return v
 
     def visitor_near(self, resident: str) -> bool:
         v, agent = self.visitor, self.ctx.agents.get(resident)
@@ -268,6 +295,55 @@ class Player:
         self.ctx.set_state(area.address, state, EditSource.PLAYER)
         text = f"{area.address} set to {state}"
         self.ctx.log.add(self.now, EventKind.PLAYER, EditSource.PLAYER, text)
+
+    # -- notices on the town's boards --------------------------------------------------
+    def announce(self, text: str) -> Notice:
+        """Town-wide news: a notice on every notice board, read by each resident who
+        passes one (`notices_seen`). A time and place in it are read once, now."""
+        text = " ".join(clean(text).split())[:NOTICE_LIMIT]
+        if not text:
+            raise SmallvilleError("a notice needs some words")
+        if not self.boards:
+            raise SmallvilleError("this town has no notice board to post on")
+        places = [a.name for a in self.ctx.town.sectors()]
+        event = parse_event(text, places, today=self.now.date())
+        notice = Notice(len(self.notices) + 1, text, self.now, event)
+        self.notices.append(notice)
+        self.ctx.log.add(
+            self.now,
+            EventKind.PLAYER,
+            EditSource.PLAYER,
+            f"notice posted: {text}",
+            notice=notice.number,
+            boards=list(self.boards),
+        )
+        return notice
+
+    def notices_seen(self, agent: Agent, radius: int) -> list[Observation]:
+        """The notices a resident reads now: those on a board in its room and in sight
+        that it has not read yet (each once, whichever board it passes)."""
+        if not self.notices:
+            return []
+        boards = boards_in_sight(self.ctx.town, agent, self.boards, radius)
+        if not boards:
+            return []
+        read = self.notices_read.setdefault(agent.name, set())
+        fresh = [n for n in self.notices if n.number not in read]
+        read.update(n.number for n in fresh)
+        return [read_notice(self.ctx.town, boards[0], agent.name, n) for n in fresh]
+
+    def notice_state(self) -> dict[str, Any]:
+        """The notices and who has read which, as a save keeps them (plain JSON)."""
+        return {
+            "notices": encode(self.notices),
+            "notices_read": {k: sorted(v) for k, v in sorted(self.notices_read.items()) if v},
+        }
+
+    def restore_notices(self, doc: dict[str, Any]) -> None:
+        """The notices of a save (none in a save made before there were notices)."""
+        self.notices = decode(list[Notice], doc.get("notices", []))
+        read = decode(dict[str, list[int]], doc.get("notices_read", {}))
+        self.notices_read = {k: set(v) for k, v in read.items()}
 
     # -- queued jobs, run when the resident has no job in flight -------------------------
     def submit_jobs(self) -> None:

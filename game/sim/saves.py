@@ -277,6 +277,7 @@ def game_state(sim) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         "object_setters": dict(sim.state_by),
         "visitor": encode(sim.visitor),
         "chats": encode(sim.chats),
+        **sim.player.notice_state(),
         "usage": sim.usage(),
         "agents": agents,
         "log": [e.to_dict() for e in sim.log.events],
@@ -479,6 +480,7 @@ def restore(sim, doc: dict, arrays: dict[str, np.ndarray], path: Path | str = "s
     from game.core.records import Utterance
 
     sim.chats = decode(dict[str, list[Utterance]], doc.get("chats", {}))
+    sim.player.restore_notices(doc)
     sim.log.events = [_event(e) for e in doc.get("log", [])]
     restore_usage = getattr(sim.mind.brain, "restore_usage", None)
     if callable(restore_usage):

@@ -39,6 +39,7 @@ from game.mind.cognition import (
     standing_queries,
     wake_job,
 )
+from game.mind.dialogue import understander_for
 from game.mind.effects import (
     Conversed,
     Effect,
@@ -208,7 +209,8 @@ class Simulation:
     ) -> None:
         self.scenario, self.town = scenario, town
         self.config = config or SimConfig()
-        self.mind = Mind(brain, embedder, self.config.mind, scenario.intents)
+        words = understander_for(town, scenario.residents, scenario.intents)
+        self.mind = Mind(brain, embedder, self.config.mind, scenario.intents, words)
         self._appliers = self._effect_appliers()
         self._job_makers = self._job_table()
         self.clock = Clock(scenario.start, self.config.step_seconds)
@@ -230,6 +232,9 @@ class Simulation:
         self.player = Player(self._player_context())
         self.jobs = JobHealth()
         self.pace_meter = PaceMeter()
+        # Called each step once the clock has moved, before anyone walks or looks: a
+        # script's interventions (game/sim/script.py) land at their game minute.
+        self.on_tick: list[Callable[[Simulation], None]] = []
         self._objects_in: dict[str, list[str]] = {}
         for area in town.areas.values():
             if area.kind is AreaKind.OBJECT:
@@ -309,6 +314,8 @@ class Simulation:
         self.clock.tick()
         self.steps += 1
         self.scheduler.step = self.steps
+        for hook in self.on_tick:
+            hook(self)
         for name in sorted(self.agents):
             self._advance(self.agents[name])
         self._enforce_hours()
@@ -466,6 +473,7 @@ class Simulation:
             if seen_visitor is not None:
                 sightings.append(seen_visitor)
             new = attend(agent, self.now, sightings, self.config.mind)
+            new += self.player.notices_seen(agent, radius)  # each notice read once
             if self.config.mind.ablation.memory:  # without memory nothing is kept
                 agent.pending.extend(new)
 
