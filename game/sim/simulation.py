@@ -39,7 +39,6 @@ from game.mind.cognition import (
     standing_queries,
     wake_job,
 )
-from game.mind.dialogue import understander_for
 from game.mind.effects import (
     Conversed,
     Effect,
@@ -209,8 +208,7 @@ class Simulation:
     ) -> None:
         self.scenario, self.town = scenario, town
         self.config = config or SimConfig()
-        words = understander_for(town, scenario.residents, scenario.intents)
-        self.mind = Mind(brain, embedder, self.config.mind, scenario.intents, words)
+        self.mind = Mind(brain, embedder, self.config.mind, scenario.intents)
         self._appliers = self._effect_appliers()
         self._job_makers = self._job_table()
         self.clock = Clock(scenario.start, self.config.step_seconds)
