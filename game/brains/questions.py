@@ -31,6 +31,8 @@ from game.core.records import (
     Reaction,
     Utterance,
 )
+from game.brains.dialogue.acts import Act
+from game.brains.dialogue.state import DialogueState
 from game.world.roles import Role
 from game.world.scenario import Resident, Rubric
 from game.world.town import Area
@@ -348,6 +350,7 @@ class Utter(InContext, Question[Utterance]):
     ctx: AgentContext
     partner: str
     history: tuple[Utterance, ...] = ()
+    state: DialogueState | None = None  # the lines as acts: the open question, the topic
 
 
 @dataclass(frozen=True)
@@ -392,10 +395,13 @@ class Summarize(ForPersona, Question[str]):
 
 @dataclass(frozen=True)
 class Answer(InContext, Question[str]):
-    """An interview answer in the first person, from ctx.memories."""
+    """An interview answer in the first person, from ctx.memories. `act` is the question
+    understood (kind, topic, slots); `state` the conversation it is part of, if any."""
 
     ctx: AgentContext
     question: str
+    act: Act | None = None
+    state: DialogueState | None = None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,9 @@ from typing import TypeVar
 
 import numpy as np
 
+from game.brains.dialogue.acts import Act
+from game.brains.dialogue.state import DialogueState
+from game.brains.dialogue.understand import Understander
 from game.brains.event_words import parse_event
 from game.brains.protocol import Brain, Embedder
 from game.brains.questions import (
@@ -58,6 +61,7 @@ from game.core.records import (
 )
 from game.mind import facts
 from game.mind.agent import Action, AgentSnapshot, Conversation
+from game.mind.dialogue import hear, retrieval_query, state_of
 from game.mind.effects import (
     Conversed,
     InnerVoiced,
@@ -94,6 +98,7 @@ class Mind:
     embedder: Embedder
     settings: MindSettings
     intents: tuple[Intent, ...] = ()  # the scenario's, so memories can name them by id
+    words: Understander | None = None  # hears lines as typed acts (game/mind/dialogue.py)
 
 
 # -- shared helpers ----------------------------------------------------------------
@@ -835,10 +840,15 @@ def _whole_conversation(mind, first, second, town, touched) -> tuple[list[Uttera
 def _turn_by_turn(mind, first, second, town, touched) -> list[Utterance]:
     history: list[Utterance] = []
     speaker, listener = first, second
+    state = state_of(mind.words, (), first.now)
     for _ in range(mind.settings.max_turns):
         ctx, idx = _speaker_context(mind, speaker, listener.name, history, town)
         touched[speaker.name].extend(idx)
-        line = mind.brain.ask(Utter(ctx, listener.name, tuple(history)))
+        if state is not None and history:  # the last line, heard by its listener
+            last = history[-1]
+            state = state.then(last.speaker, last.text, hear(mind.words, last.text, speaker.now,
+                                                              state, last.speaker))
+        line = mind.brain.ask(Utter(ctx, listener.name, tuple(history), state))
         history.append(replace(line, speaker=speaker.name, text=line.text.strip()[:300]))
         if line.end or not line.text.strip():
             break
@@ -915,11 +925,26 @@ def _heard(mind: Mind, line: Utterance) -> Note:
 # -- interviews (the player's and the evaluation's way in) --------------------------------
 
 
-def interview(mind: Mind, snap: AgentSnapshot, town: Town, question: str) -> str:
+def interview(
+    mind: Mind, snap: AgentSnapshot, town: Town, question: str,
+    state: DialogueState | None = None,
+) -> str:
     """An answer through retrieval and the brain; changes no memory (the caller may not
-    even touch the retrieved ones, so an interview leaves no trace)."""
-    records, idx = recall(mind, snap, [question], k=15)
-    return mind.brain.ask(Answer(context(snap, town, grounded(mind, snap, records)), question))
+    even touch the retrieved ones, so an interview leaves no trace). The question is heard
+    as an act first, in the light of the conversation so far (`state`)."""
+    return interview_act(mind, snap, town, question, state)[0]
+
+
+def interview_act(
+    mind: Mind, snap: AgentSnapshot, town: Town, question: str,
+    state: DialogueState | None = None,
+) -> tuple[str, Act | None]:
+    """The answer and the act the question was understood as (None without a town)."""
+    act = hear(mind.words, question, snap.now, state, "") if mind.words else None
+    query = retrieval_query(mind.words, act) if act else question
+    records, idx = recall(mind, snap, [query], k=15)
+    ctx = context(snap, town, grounded(mind, snap, records))
+    return mind.brain.ask(Answer(ctx, question, act, state)), act
 
 
 def grounded(mind: Mind, snap: AgentSnapshot, records: list[MemoryRecord]) -> list[MemoryRecord]:
@@ -1017,7 +1042,8 @@ def visitor_chat_job(
         more = [r for r in grounded(mind, snap, asked) if r.index not in known]
         ctx = replace(ctx, memories=tuple(ctx.memories) + tuple(more))
         idx = tuple(dict.fromkeys(idx + idx_q))
-    line = mind.brain.ask(Utter(ctx, visitor, tuple(history)))
+    state = state_of(mind.words, history, snap.now)
+    line = mind.brain.ask(Utter(ctx, visitor, tuple(history), state))
     reply = replace(line, speaker=snap.name, text=line.text.strip()[:300] or "...")
     return VisitorReplied(snap.name, memories, idx, reply=reply)
 

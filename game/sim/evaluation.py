@@ -16,10 +16,12 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from game.brains.dialogue.acts import Act, ActKind, is_unknown
+from game.brains.dialogue.state import DialogueState
 from game.brains.protocol import Brain
 from game.core.mind_settings import Ablation
 from game.mind.agent import AgentSnapshot
-from game.mind.cognition import Mind, interview
+from game.mind.cognition import Mind, interview, interview_act
 from game.sim import measures
 from game.sim.judge import Score, content_words, persona_words, score_answer, share_good
 
@@ -105,7 +107,39 @@ class Interviewed:
 def ask_many(sim, name: str, questions: Sequence[str]) -> list[Interviewed]:
     """Several questions to one resident, in order, as one conversation (a follow-up such
     as 'and when?' resolves against the questions before it); changes no memory."""
-    return [Interviewed(q, ask(sim, name, q)) for q in questions]
+    snap = sim.agents[name].snapshot(sim.now)
+    if not sim.mind.settings.ablation.memory:
+        snap = replace(snap, summary="")
+    state = DialogueState()
+    out = []
+    for q in questions:
+        text, act = interview_act(sim.mind, snap, sim.town, q, state)
+        if act is not None:
+            state = state.then(INTERVIEWER, q, act)
+            heard = sim.mind.words.understand(text, sim.now, state, name)
+            state = state.then(name, text, heard)
+        out.append(Interviewed(q, text, is_unknown(text), act_fields(act)))
+    return out
+
+
+INTERVIEWER = "the interviewer"
+
+
+def act_fields(act: Act | None) -> dict[str, object]:
+    """The act as plain JSON fields (kind, aspect, wh, label, the slots it filled)."""
+    if act is None:
+        return {}
+    out: dict[str, object] = {"kind": act.kind.value, "aspect": act.aspect.value,
+                              "wh": act.wh.value, "label": act.label,
+                              "confidence": act.confidence}  # fmt: skip
+    for slot in ("person", "place", "obj", "intent", "event"):
+        if getattr(act, slot):
+            out[slot] = getattr(act, slot)
+    if act.window is not None:
+        out["window"] = [act.window.start.isoformat(), act.window.end.isoformat()]
+    if act.follow_up:
+        out["follow_up"] = True
+    return out
 
 
 def run_battery(sim, on_answer: Callable[[dict], None]) -> int:

@@ -39,6 +39,7 @@ from game.mind.cognition import (
     standing_queries,
     wake_job,
 )
+from game.mind.dialogue import understander_for
 from game.mind.effects import (
     Conversed,
     Effect,
@@ -208,7 +209,8 @@ class Simulation:
     ) -> None:
         self.scenario, self.town = scenario, town
         self.config = config or SimConfig()
-        self.mind = Mind(brain, embedder, self.config.mind, scenario.intents)
+        words = understander_for(town, scenario.residents, scenario.intents)
+        self.mind = Mind(brain, embedder, self.config.mind, scenario.intents, words)
         self._appliers = self._effect_appliers()
         self._job_makers = self._job_table()
         self.clock = Clock(scenario.start, self.config.step_seconds)

@@ -7,7 +7,7 @@ person editing the JSON by hand sees exactly what to fix.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,7 @@ class Resident:
     interests: tuple[str, ...]
     look: Look
     seed: str
+    household: tuple[str, ...] = ()  # the others whose home is this one's (set by the loader)
 
     @property
     def first_name(self) -> str:
@@ -276,7 +277,16 @@ def _residents(label: str, raw: list) -> tuple[Resident, ...]:
             raise ScenarioError(label, "duplicate name", resident.name, "name")
         seen.add(resident.name)
         out.append(resident)
-    return tuple(out)
+    return tuple(with_households(out))
+
+
+def with_households(residents: list[Resident]) -> list[Resident]:
+    """Each resident with the others who share its home: what 'who do you live with' is
+    answered from, rather than read from how a relationship is worded."""
+    return [
+        replace(r, household=tuple(o.name for o in residents if o.home == r.home and o is not r))
+        for r in residents
+    ]
 
 
 def _resident(r: _Reader) -> Resident:

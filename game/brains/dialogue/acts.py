@@ -78,6 +78,8 @@ class Act:
     not declare (a visitor's 'bake sale'), matched against memories by retrieval.
     `follow_up` marks a line whose topic came from the conversation so far ('and when?').
     `confidence` is the recogniser's similarity to its nearest exemplar (0..1).
+    `event` also holds the content words of a question about something no field names
+    (what retrieval should match), when no intent does.
     """
 
     kind: ActKind
@@ -93,6 +95,7 @@ class Act:
     about_you: bool = False  # 'and you?': the question turned back to the last speaker
     confidence: float = 0.0
     text: str = ""
+    label: str = ""  # the exemplar group it matched ('work', 'event.when'); finer than aspect
 
     @property
     def asks(self) -> bool:
@@ -104,3 +107,12 @@ class Act:
     def topic_key(self) -> tuple[str, ...]:
         """What the line is about, as a comparable key (same key: same topic)."""
         return (self.aspect.value, self.person, self.place, self.obj, self.intent, self.event)
+
+
+# How an honest "I don't know" opens, in any brain's answer: what `--json` reports as a
+# fallback and what the one-a-conversation rule counts.
+UNKNOWN_OPENERS = ("I don't know", "I haven't heard", "I'm not sure", "No idea", "Hm, you've got me")
+
+
+def is_unknown(text: str) -> bool:
+    return text.strip().startswith(UNKNOWN_OPENERS)

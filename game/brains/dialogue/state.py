@@ -53,14 +53,15 @@ class DialogueState:
 
     @property
     def topic(self) -> Act | None:
-        """The newest act that names something (an aspect other than general, or a slot):
-        what a follow-up such as 'and when?' is about."""
+        """The newest act that names something (a person, place or intent; or a question
+        with an aspect): what a follow-up such as 'and when?' is about."""
         for s in reversed(self.said):
             a = s.act
             if a.kind in (ActKind.GREETING, ActKind.FAREWELL, ActKind.THANKS):
                 continue
-            if a.aspect is not Aspect.GENERAL or a.person or a.place or a.intent or a.event:
-                return a
+            named = bool(a.person or a.place or a.intent)
+            if named or (a.asks and (a.aspect is not Aspect.GENERAL or a.event)):
+                return a  # a statement sets the topic only by what it names
         return None
 
     def lines_of(self, speaker: str) -> tuple[str, ...]:

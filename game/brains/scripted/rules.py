@@ -32,7 +32,7 @@ from game.brains.questions import (
 )
 from game.world.town import AreaKind
 
-from . import decompose, interview, lexicon, places, plans, reflect, talk
+from . import answer, decompose, interview, lexicon, places, plans, reflect, talk
 
 Rule = Callable[[Any, int], Any]
 RULES: dict[type[Question[Any]], Rule] = {}
@@ -115,7 +115,7 @@ def _react(q: React, seed: int):
 
 @rule(Utter)
 def _utter(q: Utter, seed: int):
-    return talk.utter(q.ctx, q.partner, q.history, seed)
+    return talk.utter(q.ctx, q.partner, q.history, seed, q.state)
 
 
 @rule(ReflectQuestions)
@@ -135,6 +135,10 @@ def _summarize(q: Summarize, seed: int) -> str:
 
 @rule(Answer)
 def _answer(q: Answer, seed: int) -> str:
+    """Planned from the understood act; a question nobody understood for us (no act) goes
+    the old way, by its words."""
+    if q.act is not None:
+        return answer.answer(q.ctx, q.act, q.state, seed).text
     return interview.answer(q.ctx, q.question, seed)
 
 

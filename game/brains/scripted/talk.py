@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from game.brains.dialogue.acts import ActKind
+from game.brains.dialogue.state import DialogueState
 from game.brains.questions import AgentContext
 from game.core.records import (
     CONTINUE,
@@ -28,7 +30,7 @@ from game.core.records import (
 )
 from game.world.scenario import Resident
 
-from . import hearsay, interview
+from . import answer, hearsay, interview
 from .activities import classify
 from .goals import rsvp_of
 from .lexicon import trouble
@@ -40,6 +42,7 @@ from .news import (
     is_private,
     known_fact,
     news_for,
+    outside_claim,
     subject_of,
     topic_word,
 )
@@ -226,8 +229,13 @@ class Turn:
         return news_for(self.ctx.memories, self.me, self.partner, self.history, self.ctx.now)
 
 
-def utter(ctx: AgentContext, partner: str, history: Sequence[Utterance], seed: int) -> Utterance:
-    line = _utter(ctx, partner, history, seed)
+def utter(
+    ctx: AgentContext, partner: str, history: Sequence[Utterance], seed: int,
+    state: DialogueState | None = None,
+) -> Utterance:
+    line = _utter(ctx, partner, history, seed, state)
+    if state is not None and state.has_said(line.text) and not line.end:
+        line = replace(line, text=_fresh(Turn(ctx, partner, tuple(history), seed), state))
     last = history[-1] if history and history[-1].speaker != ctx.persona.name else None
     decision = pending_decision(ctx, partner, last, seed)
     if decision is None:
@@ -247,12 +255,21 @@ def pending_decision(
     return decide(ctx, event, partner, seed)
 
 
-def _utter(ctx: AgentContext, partner: str, history: Sequence[Utterance], seed: int) -> Utterance:
+def _utter(
+    ctx: AgentContext, partner: str, history: Sequence[Utterance], seed: int,
+    state: DialogueState | None = None,
+) -> Utterance:
     turn = Turn(ctx, partner, tuple(history), seed)
     if is_visitor(ctx, partner):
-        return _to_visitor(turn)
+        return _to_visitor(turn, state)
     last = turn.last
     reply = _reply(ctx, partner, last, seed, turn.key) if last else ""
+    asked = state.open_question(ctx.persona.name) if state is not None else None
+    if asked is not None and not last.shares and asked.act.label not in SOCIAL_LABELS:
+        said = answer.answer(ctx, asked.act, state, seed).text  # answered before moving on
+        if last.end:
+            return _line(turn, said, _goodbye(ctx, partner, turn.key), end=True)
+        return Utterance(ctx.persona.name, clip(said, LINE_LIMIT))
     if last is not None and last.end:
         return _line(turn, reply, _goodbye(ctx, partner, turn.key), end=True)
     if not turn.mine:
@@ -277,16 +294,22 @@ def is_visitor(ctx: AgentContext, partner: str) -> bool:
     )
 
 
-def _to_visitor(turn: Turn) -> Utterance:
-    """The player leads a visitor's chat: questions get answers (from memory only), small
-    talk gets small talk, and the resident says goodbye only when the visitor does."""
+def _to_visitor(turn: Turn, state: DialogueState | None = None) -> Utterance:
+    """The player leads a visitor's chat: what the visitor said was understood as an act;
+    questions get answers (from memory only), news is taken in, small talk gets small talk,
+    and the resident says goodbye only when the visitor does."""
     ctx, partner, last = turn.ctx, turn.partner, turn.last
     hello = "" if turn.mine else greeting(ctx, partner, turn.key)
     if last is None:
         return _line(turn, "", _opening(ctx, partner, "", True, turn.key))
-    if last.end or has_any(last.text, BYE_KEYS):
+    heard = state.last.act if state is not None and state.last is not None else None
+    if last.end or (heard is not None and heard.kind is ActKind.FAREWELL) or (
+        heard is None and has_any(last.text, BYE_KEYS)
+    ):
         return _line(turn, hello, _goodbye(ctx, partner, turn.key), end=True)
-    if "?" in last.text and not has_any(last.text, HOW_ARE_YOU_KEYS):
+    if heard is not None and heard.label not in ("greeting", "feelings", "ack"):
+        return _line(turn, hello, answer.answer(ctx, heard, state, turn.seed).text)
+    if heard is None and "?" in last.text and not has_any(last.text, HOW_ARE_YOU_KEYS):
         return _line(turn, hello, interview.answer(ctx, last.text, turn.seed))
     if has_any(last.text, HOW_ARE_YOU_KEYS):
         reply = pick(("Doing well, thanks!", "Not bad at all.", "Can't complain."), *turn.key)
@@ -402,8 +425,11 @@ def greeting(ctx: AgentContext, partner: str, key: tuple) -> str:
         family = next((t for w, t in FAMILY_NAMES if re.search(rf"\b{w}\b", relation)), None)
         hi = pick(("Hi", "Hey", _time_hello(ctx), "Oh, hello"), *key)
         return f"{hi}, {family or name}, {_about_them(ctx, partner, key)}"
-    if _met(ctx, partner) or _seen(ctx, partner):
+    if _met(ctx, partner):
         hi = pick(("Hi again", "Hello again", _time_hello(ctx)), *key)
+        return f"{hi}, {name}, {_about_them(ctx, partner, key)}"
+    if _seen(ctx, partner):
+        hi = pick(("Hi", "Hello", _time_hello(ctx)), *key)
         return f"{hi}, {name}, {_about_them(ctx, partner, key)}"
     return _introduce(ctx, partner, key)
 
@@ -488,10 +514,16 @@ def _doing(ctx: AgentContext, partner: str, key: tuple) -> str:
 
 # -- news ------------------------------------------------------------------------------------
 def _share(ctx: AgentContext, partner: str, news: News, key: tuple) -> str:
+    """News in the speaker's words, by its fields: an outsider's claim as their quoted
+    words, the host's own event as an invitation, one's own public cause (any scenario
+    intent with no date) as a pitch, a dated event from its fields, else hearsay."""
     me = ctx.persona
+    if outside_claim(news.fact):
+        origin, first_hand = news.fact.first_source, news.fact.origin is None
+        return hearsay.relayed_claim(news.text, origin, news.source, first_hand, me.name, partner)
     if news.own and news.fact.event is not None:
         return invitation(me, partner, news.fact.event, key, ctx.now)
-    if news.own and _political(news.text):
+    if news.own and (news.fact.intent or _political(news.text)):
         return campaign_pitch(me, partner, news.text, key)
     if news.own:
         return f"{first_person(news.text, me)}."
@@ -551,7 +583,8 @@ def campaign_pitch(me: Resident, partner: str, text: str, key: tuple) -> str:
     if reasons:
         reason = pick(reasons, *key)
         why = " " + pick(PITCH_WHY, *key, "why").format(why=lower_first(reason))
-    ask = pick(CAMPAIGN_ASKS, *key, "ask").format(name=first_name(partner))
+    asks = CAMPAIGN_ASKS if _political(text) else SUPPORT_ASKS
+    ask = pick(asks, *key, "ask").format(name=first_name(partner))
     if len(f"{said}{why} {ask}") > LINE_LIMIT - 10:
         why = ""  # a long pitch keeps the news and the ask
     return f"{said}{why} {ask}"
@@ -586,11 +619,22 @@ CAMPAIGN_ASKS = (
 )
 
 
+SUPPORT_ASKS = (  # a cause that is not an election: support, not votes
+    "I'd be glad of your support, {name}.",
+    "What do you think, {name}?",
+    "I'd love to hear what you think, {name}.",
+    "Can I count on you, {name}?",
+    "Tell your friends, would you, {name}?",
+)
+
+
 def sentence_of(text: str) -> str:
     return f"{text[:1].upper()}{text[1:]}."
 
 
 def _political(text: str) -> bool:
+    """Words of an election (asks for a vote): a fallback for the wording only, since
+    which news is a cause to pitch is read from its fields (`_share`)."""
     return has_any(text, ("mayor", "election", "campaign", "vote"))
 
 
@@ -723,6 +767,25 @@ def _small_talk(turn: Turn) -> str:
         where = ctx.location.split(":")[0] if ctx.location else "town"
         return pick(WEATHER_LINES, *key).format(part=_part_of_day(ctx), where=where)
     return lines[len(turn.mine) % len(lines)]
+
+
+def _fresh(turn: Turn, state: DialogueState) -> str:
+    """A line this conversation has not had yet (it never repeats one of its own)."""
+    ctx, key = turn.ctx, turn.key
+    candidates = (_follow_up(ctx, turn.partner, key), _project_line(ctx, key),
+                  _seen_line(ctx, turn.partner), *_interest_lines(ctx, turn.partner, key))
+    for line in candidates:
+        if line and not state.has_said(line):
+            return line
+    where = ctx.location.split(":")[0] if ctx.location else "town"
+    for line in shuffled(WEATHER_LINES, *key):
+        text = line.format(part=_part_of_day(ctx), where=where)
+        if not state.has_said(text):
+            return text
+    return "Anyway, it's good to talk."
+
+
+SOCIAL_LABELS = frozenset({"greeting", "farewell", "thanks", "ack", "feelings"})
 
 
 def _opening_words(line: str) -> str:

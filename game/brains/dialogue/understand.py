@@ -1,0 +1,468 @@
+"""Heard words -> a typed `Act`: slots from the town, the label from the nearest exemplars.
+
+Two steps, each general:
+1. **Slots.** The people, places, objects and scenario intents the line names are found
+   against the town's own words (`Lexicon`: residents' names, the map's sectors, arenas
+   and objects, each intent's keywords and event fields) and the times against the clock.
+   Nothing here knows this scenario: a new town brings its own words.
+2. **Label.** The line, with its slots masked by neutral words ('someone', 'that place',
+   'the event'), is embedded and compared with exemplars kept as data
+   (`exemplars.json`: per label a kind, an aspect, the answer wanted and example lines
+   masked the same way). The nearest labels vote, weighted by similarity; below a
+   confidence floor the act is GENERAL and is answered from whatever retrieval finds.
+
+A follow-up ('and when?', 'who's behind it?', 'why?', 'and you?') names nothing itself and
+takes the topic of the conversation so far (`DialogueState.topic`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, time, timedelta
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from game.brains.event_words import find_date, find_window
+from game.brains.protocol import Embedder
+from game.world.scenario import Intent
+
+from .acts import Act, ActKind, Aspect, Wh, Window
+from .state import DialogueState
+
+EXEMPLARS = Path(__file__).with_name("exemplars.json")
+MASKS = {"person": "someone", "place": "that place", "object": "that thing",
+         "event": "the event", "time": "then"}  # fmt: skip
+FLOOR = 0.45  # below this similarity to any exemplar the label is 'general'
+NEIGHBOURS = 5  # exemplars that vote
+STOP = frozenset(
+    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "am", "i", "to", "of", "and", "or", "in", "on", "at", "for", "it", "its", "this", "that", "he", "she", "they", "them", "his", "her", "their", "my", "me", "we", "our", "you", "your", "by", "as", "s", "do", "does", "did", "what", "who", "when", "where", "why", "how", "any", "anything", "some", "something", "there", "here", "about", "have", "has", "had", "will", "would", "could", "should", "can", "with", "from", "know", "tell", "think", "just", "so", "really", "very", "much", "ever"]
+)
+
+
+@dataclass(frozen=True)
+class Label:
+    """One exemplar group: what a line like these is, and the answer it wants."""
+
+    name: str
+    kind: ActKind
+    aspect: Aspect
+    wh: Wh
+    follow: bool = False  # names nothing itself: takes the conversation's topic
+    examples: tuple[str, ...] = ()
+
+
+@cache
+def labels(path: Path = EXEMPLARS) -> tuple[Label, ...]:
+    """The exemplar data; a damaged file fails with its name."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return tuple(
+            Label(
+                name=g["label"],
+                kind=ActKind(g["kind"]),
+                aspect=Aspect(g.get("aspect", "general")),
+                wh=Wh(g.get("wh", "")),
+                follow=bool(g.get("follow", False)),
+                examples=tuple(g["examples"]),
+            )
+            for g in raw["labels"]
+        )
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{path.name}: unreadable dialogue exemplars ({e})") from e
+
+
+# -- the town's words -------------------------------------------------------------------------
+
+
+def stem(word: str) -> str:
+    """A crude common stem so 'parties', 'partying' and 'party' meet (no scenario words)."""
+    w = word.lower().strip("'")
+    for suffix, repl in (("ies", "y"), ("ying", "y"), ("ing", ""), ("ed", ""), ("es", ""),
+                         ("s", ""), ("al", "")):  # fmt: skip
+        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
+            return w[: len(w) - len(suffix)] + repl
+    return w
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())
+
+
+def content_stems(text: str) -> set[str]:
+    return {stem(w) for w in words(text) if w not in STOP and len(w) > 2}
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The words of one town: how its people, places, objects and intents are named.
+
+    Each mapping goes from a lower-case form to the canonical name (a resident's full name,
+    a sector, an object's name, an intent's id). Built once per town.
+    """
+
+    people: Mapping[str, str] = field(default_factory=dict)
+    places: Mapping[str, str] = field(default_factory=dict)
+    objects: Mapping[str, str] = field(default_factory=dict)
+    intents: Mapping[str, str] = field(default_factory=dict)  # stem -> intent id
+    intent_texts: Mapping[str, str] = field(default_factory=dict)  # id -> what it is about
+
+    @staticmethod
+    def of(
+        residents: Iterable[str],
+        sectors: Iterable[str],
+        arenas: Iterable[str] = (),
+        objects: Iterable[str] = (),
+        intents: Iterable[Intent] = (),
+    ) -> Lexicon:
+        names = list(dict.fromkeys(residents))
+        people: dict[str, str] = {n.lower(): n for n in names}
+        firsts: dict[str, list[str]] = {}
+        for n in names:
+            firsts.setdefault(n.split()[0].lower(), []).append(n)
+        people.update({f: ns[0] for f, ns in firsts.items() if len(ns) == 1})
+        places = _place_forms(list(dict.fromkeys(sectors)), list(dict.fromkeys(arenas)))
+        objs = {o.lower(): o for o in objects if len(o) > 2}
+        found: dict[str, str] = {}
+        about: dict[str, str] = {}
+        for it in intents:
+            terms = [*it.keywords]
+            if it.event is not None and it.event.what:
+                terms += [w for w in words(it.event.what) if w not in STOP and len(w) > 3]
+            for t in terms:
+                found.setdefault(stem(t), it.id)
+            about[it.id] = " ".join([it.text, it.event.what if it.event else ""]).strip()
+        return Lexicon(people, places, objs, found, about)
+
+
+def _place_forms(sectors: list[str], arenas: list[str]) -> dict[str, str]:
+    """'Hobbs Cafe', 'hobbs', 'the cafe' (when only one sector ends in 'cafe')."""
+    forms: dict[str, str] = {}
+    last: dict[str, list[str]] = {}
+    for s in sectors:
+        low = s.lower()
+        forms[low] = s
+        if low.startswith("the "):
+            forms[low[4:]] = s
+        tail = low.split()[-1]
+        head = low[4:] if low.startswith("the ") else low
+        if len(head.split()) >= 3:  # 'the Rose and Crown' for 'The Rose and Crown Pub'
+            forms.setdefault(head.rsplit(" ", 1)[0], s)
+            forms.setdefault("the " + head.rsplit(" ", 1)[0], s)
+        if "'" not in low:
+            last.setdefault(tail, []).append(s)
+    for tail, ss in last.items():
+        if len(ss) == 1 and len(tail) > 3:
+            forms.setdefault(f"the {tail}", ss[0])
+    for a in arenas:
+        forms.setdefault(a.lower(), a)
+    return forms
+
+
+# -- finding slots ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Slots:
+    person: str = ""
+    place: str = ""
+    obj: str = ""
+    intent: str = ""
+    window: Window | None = None
+    masked: str = ""
+
+
+_REFERS = re.compile(r"\b(?:it|that|there|them|he|she|him|her|they)\b", re.I)
+_PRONOUN_YOU = re.compile(r"^\s*(?:and|what about|how about)\s+(?:you|yourself)\b", re.I)
+_AROUND = re.compile(r"\b(?:around|about|by|near|close to)\s+(?=\d|one|two|three|four|five|six|"
+                     r"seven|eight|nine|ten|eleven|twelve|noon|midnight)", re.I)  # fmt: skip
+_RELATIVE = {"yesterday": -1, "last night": -1, "today": 0, "tonight": 0, "this morning": 0,
+             "this afternoon": 0, "this evening": 0, "tomorrow": 1}  # fmt: skip
+
+
+def find_slots(text: str, lex: Lexicon, now: datetime, speaker: str = "") -> Slots:
+    """The people, places, objects, intents and time a line names, and the line masked."""
+    low = " " + re.sub(r"[^\w'\- ]", " ", text.lower()) + " "
+    masked = low
+    person = _longest(low, lex.people, exclude=speaker.lower())
+    if person:
+        masked = _mask(masked, [k for k, v in lex.people.items() if v == person], "person")
+        masked = re.sub(r"\bsomeone's\b", "someone", masked)
+    place = _longest(masked, lex.places)
+    if place:
+        masked = _mask(masked, [k for k, v in lex.places.items() if v == place], "place")
+    obj = _longest(masked, lex.objects)
+    if obj:
+        masked = _mask(masked, [obj.lower()], "object")
+    intent = ""
+    for w in words(masked):
+        if w in STOP:
+            continue
+        hit = lex.intents.get(stem(w))
+        if hit:
+            intent = intent or hit
+            masked = re.sub(rf"\b{re.escape(w)}\b", MASKS["event"], masked)
+    window = find_time(text, now)
+    if window is not None and window.words:
+        masked = masked.replace(window.words.lower(), " " + MASKS["time"] + " ")
+    masked = re.sub(r"\b(the event(?: )?)+", "the event ", masked)
+    return Slots(person, place, obj, intent, window, " ".join(masked.split()))
+
+
+def _longest(text: str, forms: Mapping[str, str], exclude: str = "") -> str:
+    best = ""
+    for form, name in forms.items():
+        if len(form) > len(best) and re.search(rf"(?<![\w']){re.escape(form)}(?![\w])", text):
+            if exclude and name.lower() == exclude:
+                continue
+            best = form
+    return forms[best] if best else ""
+
+
+def _mask(text: str, forms: Sequence[str], slot: str) -> str:
+    for form in sorted(forms, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w']){re.escape(form)}(?![\w])", MASKS[slot], text)
+    return text
+
+
+def find_time(text: str, now: datetime) -> Window | None:
+    """The stretch of time a line names, resolved against the clock."""
+    low = _AROUND.sub("at ", text.lower())
+    day, rest = find_date(low, now.year, now.date())
+    offset = next((d for w, d in _RELATIVE.items() if re.search(rf"\b{w}\b", low)), None)
+    if day is None and offset is not None:
+        day = now.date() + timedelta(days=offset)
+    window = find_window(rest)
+    spoken = _spoken(text)
+    if window is None and day is None:
+        return None
+    base = day or now.date()
+    if window is not None and window[0] < 12 * 60 and _EVENING.search(low) and not _AM.search(low):
+        window = (window[0] + 12 * 60, window[1] + 12 * 60)
+    if window is None:
+        return Window(_at(base, 0), _at(base, 24 * 60), spoken)
+    return Window(_at(base, window[0]), _at(base, window[1]), spoken)
+
+
+_EVENING = re.compile(r"\b(?:tonight|this evening|in the evening|at night|last night)\b")
+_AM = re.compile(r"\b(?:am|a\.m\.|in the morning)\b")
+
+
+def _at(day: date, minute: int) -> datetime:
+    return datetime.combine(day, time()) + timedelta(minutes=minute)
+
+
+_SPOKEN = re.compile(
+    r"\b(?:(?:around|about|at|by|from)\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?"
+    r"|noon|midnight)(?:\s+(?:tonight|today|tomorrow|in the \w+))?"
+    r"|\b(?:yesterday|tomorrow|tonight|today|last night)(?:\s+(?:morning|afternoon|evening))?"
+    r"|\bthis (?:morning|afternoon|evening|week|weekend)\b|\bon (?:monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)\b",
+    re.I,
+)
+
+
+def _spoken(text: str) -> str:
+    m = _SPOKEN.search(text)
+    return m.group(0).strip() if m else ""
+
+
+# -- the label ---------------------------------------------------------------------------------
+
+
+class Understander:
+    """Understands heard lines for one town. Thread-safe: the exemplar matrix is built once
+    under a lock, and understanding itself only reads."""
+
+    def __init__(self, lexicon: Lexicon, embedder: Embedder, data: Path = EXEMPLARS) -> None:
+        self.lexicon = lexicon
+        self.embedder = embedder
+        self._data = data
+        self._lock = threading.Lock()
+        self._matrix: np.ndarray | None = None
+        self._owners: list[Label] = []
+        self._follows = np.zeros(0, dtype=bool)
+        self._intent_vectors: dict[str, np.ndarray] = {}
+
+    def _ready(self) -> np.ndarray:
+        with self._lock:
+            if self._matrix is None:
+                texts, owners = [], []
+                for label in labels(self._data):
+                    for ex in label.examples:
+                        texts.append(_masked_example(ex))
+                        owners.append(label)
+                self._matrix = self.embedder.embed(texts)
+                self._owners = owners
+                self._follows = np.array([x.follow for x in owners], dtype=bool)
+                ids = list(self.lexicon.intent_texts)
+                if ids:
+                    vecs = self.embedder.embed([self.lexicon.intent_texts[i] for i in ids])
+                    self._intent_vectors = dict(zip(ids, vecs, strict=True))
+            return self._matrix
+
+    def understand(
+        self, text: str, now: datetime, state: DialogueState | None = None, speaker: str = ""
+    ) -> Act:
+        """The act `text` performs, heard at `now` in a conversation at `state`."""
+        matrix = self._ready()
+        slots = find_slots(text, self.lexicon, now, speaker)
+        query = slots.masked or text.lower()
+        vec, raw = self.embedder.embed([query, _plain(text)])
+        sims = np.maximum(matrix @ vec, matrix @ raw)  # masked or as said, whichever is nearer
+        if len(leftover(query).split()) > FOLLOW_WORDS or state is None or not state.said:
+            sims = np.where(self._follows, -1.0, sims)
+        label, score = self._vote(sims)
+        intent = slots.intent or self._intent_like(vec, text, label)
+        kind = label.kind if label else _kind_by_form(text)
+        if kind is ActKind.STATEMENT and text.rstrip().endswith("?"):
+            kind = ActKind.QUESTION
+        act = Act(
+            kind=kind,
+            aspect=label.aspect if label else Aspect.GENERAL,
+            wh=label.wh if label else _wh_by_form(text),
+            person=slots.person,
+            place=slots.place,
+            obj=slots.obj,
+            intent=intent,
+            window=slots.window,
+            confidence=round(float(score), 3),
+            text=text,
+            label=label.name if label else "general",
+        )
+        if not (intent or act.person or act.place or act.obj):
+            act = replace(act, event=leftover(slots.masked))
+        act = _by_slots(act, label)
+        if _PRONOUN_YOU.search(text) or (label is not None and label.name == "follow.you"):
+            act = replace(act, about_you=True)
+        bare = not (act.person or act.place or act.obj or act.intent)
+        refers = bare and _REFERS.search(text) is not None and len(words(text)) <= 8
+        if (label is not None and label.follow) or act.about_you or refers:
+            act = _follow(act, state)
+        return act
+
+    def _vote(self, sims: np.ndarray) -> tuple[Label | None, float]:
+        top = np.argsort(-sims)[:NEIGHBOURS]
+        best = float(sims[top[0]]) if len(top) else 0.0
+        if best < FLOOR:
+            return None, best
+        tally: dict[str, float] = {}
+        for i in top:
+            if sims[i] >= best - 0.1:
+                name = self._owners[int(i)].name
+                tally[name] = tally.get(name, 0.0) + float(sims[i])
+        winner = max(tally, key=lambda n: tally[n])
+        label = next(x for x in self._owners if x.name == winner)
+        return label, best
+
+    def _intent_like(self, vec: np.ndarray, text: str, label: Label | None) -> str:
+        """An intent the words do not name but the meaning does ('the mayoral race'): the
+        nearest intent text, when close enough and the line is about events or news."""
+        if not self._intent_vectors or label is None:
+            return ""
+        if label.aspect not in (Aspect.EVENT, Aspect.NEWS, Aspect.GENERAL):
+            return ""
+        full = self.embedder.embed([text.lower()])[0]
+        best, score = "", INTENT_FLOOR
+        for i, v in self._intent_vectors.items():
+            s = float(v @ full)
+            if s > score:
+                best, score = i, s
+        return best
+
+
+INTENT_FLOOR = 0.5
+FOLLOW_WORDS = 2  # a line naming more than this is not a bare follow-up
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w'\- ]", " ", text.lower()).split())
+
+
+def leftover(masked: str) -> str:
+    """The content words a masked line names beyond its slots ('bake sale'): what
+    retrieval should match when no field of the town names the topic."""
+    masks = " ".join(MASKS.values()).split()
+    return " ".join(w for w in words(masked) if w not in STOP and w not in masks and len(w) > 2)
+
+
+def _masked_example(example: str) -> str:
+    out = example
+    for slot, word in MASKS.items():
+        out = out.replace("{" + slot + "}", word)
+    return " ".join(re.sub(r"[^\w'\- ]", " ", out.lower()).split())
+
+
+def _by_slots(act: Act, label: Label | None) -> Act:
+    """A line whose label is about nothing in particular takes its aspect from what it
+    names: 'tell me about Hobbs Cafe' is about a place, '... Sam's campaign' an event."""
+    if act.aspect is Aspect.PERSON and not act.person:
+        act = replace(act, aspect=Aspect.GENERAL)
+    if act.aspect not in (Aspect.GENERAL, Aspect.NEWS):
+        return act
+    if act.intent:
+        return replace(act, aspect=Aspect.EVENT)
+    if act.person:
+        return replace(act, aspect=Aspect.PERSON)
+    if act.obj:
+        return replace(act, aspect=Aspect.OBJECT)
+    if act.place and act.aspect is Aspect.GENERAL:
+        return replace(act, aspect=Aspect.PLACE)
+    return act
+
+
+def _follow(act: Act, state: DialogueState | None) -> Act:
+    """A follow-up takes the conversation's topic: its aspect and slots, its own wh."""
+    topic = state.topic if state is not None else None
+    if topic is None:
+        return act
+    return replace(
+        act,
+        aspect=topic.aspect,
+        person=act.person or topic.person,
+        place=act.place or topic.place,
+        obj=act.obj or topic.obj,
+        intent=act.intent or topic.intent,
+        event=act.event or topic.event,
+        window=act.window or topic.window,
+        follow_up=True,
+        label=topic.label if act.about_you else act.label,
+        wh=topic.wh if act.about_you else act.wh,
+        kind=topic.kind if act.about_you else act.kind,
+    )
+
+
+def _kind_by_form(text: str) -> ActKind:
+    return ActKind.QUESTION if text.rstrip().endswith("?") else ActKind.STATEMENT
+
+
+_WH_WORDS = {"who": Wh.WHO, "whom": Wh.WHO, "when": Wh.WHEN, "where": Wh.WHERE, "why": Wh.WHY,
+             "how": Wh.HOW, "what": Wh.WHAT, "which": Wh.WHAT}  # fmt: skip
+
+
+def _wh_by_form(text: str) -> Wh:
+    first = next(iter(words(text)), "")
+    if first in _WH_WORDS:
+        return _WH_WORDS[first]
+    return Wh.YESNO if text.rstrip().endswith("?") else Wh.NONE
+
+
+@cache
+def dialogue_embedder() -> Embedder:
+    """The local sentence embedder understanding uses: the distilled MiniLM when its asset
+    ships with the game, else the hashed one (which knows words, not meanings)."""
+    try:
+        from game.brains.static_embed import StaticEmbedder
+
+        embedder = StaticEmbedder()
+        embedder.embed(["hello"])
+        return embedder
+    except Exception:  # noqa: BLE001 - a missing asset leaves the hashed embedder
+        from game.brains.embed import HashEmbedder
+
+        return HashEmbedder()

@@ -1,0 +1,594 @@
+"""Answers planned from a typed act and the retrieved memories, in the first person.
+
+The question was understood before it got here (`game/brains/dialogue`): its label says
+what is asked, its slots whom, where and when. One planner per label turns the facts,
+plan items and persona that retrieval returned into a line; a planner with nothing to say
+returns '' and the answer falls to the retrieved facts that share the question's words,
+and only then to an honest, in-character "I don't know" (said once a conversation: a
+second time the resident asks back instead).
+
+Tense follows the fact's time against now: an event that has ended is spoken of in the
+past, and a question about yesterday is answered from yesterday.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from game.brains.dialogue.acts import UNKNOWN_OPENERS, Act, ActKind, Aspect, Wh
+from game.brains.dialogue.state import DialogueState
+from game.brains.dialogue.understand import content_stems
+from game.brains.questions import AgentContext
+from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
+
+from . import interview as iv
+from . import selfknow
+from .news import facts_in, is_private
+from .plans import attends, remembered_events
+from .goals import rsvp_of
+from .traits import dislikes
+from .util import first_name, join_and, pick
+from .wording import first_person, mine, relation_in_first_person
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An answer and whether it is the honest 'I don't know' (for `--json` and the
+    one-a-conversation rule)."""
+
+    text: str
+    fallback: bool = False
+
+
+Planner = Callable[[AgentContext, Act, int], str]
+DONT_KNOW = UNKNOWN_OPENERS
+
+
+def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) -> Reply:
+    """The answer to `act`; `state` is the conversation so far (None: asked alone)."""
+    planner = PLANNERS.get(act.label) or ASPECTS.get(act.aspect)
+    text = planner(ctx, act, seed) if planner else ""
+    if not text and act.aspect is not Aspect.GENERAL and act.label in PLANNERS:
+        aspect_planner = ASPECTS.get(act.aspect)
+        text = aspect_planner(ctx, act, seed) if aspect_planner else ""
+    if not text and not (act.follow_up and act.aspect is Aspect.EVENT):
+        text = from_retrieval(ctx, act)
+    if state is not None and text and state.has_said(text):
+        text = _another_way(ctx, act, seed, text)
+    if text:
+        return Reply(text, fallback=text.startswith(DONT_KNOW))
+    return _dont_know(ctx, act, state)
+
+
+def said_dont_know(state: DialogueState | None, me: str) -> bool:
+    return state is not None and any(t.startswith(DONT_KNOW) for t in state.lines_of(me))
+
+
+def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Reply:
+    """Honest and in character; a second time in one conversation, a question back."""
+    me = ctx.persona
+    if said_dont_know(state, me.name):
+        cares = me.interests[0] if me.interests else "this town"
+        return Reply(f"Hm, you've got me again. What made you ask? I'd sooner talk {cares}.",
+                     fallback=True)  # fmt: skip
+    topic = f" about {act.event}" if act.event and len(act.event.split()) <= 4 else ""
+    if me.interests:
+        cares = join_and([mine(i, me) for i in me.interests[:2]])
+        return Reply(f"I don't know anything{topic}, to be honest. Ask me about {cares}!", True)
+    return Reply(f"I don't know anything{topic}, I'm afraid.", True)
+
+
+def _another_way(ctx: AgentContext, act: Act, seed: int, said: str) -> str:
+    """The same question again in one conversation: the answer stands, said shorter."""
+    first = said.split(". ")[0].rstrip(".")
+    return f"Like I said, {first[:1].lower()}{first[1:]}."
+
+
+# -- what retrieval found ----------------------------------------------------------------------
+
+
+def from_retrieval(ctx: AgentContext, act: Act) -> str:
+    """The best retrieved fact that shares the question's content words (retrieval ranked
+    them by recency, importance and relevance), in the first person and tense."""
+    wanted = content_stems(act.event or act.text)
+    if not wanted:
+        return ""
+    for m in ctx.memories:
+        line = _fact_line(ctx, m, wanted)
+        if line:
+            return line
+    return ""
+
+
+def _fact_line(ctx: AgentContext, m: MemoryRecord, wanted: set[str]) -> str:
+    me = ctx.persona
+    fact = m.fact
+    if fact.private or is_private(m.text) or not wanted & content_stems(m.text):
+        return ""
+    if fact.kind is FactKind.CLAIM and fact.source in (Source.VISITOR, Source.NOTICE):
+        return _claim_line(ctx, m)
+    for s in facts_in(m, me):
+        if s.fact.event is not None:
+            return event_line(ctx, s.fact.event, s.text, s.source, s.fact.intent, Wh.NONE)
+        if s.subject == me.name:
+            return first_person(s.text, me) + "."
+        if s.source:
+            return f"{first_name(s.source)} told me that {s.text}."
+        return f"As far as I know, {s.text}."
+    if fact.kind is FactKind.DOING and fact.subject == me.name:
+        return f"I was {mine(fact.object, me)} {iv._when(ctx.now, m.created)}."
+    return ""
+
+
+def _claim_line(ctx: AgentContext, m: MemoryRecord) -> str:
+    """A visitor's words or a notice, quoted as what they are: someone else's claim."""
+    who = _source_words(m)
+    said = m.fact.object.strip().rstrip(".!")
+    event = m.fact.event
+    if event is not None and event.end <= ctx.now:
+        return f'{who} told me "{said}". That was {_day(ctx.now, event.start)}, so it\'s over now.'
+    return f'{who} told me "{said}". I haven\'t checked it myself.'
+
+
+def _source_words(m: MemoryRecord) -> str:
+    if m.fact.source is Source.NOTICE:
+        return f"A notice on {m.fact.heard_from}" if m.fact.heard_from else "A notice"
+    heard = m.fact.heard_from
+    if m.fact.source is Source.VISITOR:
+        return "A visitor" if not heard or "visitor" in heard.lower() else f"{heard}, a visitor,"
+    return first_name(heard) or "Someone"
+
+
+# -- events ------------------------------------------------------------------------------------
+
+
+def event_facts(ctx: AgentContext, act: Act) -> list[tuple[MemoryRecord, Event | None]]:
+    """Memories about the event asked of: by intent id, else claims and facts naming an
+    event whose words the question shares, in retrieval order."""
+    found = []
+    wanted = content_stems(act.event) if act.event else set()
+    for m in ctx.memories:
+        f = m.fact
+        if f.private or is_private(m.text):
+            continue
+        if act.intent and f.intent == act.intent or not act.intent and wanted and wanted & content_stems(m.text) and (
+            f.event is not None or f.kind is FactKind.CLAIM
+        ):
+            found.append((m, f.event))
+    return found
+
+
+def plan_event(ctx: AgentContext, act: Act, seed: int) -> str:
+    """An event: who, what, where, when as retrieval and the fields hold it; past tense
+    once it has ended; whether one goes from one's own answer and plan."""
+    found = event_facts(ctx, act)
+    lead = ""
+    opinion = act.kind is ActKind.OPINION or act.label.endswith("opinion")
+    if not found and not act.intent and not (opinion and act.event):
+        found = _any_event(ctx)
+        named = act.event and not act.follow_up and len(act.event.split()) <= 3
+        lead = f"I haven't heard of any {act.event}, but " if found and named else ""
+    if not found:
+        return ""
+    line = _plan_event(ctx, act, seed, found)
+    return lead + line[:1].lower() + line[1:] if lead and line else line
+
+
+def _plan_event(ctx: AgentContext, act: Act, seed: int, found) -> str:
+    event = next((e for _, e in found if e is not None), None)
+    best = max(found, key=lambda x: (x[1] is not None, x[0].importance, x[0].created))[0]
+    if act.label in ("event.going", "follow.going", "invitation"):
+        return _going_line(ctx, event, seed) if event else ""
+    if act.label in ("event.opinion", "follow.opinion") or act.kind is ActKind.OPINION:
+        return _event_opinion(ctx, best, event, seed)
+    if act.label == "event.who_came" and event is not None:
+        return iv._who_came(ctx, act.text, seed) or event_line(ctx, event, "", "", "", Wh.WHO)
+    if best.fact.kind is FactKind.CLAIM and best.fact.source in (Source.VISITOR, Source.NOTICE):
+        return _claim_line(ctx, best)
+    stated = facts_in(best, ctx.persona)
+    text = stated[0].text if stated else best.text
+    source = stated[0].source if stated else best.fact.heard_from
+    if event is None:
+        subject = stated[0].subject if stated else ""
+        if subject == ctx.persona.name:
+            return f"Yes! {first_person(text, ctx.persona)}."
+        return _told(source, subject, text)
+    return event_line(ctx, event, text, source, best.fact.intent, act.wh, act.text)
+
+
+def _any_event(ctx: AgentContext) -> list[tuple[MemoryRecord, Event | None]]:
+    """'Is anything happening?': the events and public news retrieval brought up."""
+    return [(m, m.fact.event) for m in ctx.memories
+            if (m.fact.event is not None or m.fact.intent) and not m.fact.private
+            and not is_private(m.text) and m.kind.value != "plan"]  # fmt: skip
+
+
+def _told(source: str, subject: str, text: str) -> str:
+    if source and source == subject:
+        return f"{text}. {first_name(source)} told me so in person."
+    if source:
+        return f"{first_name(source)} told me that {text}."
+    return f"As far as I know, {text}."
+
+
+def event_line(
+    ctx: AgentContext, event: Event, text: str, source: str, intent: str, wh: Wh,
+    question: str = "",
+) -> str:
+    """An event in the tense its time calls for, leading with what the question asks."""
+    me, now = ctx.persona, ctx.now
+    what = event.what or "event"
+    host = event.host
+    whose = f"{first_name(host)}'s {what}" if host and host != me.name else f"the {what}"
+    when = _when_words(now, event)
+    asks = _asks(question, wh)
+    if event.end <= now:
+        went = _went(ctx, event, intent)
+        if host == me.name:
+            came = iv._seen_at(ctx, event)
+            who = f" {join_and(came)} came, among others." if came else ""
+            return f"I hosted the {what} at {event.place} {when}.{who}"
+        tail = "and I went." if went else "but I didn't go."
+        return f"There was {whose} at {event.place} {when}, {tail}"
+    if host == me.name:
+        return f"Yes! I'm hosting the {what} at {event.place} {when}. I'd love you to come."
+    parts = []
+    if Wh.WHO in asks and host:
+        parts.append(f"{host} is behind it: {whose} at {event.place}, {when}.")
+    elif Wh.WHEN in asks:
+        parts.append(f"{whose[:1].upper()}{whose[1:]} is {when}, at {event.place}.")
+    elif Wh.WHERE in asks:
+        parts.append(f"It's at {event.place}, {when}.")
+    else:
+        parts.append(f"There's {whose} at {event.place} {when}.")
+    if source:
+        parts.append(f"{first_name(source)} told me about it.")
+    return " ".join(parts)
+
+
+def _asks(question: str, wh: Wh) -> set[Wh]:
+    """Every answer the question wants ('who's behind it, and when?' wants two)."""
+    found = {wh}
+    low = question.lower()
+    for word, kind in (("who", Wh.WHO), ("when", Wh.WHEN), ("what time", Wh.WHEN),
+                       ("where", Wh.WHERE), ("what day", Wh.WHEN)):  # fmt: skip
+        if word in low:
+            found.add(kind)
+    if Wh.WHO in found and Wh.WHEN in found:
+        found.discard(Wh.WHEN)  # the 'who' line carries the time as well
+    return found
+
+
+def _when_words(now: datetime, event: Event) -> str:
+    day = _day(now, event.start)
+    return f"{day} from {_clock(event.start)} to {_clock(event.end)}"
+
+
+def _day(now: datetime, when: datetime) -> str:
+    if when.date() == now.date():
+        return "today"
+    if when.date() == now.date() + timedelta(days=1):
+        return "tomorrow"
+    if when.date() == now.date() - timedelta(days=1):
+        return "yesterday"
+    return f"on {when:%A}, {when:%B} {when.day}"
+
+
+def _clock(when: datetime) -> str:
+    return selfknow.clock(when.hour * 60 + when.minute)
+
+
+def _went(ctx: AgentContext, event: Event, intent: str) -> bool:
+    me = ctx.persona.name
+    return any(
+        m.fact.kind is FactKind.DOING and m.fact.subject == me
+        and (m.fact.intent == intent or event.place in (m.fact.address or m.text))
+        and event.start <= m.created < event.end
+        for m in ctx.memories
+    )  # fmt: skip
+
+
+def going(ctx: AgentContext, event: Event, seed: int) -> bool:
+    """Whether one goes: one's own answer first, then one's plan, then temperament."""
+    answer = rsvp_of(ctx.memories, event)
+    if answer is not None:
+        return answer is not Rsvp.DECLINED
+    return attends(ctx.persona, event, seed)
+
+
+def _going_line(ctx: AgentContext, event: Event, seed: int) -> str:
+    what = event.what or "event"
+    if event.end <= ctx.now:
+        went = _went(ctx, event, "")
+        return f"I did, yes; the {what} was lovely." if went else f"No, I missed the {what}."
+    when = _when_words(ctx.now, event)
+    if event.host == ctx.persona.name:
+        return f"Of course, it's mine! The {what} is at {event.place} {when}."
+    if going(ctx, event, seed):
+        return f"Yes, I'll be at the {what} at {event.place} {when}."
+    reason = _rsvp_reason(ctx, event)
+    return f"No, I won't make it to the {what}.{reason}"
+
+
+def _rsvp_reason(ctx: AgentContext, event: Event) -> str:
+    for m in ctx.memories:
+        if m.fact.rsvp is Rsvp.DECLINED and m.fact.event == event and m.fact.object:
+            return f" {m.fact.object[:1].upper()}{m.fact.object[1:].rstrip('.')}."
+    return ""
+
+
+def _event_opinion(ctx: AgentContext, m: MemoryRecord, event: Event | None, seed: int) -> str:
+    me = ctx.persona
+    stated = facts_in(m, me)
+    subject = stated[0].subject if stated else m.fact.subject
+    if subject == me.name or (event is not None and event.host == me.name):
+        return "It matters a lot to me, so of course I'm all for it."
+    if event is None:
+        if subject and dislikes(me, subject):
+            return f"I don't think {first_name(subject)} is the right person for it, frankly."
+        who = first_name(subject) if subject else "them"
+        return pick((f"I'd give {who} a fair hearing; I'm curious how it turns out.",
+                     f"I lean towards {who}, but I want to hear more first."), seed, me.name)
+    if going(ctx, event, seed):
+        return f"I think it'll be fun, and I'm planning to go to the {event.what or 'event'}."
+    return "It sounds nice, but it's not really for me."
+
+
+# -- people, places, objects -------------------------------------------------------------------
+
+
+def plan_person(ctx: AgentContext, act: Act, seed: int) -> str:
+    if not act.person:
+        return ""
+    if act.person == ctx.persona.name:
+        return iv._intro(ctx, act.text, seed)
+    label = act.label
+    if label == "person.opinion" or act.kind is ActKind.OPINION:
+        if ctx.persona.relation_to(act.person) or iv._memories_naming(ctx, act.person):
+            return iv._feel_person(ctx, act.person)
+        return f"I don't really know {first_name(act.person)}, so I can't say."
+    if label == "person.talk":
+        return iv._talked_about(ctx, f"with {act.person}", seed)
+    slots = {"person.book": 0, "person.gift": 1, "person.compliment": 2}
+    if label in slots:
+        return selfknow.taste(ctx, act.text, act.person, slots[label])
+    return iv._who_is(ctx, f"who is {act.person}", seed)
+
+
+def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
+    """A place: what it is to oneself (home, work, a haunt), and what one knows on there."""
+    me, place = ctx.persona, act.place
+    if not place:
+        return ""
+    parts = []
+    if place == me.home:
+        parts.append(f"That's my home, {selfknow.home_phrase(me)}.")
+    elif place == me.workplace:
+        parts.append(f"I work there: I'm {iv.article(me.occupation)}.")
+    elif place in me.known_places or place in ctx.known_places:
+        usual = next((b for b in me.routine if b.place.split(":")[0] == place), None)
+        if usual is not None:
+            parts.append(f"I go there most days, {mine(usual.activity, me)}.")
+        else:
+            parts.append(f"I know {place}; I go there now and then.")
+    else:
+        parts.append(f"I know where {place} is, but I don't go there much.")
+    events = [k.event for k in remembered_events(ctx.memories) if k.event.place == place]
+    if events:
+        e = max(events, key=lambda x: x.start)
+        parts.append(event_line(ctx, e, "", "", "", Wh.NONE))
+    return " ".join(parts)
+
+
+def plan_object(ctx: AgentContext, act: Act, seed: int) -> str:
+    if act.label == "fridge":
+        return selfknow.empty_fridge(ctx, act.text, seed)
+    if act.label == "object.trouble" or iv.trouble(act.text) is not None:
+        return iv._emergency(ctx, act.text, seed)
+    seen = [m for m in ctx.memories if m.fact.kind is FactKind.OBJECT_STATE
+            and act.obj and act.obj.lower() in (m.fact.address or "").lower()]  # fmt: skip
+    if seen:
+        last = max(seen, key=lambda m: m.created)
+        return f"Last I saw, the {act.obj} was {last.fact.state}, {iv._when(ctx.now, last.created)}."
+    return ""
+
+
+# -- oneself -----------------------------------------------------------------------------------
+
+
+def plan_home(ctx: AgentContext, act: Act, seed: int) -> str:
+    """Where one lives and with whom: the housemates are those the town puts there."""
+    me = ctx.persona
+    home = selfknow.home_phrase(me)
+    others = [n for n in ctx.persona.household if n != me.name]
+    if not others:
+        return f"I live on my own, at {home}."
+    people = []
+    for n in others[:4]:
+        rel = me.relation_to(n)
+        people.append(f"{first_name(n)}, {relation_in_first_person(rel, me)}" if rel
+                      else first_name(n))  # fmt: skip
+    sep = "; and " if any(", " in p for p in people) else " and "
+    return f"I live at {home} with {sep.join(people) if len(people) < 3 else join_and(people)}."
+
+
+def plan_family(ctx: AgentContext, act: Act, seed: int) -> str:
+    me = ctx.persona
+    family = [(n, r) for n, r in me.relationships if iv.has_any(r, selfknow.HOUSEHOLD_KEYS)
+              or iv.has_any(r, FAMILY_KEYS)]  # fmt: skip
+    if not family:
+        return f"No family of my own in town. {plan_home(ctx, act, seed)}"
+    people = [f"{first_name(n)}, {relation_in_first_person(r, me)}" for n, r in family[:3]]
+    return f"There's {'; and '.join(people)}."
+
+
+FAMILY_KEYS = ("brother", "sister", "cousin", "uncle", "aunt", "grand", "nephew", "niece",
+               "parent", "child")  # fmt: skip
+
+
+def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
+    """A time window: the past from one's own actions, the future from the plan."""
+    window = act.window
+    if window is None:
+        return ""
+    when = window.start
+    if when < ctx.now - timedelta(hours=1) and window.end <= ctx.now:
+        return _done_in(ctx, window.start, window.end) or selfknow.yesterday(ctx, act.text, seed)
+    return iv._event_at(ctx, when, seed) or iv._plan_at(ctx, when) or iv._routine_at(
+        ctx.persona, when
+    )
+
+
+def _done_in(ctx: AgentContext, start: datetime, end: datetime) -> str:
+    me = ctx.persona
+    done = [m for m in ctx.memories if m.fact.kind is FactKind.DOING and m.fact.subject == me.name
+            and m.fact.source is Source.SELF and start <= m.created < end]  # fmt: skip
+    if not done:
+        return ""
+    acts = list(dict.fromkeys(mine(m.fact.object, me) for m in sorted(done, key=lambda m: m.created)))
+    return f"I was {join_and(acts[:3])} {iv._when(ctx.now, start)}."
+
+
+def plan_past(ctx: AgentContext, act: Act, seed: int) -> str:
+    if act.label == "meal":
+        return iv._meal(ctx, act.text, seed)
+    if act.window is not None:
+        return plan_at(ctx, act, seed)
+    return selfknow.yesterday(ctx, act.text, seed)
+
+
+def plan_plans(ctx: AgentContext, act: Act, seed: int) -> str:
+    if act.window is not None and act.label != "ahead":
+        return plan_at(ctx, act, seed)
+    if act.label == "ahead":
+        return _ahead(ctx, seed)
+    return selfknow.today(ctx, act.text, seed)
+
+
+def _ahead(ctx: AgentContext, seed: int) -> str:
+    """What one looks forward to: an event one is going to (one's own answer counts), else
+    one's work, else the rest of the day."""
+    me = ctx.persona
+    coming = sorted((k.event for k in remembered_events(ctx.memories) if k.event.end > ctx.now),
+                    key=lambda e: e.start)  # fmt: skip
+    for event in coming:
+        if going(ctx, event, seed):
+            return f"I'm looking forward to the {event.what or 'event'} at {event.place} " \
+                   f"{_when_words(ctx.now, event)}."
+    return iv._ahead(ctx, "", seed) if not coming else _work_ahead(ctx, seed)
+
+
+def _work_ahead(ctx: AgentContext, seed: int) -> str:
+    project = selfknow.own_project(ctx.persona)
+    if project:
+        return f"Getting on with my work, mostly. {project.rstrip('.')}."
+    return "A quiet few days, mostly, and that suits me."
+
+
+def plan_doing(ctx: AgentContext, act: Act, seed: int) -> str:
+    return iv._where(ctx, act.text, seed)
+
+
+def _legacy(fn: Callable[[AgentContext, str, int], str]) -> Planner:
+    """A planner that needs only the persona and the memories, not the question's slots."""
+
+    def planner(ctx: AgentContext, act: Act, seed: int) -> str:
+        return fn(ctx, act.text, seed)
+
+    return planner
+
+
+def plan_why(ctx: AgentContext, act: Act, seed: int) -> str:
+    if act.intent or act.event:
+        found = event_facts(ctx, act)
+        event = next((e for _, e in found if e is not None), None)
+        if event is not None:
+            reason = _rsvp_reason(ctx, event)
+            if reason:
+                return f"Well,{reason}"
+    return selfknow.why(ctx, act.text, seed) or selfknow.inspires(ctx, act.text, seed)
+
+
+def plan_statement(ctx: AgentContext, act: Act, seed: int) -> str:
+    """The listener was told something: take it in, in one's own words."""
+    if act.label == "statement.self":
+        return "Nice to meet you! It's always good to see a new face around here."
+    if act.intent:
+        found = event_facts(ctx, act)
+        if len(found) > 1:
+            return "Yes, I'd heard about that already. " + (plan_event(ctx, act, seed) or "")
+    return pick(("Oh, really? I hadn't heard that. Thanks for telling me.",
+                 "Is that so? I'll keep that in mind, thanks.",
+                 "Huh, that's news to me. Good to know!"), seed, ctx.persona.name, act.text)
+
+
+def plan_social(ctx: AgentContext, act: Act, seed: int) -> str:
+    me = ctx.persona
+    if act.label == "greeting":
+        return pick(("Hello!", "Hi there!", "Oh, hello!"), seed, me.name, act.text)
+    if act.label == "farewell":
+        return pick(("Goodbye, take care!", "See you around!", "Bye for now!"), seed, me.name)
+    if act.label == "thanks":
+        return pick(("You're welcome!", "Any time.", "Happy to help."), seed, me.name)
+    if act.label == "request":
+        return "Sure, I'll see what I can do."
+    return pick(("Mm, yes.", "Right.", "I know what you mean."), seed, me.name, act.text)
+
+
+PLANNERS: dict[str, Planner] = {
+    "identity": _legacy(iv._intro),
+    "work": _legacy(selfknow.occupation),
+    "home": plan_home,
+    "family": plan_family,
+    "friends": _legacy(iv._friends),
+    "spend_time": _legacy(iv._spend_time),
+    "interests": _legacy(selfknow.interests),
+    "routine": _legacy(selfknow.weekday),
+    "occupied": _legacy(selfknow.occupied),
+    "feelings": _legacy(iv._mood),
+    "doing": plan_doing,
+    "today": plan_plans,
+    "plans.at": plan_plans,
+    "ahead": plan_plans,
+    "past": plan_past,
+    "meal": plan_past,
+    "town": _legacy(iv._likes),
+    "inspire": _legacy(selfknow.inspires),
+    "have": _legacy(iv._have),
+    "time": _legacy(iv._small_talk),
+    "secret": _legacy(iv._small_talk),
+    "help": _legacy(iv._small_talk),
+    "news": _legacy(iv._news),
+    "fridge": plan_object,
+    "follow.why": plan_why,
+    "statement.event": plan_statement,
+    "statement.news": plan_statement,
+    "statement.self": plan_statement,
+    "invitation": plan_event,
+    "greeting": plan_social,
+    "farewell": plan_social,
+    "thanks": plan_social,
+    "ack": plan_social,
+    "request": plan_social,
+}
+ASPECTS: dict[Aspect, Planner] = {
+    Aspect.EVENT: plan_event,
+    Aspect.NEWS: plan_event,
+    Aspect.PERSON: plan_person,
+    Aspect.PLACE: plan_place,
+    Aspect.OBJECT: plan_object,
+    Aspect.HOME: plan_home,
+    Aspect.FAMILY: plan_family,
+    Aspect.PLANS: plan_plans,
+    Aspect.PAST: plan_past,
+    Aspect.DOING: plan_doing,
+    Aspect.WORK: _legacy(selfknow.occupation),
+    Aspect.IDENTITY: _legacy(iv._intro),
+    Aspect.INTERESTS: _legacy(selfknow.interests),
+    Aspect.ROUTINE: _legacy(selfknow.weekday),
+    Aspect.FEELINGS: _legacy(iv._mood),
+    Aspect.FRIENDS: _legacy(iv._friends),
+    Aspect.TOWN: _legacy(iv._likes),
+}
