@@ -70,7 +70,7 @@ def _load(args: argparse.Namespace, name: str = "", ablate: str | None = None):
 
 
 def _interview(args: argparse.Namespace) -> int:
-    from game.sim.evaluation import ask, run_battery
+    from game.sim.evaluation import run_battery
 
     sim = _load(args, ablate=args.ablate)
     try:
@@ -86,17 +86,58 @@ def _interview(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 0
-        if not args.agent or not args.question:
-            raise SmallvilleError("interview needs --agent NAME and a question (or --battery)")
-        if args.agent not in sim.agents:
-            raise SmallvilleError(f"no resident named {args.agent!r} in this save")
-        from game.core.text import single_line
-
-        question = single_line(" ".join(args.question), 2000)
-        print(single_line(ask(sim, args.agent, question), 4000))
+        names, questions = _interviewees(sim, args), _questions(args.question)
+        for name in names:
+            _converse(sim, name, questions, args.json, header=len(names) > 1)
         return 0
     finally:
         sim.close()
+
+
+ALL = "all"  # --agent all: every resident, each in a conversation of its own
+
+
+def _interviewees(sim, args: argparse.Namespace) -> list[str]:
+    if not args.agent or not args.question:
+        raise SmallvilleError("interview needs --agent NAME (or all) and a question (or --battery)")
+    if args.agent == ALL:
+        return sorted(sim.agents)
+    if args.agent not in sim.agents:
+        raise SmallvilleError(f"no resident named {args.agent!r} in this save")
+    return [args.agent]
+
+
+def _questions(words: list[str]) -> list[str]:
+    """Each argument is one question ("q1" "q2": two, asked in that order)."""
+    from game.core.text import single_line
+
+    questions = [single_line(q, 2000) for q in words]
+    empty = [i for i, q in enumerate(questions, start=1) if not q.strip()]
+    if empty:
+        raise SmallvilleError(f"question {empty[0]} is empty")
+    return questions
+
+
+def _converse(sim, name: str, questions: list[str], as_json: bool, header: bool) -> None:
+    """One resident asked every question as one conversation: a JSON line per answer,
+    or the answer alone (one question) or question and answer lines (several)."""
+    from game.core.codec import encode
+    from game.core.text import single_line
+    from game.sim.evaluation import ask_many
+
+    answers = ask_many(sim, name, questions)
+    if header and not as_json:
+        print(f"== {name}")
+    for done in answers:
+        answer = single_line(done.answer, 4000)
+        if as_json:
+            row = {"agent": name, "question": done.question, "answer": answer}
+            row |= {"fallback": bool(done.fallback), "act": encode(done.act)}
+            print(json.dumps(row, ensure_ascii=False, default=str), flush=True)
+        elif len(questions) == 1 and not header:
+            print(answer)  # one question: the answer alone, as it always was
+        else:
+            print(f"Q: {done.question}\nA: {answer}", flush=True)
 
 
 def _judge_brain(args: argparse.Namespace):
@@ -241,8 +282,17 @@ def register(sub) -> None:
 
     interview = sub.add_parser("interview", help="interview a resident of a saved game")
     interview.add_argument("--load", required=True, help="save name or folder")
-    interview.add_argument("--agent", help="the resident to ask")
-    interview.add_argument("question", nargs="*", help="the question")
+    interview.add_argument("--agent", help="the resident to ask, or all (each on its own)")
+    interview.add_argument(
+        "question",
+        nargs="*",
+        help='the questions, each quoted ("q1" "q2"), asked in order as one conversation',
+    )
+    interview.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per answer: agent, question, answer, fallback, act",
+    )
     interview.add_argument(
         "--battery",
         action="store_true",

@@ -174,3 +174,60 @@ def test_replay_opens_the_window_and_exits(saved, tmp_path):
         data=data,
     )
     assert shot.stat().st_size > 10_000
+
+
+def test_interview_asks_several_questions_as_one_conversation_in_json(saved):
+    data, _ = saved
+    questions = ("Is there a party in town?", "When is it?")
+    out = main(
+        "interview", "--load", "s3", "--agent", "Klaus Mueller", *questions, "--json", data=data
+    ).stdout
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["question"] for r in rows] == list(questions)
+    for row in rows:
+        assert {"agent", "question", "answer", "fallback", "act"} <= set(row)
+        assert row["agent"] == "Klaus Mueller" and row["answer"].strip()
+        assert isinstance(row["fallback"], bool) and isinstance(row["act"], dict)
+
+
+def test_interview_all_answers_for_every_resident(saved):
+    data, _ = saved
+    out = main("interview", "--load", "s3", "--agent", "all", "Who are you?", "--json", data=data)
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert sorted(r["agent"] for r in rows) == [
+        "Isabella Rodriguez",
+        "Klaus Mueller",
+        "Maria Lopez",
+    ]
+    assert all(r["answer"].strip() for r in rows)
+
+
+def test_a_bad_script_line_stops_the_run_before_it_starts(tmp_path):
+    script = tmp_path / "plan.jsonl"
+    good = {"at": "2023-02-13 05:00", "do": "announce", "text": "Bake sale at Hobbs Cafe"}
+    bad = {"at": "2023-02-13 05:00", "do": "say", "to": "Nobody Here", "text": "hi"}
+    script.write_text("\n".join(json.dumps(d) for d in (good, good, bad)) + "\n")
+    args = ("run", "--scenario", "three", "--hours", "1", "--quiet", "--script", str(script))
+    result = main(*args, "--save", "never", data=tmp_path, check=False)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("error: ") and f"{script}, line 3:" in result.stderr
+    assert "Nobody Here" in result.stderr
+    assert not (tmp_path / "saves" / "never").exists() and result.stdout == ""
+
+
+def test_a_script_runs_and_the_report_says_what_it_did(tmp_path):
+    script = tmp_path / "plan.jsonl"
+    stove = "Hobbs Cafe:kitchen:stove"
+    lines = [
+        {"at": "2023-02-13 04:30", "do": "set_state", "object": stove, "state": "burning"},
+        {"at": "2023-02-13 09:00", "do": "announce", "text": "Not reached in one hour"},
+    ]
+    script.write_text("\n".join(json.dumps(d) for d in lines) + "\n")
+    report = tmp_path / "r.json"
+    args = ("run", "--scenario", "three", "--hours", "1", "--quiet", "--script", str(script))
+    main(*args, "--report", str(report), data=tmp_path)
+    done = json.loads(report.read_text())["script"]
+    assert [(a["line"], a["do"], a["done"]) for a in done["applied"]] == [
+        (1, "set_state", "2023-02-13 04:30:00")
+    ]
+    assert [n["line"] for n in done["not_reached"]] == [2]
