@@ -362,7 +362,8 @@ class Truth:
 
     def f_sleep_hours(self):
         hours = round(((self.persona.wake - self.persona.sleep) % 1440) / 60)
-        return (str(hours), NUMBER_WORDS[hours % 12] if hours != 12 else "twelve")
+        word = NUMBER_WORDS[hours % 12] if hours != 12 else "twelve"
+        return (f"{hours} hours", f"{word} hours")
 
     def f_early_riser(self):
         return self.persona.wake <= 7 * 60
@@ -419,7 +420,9 @@ class Truth:
         return tuple(words(action.description)) if action else ()
 
     def f_now_place(self):
-        return self.place_terms(self.agent.location)
+        """Where the resident is; 'home' or 'work' too when that is where it is."""
+        also = (*(("home",) if self.f_at_home() else ()), *(("work",) if self.f_at_work() else ()))
+        return (*self.place_terms(self.agent.location), *also)
 
     def f_now_end(self):
         action = self.agent.action
@@ -919,11 +922,19 @@ def expectation(t: Truth, entry: dict) -> Expectation | None:
     if any(not g for g in need) or (entry["yes"] and yes is None):
         return None
     past = bool(unknown is False and t.event and t.f_event_ended() and entry["need"])
+    past = past or asks_past_plan(t, entry)
     topic = (*entry.get("topic", ()), *(t.f_event_words() if t.event else ()))
     return Expectation(
         need=need, wrong=terms(t, entry["wrong"]), yes=yes, past=past, topic=topic,
         unknown=unknown,
     )  # fmt: skip
+
+
+def asks_past_plan(t: Truth, entry: dict) -> bool:
+    """The entry asks what the plan held at a time today that is over (half an hour ago
+    or more), so the answer must speak of it in the past."""
+    at = [f.partition(":")[2] for g in entry["need"] for f in g if f.startswith("plan_at:")]
+    return bool(at) and all(t.at_today(h) <= t.now - timedelta(minutes=30) for h in at)
 
 
 def instances(sim, name: str, doc: dict) -> Iterator[Asked]:

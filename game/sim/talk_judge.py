@@ -205,7 +205,10 @@ def judge(answer: str, exp: Expectation) -> Verdict:
     if exp.past and speaks_as_upcoming(answer, _all_terms(exp) + list(exp.topic)):
         return Verdict.WRONG
     named = _named_groups(answer, exp.need)
-    complete = named == len(exp.need) and (exp.yes is None or said == exp.yes)
+    # a yes/no question that names what it asks about may be answered by the fact itself
+    # ('Do you get up early?' 'Around 8 am.'); one without needs wants the yes or the no
+    agrees = exp.yes is None or said == exp.yes or (said is None and bool(exp.need))
+    complete = named == len(exp.need) and agrees
     if complete and not denies(answer) and (not exp.past or speaks_in_past(answer)):
         return Verdict.CORRECT_SPECIFIC
     if denies(answer) and named == 0:

@@ -82,6 +82,13 @@ def test_yes_no_against_the_truth():
     assert judge("I'm not going, sorry.", Expectation(yes=False)) is Verdict.CORRECT_SPECIFIC
 
 
+def test_a_yes_no_question_may_be_answered_by_the_fact_but_not_against_it():
+    early = Expectation(need=(("8 am", "eight"),), yes=False)
+    assert judge("I get up around 8 am.", early) is Verdict.CORRECT_SPECIFIC
+    assert judge("Yes, at 8 am.", early) is Verdict.WRONG
+    assert judge("I get up when I like.", early) is Verdict.NON_ANSWER
+
+
 def test_a_resident_who_does_not_know_may_say_so_but_not_invent():
     bake = Expectation(need=(("bake sale",), ("college", "Friday", "3 pm")), unknown=True)
     assert judge("I haven't heard anything about that.", bake) is Verdict.CORRECT_SPECIFIC
