@@ -41,7 +41,8 @@ def state_of(
         return None
     state = DialogueState(met_before=met_before)
     for line in history:
-        state = state.then(line.speaker, line.text, hear(words, line.text, now, state, line.speaker))
+        act = hear(words, line.text, now, state, line.speaker)
+        state = state.then(line.speaker, line.text, act)
     return state
 
 

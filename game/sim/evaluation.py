@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from game.brains.dialogue.acts import Act, ActKind, is_unknown
+from game.brains.dialogue.acts import Act, is_unknown
 from game.brains.dialogue.state import DialogueState
 from game.brains.protocol import Brain
 from game.core.mind_settings import Ablation

@@ -111,7 +111,9 @@ class Act:
 
 # How an honest "I don't know" opens, in any brain's answer: what `--json` reports as a
 # fallback and what the one-a-conversation rule counts.
-UNKNOWN_OPENERS = ("I don't know", "I haven't heard", "I'm not sure", "No idea", "Hm, you've got me")
+UNKNOWN_OPENERS = (
+    "I don't know", "I haven't heard", "I'm not sure", "No idea", "Hm, you've got me",
+)  # fmt: skip
 
 
 def is_unknown(text: str) -> bool:

@@ -40,9 +40,13 @@ MASKS = {"person": "someone", "place": "that place", "object": "that thing",
          "event": "the event", "time": "then"}  # fmt: skip
 FLOOR = 0.45  # below this similarity to any exemplar the label is 'general'
 NEIGHBOURS = 5  # exemplars that vote
-STOP = frozenset(
-    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "am", "i", "to", "of", "and", "or", "in", "on", "at", "for", "it", "its", "this", "that", "he", "she", "they", "them", "his", "her", "their", "my", "me", "we", "our", "you", "your", "by", "as", "s", "do", "does", "did", "what", "who", "when", "where", "why", "how", "any", "anything", "some", "something", "there", "here", "about", "have", "has", "had", "will", "would", "could", "should", "can", "with", "from", "know", "tell", "think", "just", "so", "really", "very", "much", "ever"]
+_STOP = (
+    "a an the is are was were be been am i to of and or in on at for it its this that he she "
+    "they them his her their my me we our you your by as s do does did what who when where "
+    "why how any anything some something there here about have has had will would could "
+    "should can with from know tell think just so really very much ever"
 )
+STOP = frozenset(_STOP.split())
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,7 @@ class Slots:
     masked: str = ""
 
 
-_REFERS = re.compile(r"\b(?:it|that|there|them|he|she|him|her|they)\b", re.I)
+_REFERS = re.compile(r"\b(?:it|that|them|he|she|him|her|they)\b", re.I)
 _PRONOUN_YOU = re.compile(r"^\s*(?:and|what about|how about)\s+(?:you|yourself)\b", re.I)
 _AROUND = re.compile(r"\b(?:around|about|by|near|close to)\s+(?=\d|one|two|three|four|five|six|"
                      r"seven|eight|nine|ten|eleven|twelve|noon|midnight)", re.I)  # fmt: skip
@@ -341,7 +345,7 @@ class Understander:
         if _PRONOUN_YOU.search(text) or (label is not None and label.name == "follow.you"):
             act = replace(act, about_you=True)
         bare = not (act.person or act.place or act.obj or act.intent)
-        refers = bare and _REFERS.search(text) is not None and len(words(text)) <= 8
+        refers = bare and act.asks and _REFERS.search(text) is not None and len(words(text)) <= 8
         if (label is not None and label.follow) or act.about_you or refers:
             act = _follow(act, state)
         return act
@@ -367,16 +371,16 @@ class Understander:
             return ""
         if label.aspect not in (Aspect.EVENT, Aspect.NEWS, Aspect.GENERAL):
             return ""
-        full = self.embedder.embed([text.lower()])[0]
-        best, score = "", INTENT_FLOOR
-        for i, v in self._intent_vectors.items():
-            s = float(v @ full)
-            if s > score:
-                best, score = i, s
-        return best
+        full = self.embedder.embed([_plain(text)])[0]
+        scored = sorted(((float(v @ full), i) for i, v in self._intent_vectors.items()),
+                        reverse=True)  # fmt: skip
+        runner_up = scored[1][0] if len(scored) > 1 else 0.0
+        best, score = scored[0][1], scored[0][0]
+        return best if score >= INTENT_FLOOR and score - runner_up >= INTENT_MARGIN else ""
 
 
-INTENT_FLOOR = 0.5
+INTENT_FLOOR = 0.42  # the meaning is near enough an intent's text ...
+INTENT_MARGIN = 0.08  # ... and clearly nearer it than any other intent
 FOLLOW_WORDS = 2  # a line naming more than this is not a bare follow-up
 
 

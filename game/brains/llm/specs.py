@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from game.brains.dialogue.state import DialogueState
 from game.brains.llm.jsontext import Invalid
 from game.brains.questions import (
     ActionDetails,
@@ -764,7 +765,38 @@ def _utter_view(q: Utter) -> dict[str, str]:
         "partner": q.partner,
         "memories": memory_lines(ctx.memories),
         "history": history_lines(q.history),
+        "open": open_question(q.state, ctx.persona.name),
     }
+
+
+def open_question(state: DialogueState | None, name: str) -> str:
+    """The question still waiting for `name`'s answer, stated (quoted, as all speech), so
+    the model answers it before the talk moves on; and the topic a follow-up refers to."""
+    asked = state.open_question(name) if state is not None else None
+    if asked is None:
+        return f"Nothing is being asked of {name} right now."
+    act = asked.act
+    about = ", ".join(x for x in (act.aspect.value, act.person, act.place, act.intent,
+                                  act.event) if x and x != "general")  # fmt: skip
+    topic = f" It is about: {about}." if about else ""
+    follow = " It follows up on what was said before." if act.follow_up else ""
+    return (f"Open question for {name}, from {quoted(asked.speaker)}: {quoted(asked.text)}."
+            f"{topic}{follow} {name} answers it before anything else.")
+
+
+def _earlier(q: Answer) -> str:
+    if q.state is None or not q.state.said:
+        return ""
+    lines = "\n".join(f"{quoted(s.speaker)} said: {quoted(s.text)}" for s in q.state.said[-6:])
+    return f"Earlier in this conversation:\n{lines}"
+
+
+def _answer_open(q: Answer) -> str:
+    act = q.act
+    if act is None or not act.follow_up:
+        return ""
+    about = ", ".join(x for x in (act.person, act.place, act.intent, act.event) if x)
+    return f"This follows up on the earlier questions (about {about or act.aspect.value})."
 
 
 def _utter_parse(data: dict[str, Any], q: Utter) -> Utterance:
@@ -965,6 +997,8 @@ ANSWER = Spec(
         "status": q.ctx.status or "idle",
         "memories": memory_lines(q.ctx.memories, 200),
         "question": quoted(q.question),
+        "earlier": _earlier(q),
+        "open": _answer_open(q),
     },
     lambda q: titled("answer", obj(answer=text(1, 1200))),
     lambda d, q: text_field(d, "answer", 1200),

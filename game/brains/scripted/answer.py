@@ -25,9 +25,9 @@ from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
 
 from . import interview as iv
 from . import selfknow
+from .goals import rsvp_of
 from .news import facts_in, is_private
 from .plans import attends, remembered_events
-from .goals import rsvp_of
 from .traits import dislikes
 from .util import first_name, join_and, pick
 from .wording import first_person, mine, relation_in_first_person
@@ -128,7 +128,8 @@ def _claim_line(ctx: AgentContext, m: MemoryRecord) -> str:
     said = m.fact.object.strip().rstrip(".!")
     event = m.fact.event
     if event is not None and event.end <= ctx.now:
-        return f'{who} told me "{said}". That was {_day(ctx.now, event.start)}, so it\'s over now.'
+        day = _day(ctx.now, event.start)
+        return f'{who} told me "{said}". That was {day}, so it\'s over now.'
     return f'{who} told me "{said}". I haven\'t checked it myself.'
 
 
@@ -153,9 +154,10 @@ def event_facts(ctx: AgentContext, act: Act) -> list[tuple[MemoryRecord, Event |
         f = m.fact
         if f.private or is_private(m.text):
             continue
-        if act.intent and f.intent == act.intent or not act.intent and wanted and wanted & content_stems(m.text) and (
-            f.event is not None or f.kind is FactKind.CLAIM
-        ):
+        by_id = bool(act.intent) and f.intent == act.intent
+        dated = f.event is not None or f.kind is FactKind.CLAIM
+        by_words = not act.intent and bool(wanted & content_stems(m.text)) and dated
+        if by_id or by_words:
             found.append((m, f.event))
     return found
 
@@ -391,7 +393,8 @@ def plan_object(ctx: AgentContext, act: Act, seed: int) -> str:
             and act.obj and act.obj.lower() in (m.fact.address or "").lower()]  # fmt: skip
     if seen:
         last = max(seen, key=lambda m: m.created)
-        return f"Last I saw, the {act.obj} was {last.fact.state}, {iv._when(ctx.now, last.created)}."
+        when = iv._when(ctx.now, last.created)
+        return f"Last I saw, the {act.obj} was {last.fact.state}, {when}."
     return ""
 
 
@@ -447,7 +450,8 @@ def _done_in(ctx: AgentContext, start: datetime, end: datetime) -> str:
             and m.fact.source is Source.SELF and start <= m.created < end]  # fmt: skip
     if not done:
         return ""
-    acts = list(dict.fromkeys(mine(m.fact.object, me) for m in sorted(done, key=lambda m: m.created)))
+    ordered = sorted(done, key=lambda m: m.created)
+    acts = list(dict.fromkeys(mine(m.fact.object, me) for m in ordered))
     return f"I was {join_and(acts[:3])} {iv._when(ctx.now, start)}."
 
 
@@ -470,7 +474,6 @@ def plan_plans(ctx: AgentContext, act: Act, seed: int) -> str:
 def _ahead(ctx: AgentContext, seed: int) -> str:
     """What one looks forward to: an event one is going to (one's own answer counts), else
     one's work, else the rest of the day."""
-    me = ctx.persona
     coming = sorted((k.event for k in remembered_events(ctx.memories) if k.event.end > ctx.now),
                     key=lambda e: e.start)  # fmt: skip
     for event in coming:
