@@ -46,6 +46,8 @@ EVENT_NOUNS = (
     "party", "celebration", "exhibition", "show", "opening", "concert", "reading", "festival",
     "dinner", "fair", "rally", "debate", "meeting", "gathering", "wedding", "picnic",
     "potluck", "lecture", "performance", "screening", "open mic", "tournament", "match",
+    "sale", "cook-off", "cookoff", "contest", "competition", "tasting", "quiz", "bazaar",
+    "auction", "barbecue", "fundraiser", "dance", "parade", "ceremony", "recital", "game night",
 )  # fmt: skip
 HOST_VERBS = "hosting|holding|throwing|organi[sz]ing|planning|having|putting on|running|giving"
 

@@ -128,6 +128,14 @@ class Fact:
     private: bool = False  # not to be passed on (a crush, a secret)
     invited: bool = False  # for a CLAIM about an event: the speaker invited the holder to it
     rsvp: Rsvp | None = None  # for the holder's own answer to an event (with `intent`/`event`)
+    origin: Source | None = None  # for a claim passed on: where it first came from (VISITOR)
+
+    @property
+    def first_source(self) -> Source:
+        """Where the story began: a visitor's or a notice's words keep that mark through
+        every resident who passes them on (`origin`), so the third teller still knows
+        it is a claim from outside, not something a neighbour saw."""
+        return self.origin or self.source
 
     @property
     def about_person(self) -> bool:

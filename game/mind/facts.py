@@ -20,6 +20,11 @@ from game.world.town import Town
 LINE_LIMIT = 300  # characters of one remembered line of talk
 
 
+# How a claim from outside is remembered once a neighbour passed it on: still quoted.
+RELAYED_WORDS = {Source.VISITOR: "a visitor told them", Source.NOTICE: "a notice read"}
+OUTSIDE = (Source.VISITOR, Source.NOTICE)  # claims from outside the town's residents
+
+
 def render(fact: Fact, town: Town | None = None) -> str:
     """The memory's text, worded from its fields (the only place that words memories)."""
     kind = fact.kind
@@ -36,6 +41,8 @@ def render(fact: Fact, town: Town | None = None) -> str:
     if kind is FactKind.CLAIM:
         if fact.source is Source.VISITOR:
             return f"{fact.heard_from} (a visitor) said to {fact.subject}: {quoted(fact.object)}"
+        if fact.origin in RELAYED_WORDS:
+            return f"{fact.heard_from} said {RELAYED_WORDS[fact.origin]}: {quoted(fact.object)}"
         return f"{fact.heard_from} said: {fact.object}"
     if kind is FactKind.PLAN:
         return f"{fact.subject}'s plan for {day_label(fact.plan)}: " + "; ".join(
@@ -105,16 +112,19 @@ def claim(speaker: str, said: str, shared: Fact | None, intent: Intent | None = 
 
     `shared` is the news as the speaker knew it, in fields (the scripted brain passes it
     on); a model's line gives only words, and then `intent` is what the words were matched
-    to (by the scenario's own keywords) when the memory was written.
+    to (by the scenario's own keywords) when the memory was written. A claim that began
+    with the visitor or a notice keeps that `origin` however many residents passed it on,
+    and stays their quoted words: `said` is what they said, never the teller's fact.
     """
     base = shared or Fact(FactKind.STATEMENT, Source.HEARD, object=said)
     if intent is not None and not base.intent:
         base = _with_intent(base, intent)
+    origin = base.first_source if base.first_source in OUTSIDE else None
     return Fact(
         FactKind.CLAIM,
         Source.HEARD,
-        subject=base.subject,
-        predicate=base.predicate,
+        subject="" if origin else base.subject,  # a visitor's claim was about its listener
+        predicate="said" if origin else base.predicate,
         object=said,
         heard_from=speaker,
         intent=base.intent,
@@ -122,6 +132,7 @@ def claim(speaker: str, said: str, shared: Fact | None, intent: Intent | None = 
         private=base.private,
         plan_item=base.plan_item,
         invited=base.invited,
+        origin=origin,
     )
 
 

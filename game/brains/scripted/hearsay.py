@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from game.core.records import Event, Rsvp
+from game.core.records import Event, Rsvp, Source
+from game.core.text import quoted
 from game.world.scenario import Resident
 
-from .util import first_name, pick
+from .util import STOPWORDS, first_name, pick
 from .wording import mine
 
 # what trails a clause and can be left out in a shorter telling
@@ -185,6 +186,69 @@ def an(noun: str) -> str:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+# An outsider's claim is passed on as the outsider's words, never as the teller's own fact:
+# in reported speech when it speaks of no one in the first or second person, else quoted.
+OUTSIDER = {Source.VISITOR: "a visitor", Source.NOTICE: "a notice"}
+FIRST_HAND_REPORTED = (
+    "{Outsider} told me {said}.",
+    "{Outsider} to town was telling me {said}.",
+    "I had {outsider} tell me {said}.",
+    "According to {outsider} I met, {said}.",
+)
+FIRST_HAND_QUOTED = (
+    "{Outsider} told me this: {quote}",
+    "{Outsider} to town said to me: {quote}",
+    "I met {outsider} who said: {quote}",
+)
+RELAYED_REPORTED = (
+    "{source} told me {outsider} said {said}.",
+    "{source} heard from {outsider} that {said}.",
+    "According to {source}, {outsider} was saying {said}.",
+)
+RELAYED_QUOTED = (
+    "{source} told me {outsider} said: {quote}",
+    "{source} was passing on what {outsider} said: {quote}",
+)
+NOTICE_REPORTED = ("I read on {board} that {said}.", "There's a notice up on {board}: {said}.")
+CLAIM_TAILS = ("", "Have you heard anything about it?", "I can't say whether it's true.",
+               "Make of that what you will.", "Do you know if it's so?")  # fmt: skip
+_PERSONAL = re.compile(r"\b(?:I|I'm|I'll|I've|me|my|mine|we|we're|us|our|you|your|you're)\b", re.I)
+_THERE_IS = re.compile(r"^there is\b", re.I)
+
+
+def relayed_claim(
+    words: str, origin: Source, teller: str, first_hand: bool, speaker: str, listener: str
+) -> str:
+    """An outsider's words passed on with their source: 'A visitor told me there's a bake
+    sale at the college on Friday.', or from a neighbour: 'Latoya told me a visitor said
+    ...'. `teller` is whoever told the speaker (the visitor, the board, a neighbour)."""
+    key = (speaker, listener, words)
+    outsider = OUTSIDER.get(origin, "someone")
+    said = reported(words)
+    if first_hand and origin is Source.NOTICE:
+        lines = NOTICE_REPORTED if said else ("I read a notice on {board}: {quote}",)
+    elif first_hand:
+        lines = FIRST_HAND_REPORTED if said else FIRST_HAND_QUOTED
+    else:
+        lines = RELAYED_REPORTED if said else RELAYED_QUOTED
+    line = pick(lines, *key).format(
+        outsider=outsider, Outsider=_capital(outsider), said=said, quote=quoted(words),
+        source=first_name(teller), board=teller,
+    )  # fmt: skip
+    return tailed(_capital(line), pick(CLAIM_TAILS, *key, "tail"))
+
+
+def reported(words: str) -> str:
+    """The words as reported speech ('there's a bake sale ...'), or '' when they speak of
+    'I' or 'you' (then only a quotation keeps whose words they are)."""
+    text = " ".join(words.split()).rstrip(".!?")
+    if not text or _PERSONAL.search(text) or '"' in text or len(text) > 140:
+        return ""
+    text = _THERE_IS.sub("there's", text)
+    first = text.split()[0].lower().split("'")[0]
+    return text[:1].lower() + text[1:] if first in STOPWORDS else text
 
 
 DOING_LINES = (

@@ -1,12 +1,19 @@
 """News: which remembered facts a resident would pass on, and to whom.
 
-This is how information spreads through town: a fact is shareable when it is public (a
-party, an election), important, and not private (a crush, a secret, a grudge). A fact the
-speaker already told this listener, or heard from them, is not told again.
+This is how information spreads through town. What counts as news is read from the
+memories' fields (`MemoryRecord.fact`), whatever the scenario calls its events:
 
-Everything is read from the memories' fields (`MemoryRecord.fact`): who said it, whom it
-is about, which scenario intent and event it names, whether it is private. The words are
-only classified with keyword tables (is it news, which topic) and passed on as they are.
+- a dated event (`fact.event`): told by whoever knows of it, the host first of all;
+- a public scenario intent with no date (`fact.intent`, a campaign): its holder raises
+  it with everyone, anyone else who cares (it matters to them, touches their interests,
+  or came from someone close) passes it on;
+- a claim from outside (the visitor's words, a notice: `fact.first_source`) that names an
+  event or matters, passed on by one who believes it and finds it interesting, always as
+  the outsider's quoted words with its source;
+- only text with no fields falls back on the keyword table (`NEWS_KEYS`).
+
+Nothing private is passed on (`fact.private`, or private words). A fact the speaker
+already told this listener, or heard from them, is not told again.
 """
 
 from __future__ import annotations
@@ -14,12 +21,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from game.brains.event_words import event_name
 from game.core.records import Fact, FactKind, MemoryKind, MemoryRecord, Source, Utterance
 from game.world.scenario import Resident
 
-from .util import coverage, first_name, has_any, mentions, sentence
+from .traits import has_trait, sociability
+from .util import clip, content_words, coverage, first_name, has_any, mentions, sentence
 
 NEWS_KEYS = (
     "party", "celebrat", "election", "mayor", "campaign", "exhibition", "show\\b", "concert",
@@ -35,6 +44,11 @@ NEWS_MIN_IMPORTANCE = 6
 SAME_FACT = 0.6  # share of a fact's words another text must hold to count as the same fact
 MAX_NEWS_PER_TALK = 2
 STATED_BY_SELF = (Source.SEED, Source.SELF, Source.SEEN)  # what one knows first hand
+OUTSIDE = (Source.VISITOR, Source.NOTICE)  # claims from outside the town's residents
+CLAIM_LIMIT = 160  # characters of an outsider's words passed on (quoted, so kept whole)
+TRUSTING = 0.9  # sociability at which a resident believes a stranger's claim at once
+SKEPTIC_TRAITS = ("skeptical", "sceptical", "suspicious", "cynical", "cautious", "guarded",
+                  "distrustful")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -71,10 +85,17 @@ class News:
 
 
 def subject_of(fact: Fact) -> str:
-    """Whom a fact is about; for news heard only as words, the host of the event it names."""
-    if fact.subject or fact.event is None:
-        return fact.subject
+    """Whom a fact is about; for news heard only as words, the host of the event it names.
+    An outsider's claim is about what it says, not about the one it was said to."""
+    subject = "" if outside_claim(fact) else fact.subject
+    if subject or fact.event is None:
+        return subject
     return fact.event.host
+
+
+def outside_claim(fact: Fact) -> bool:
+    """The visitor's or a notice's words, heard first hand or passed on by a neighbour."""
+    return fact.kind is FactKind.CLAIM and fact.first_source in OUTSIDE
 
 
 def chat_partner(memory: MemoryRecord) -> str:
@@ -91,8 +112,12 @@ def is_news(text: str) -> bool:
 
 
 def is_public_news(stated: Stated) -> bool:
-    """News to pass on: news words, and neither the fields nor the words say private."""
-    return not stated.fact.private and is_news(stated.text)
+    """News to pass on: a public intent or a dated event by its fields, else news words;
+    and neither the fields nor the words say private."""
+    fact = stated.fact
+    if fact.private or is_private(stated.text):
+        return False
+    return bool(fact.intent) or fact.event is not None or is_news(stated.text)
 
 
 def third_person(fact: str, persona: Resident) -> str:
@@ -110,7 +135,7 @@ def facts_in(memory: MemoryRecord, holder: Resident) -> list[Stated]:
     fact = memory.fact
     if memory.kind in (MemoryKind.REFLECTION, MemoryKind.PLAN):
         return []
-    if fact.kind is FactKind.CLAIM and fact.source is Source.HEARD:
+    if fact.kind is FactKind.CLAIM and fact.source is Source.HEARD and fact.origin is None:
         return [Stated(sentence(fact.object), fact)]
     if fact.kind is FactKind.STATEMENT and fact.source in STATED_BY_SELF:
         return [Stated(third_person(fact.object, holder), fact)]
@@ -119,17 +144,25 @@ def facts_in(memory: MemoryRecord, holder: Resident) -> list[Stated]:
     return []
 
 
+def claims_in(memory: MemoryRecord) -> list[Stated]:
+    """An outsider's claim a memory holds, as the outsider's own words (never a fact)."""
+    fact = memory.fact
+    if memory.kind is MemoryKind.REFLECTION or not outside_claim(fact):
+        return []
+    return [Stated(clip(" ".join(fact.object.split()), CLAIM_LIMIT), fact)]
+
+
 def shareable(memories: tuple[MemoryRecord, ...], holder: Resident) -> list[News]:
     """The holder's public news, best first: most important, own news, most recent."""
     found: list[News] = []
     for m in memories:
-        if m.importance < NEWS_MIN_IMPORTANCE or m.kind is MemoryKind.REFLECTION:
+        if m.kind is MemoryKind.REFLECTION:
             continue
-        for s in facts_in(m, holder):
+        for s in [*facts_in(m, holder), *claims_in(m)]:
             if s.fact.kind is FactKind.DOING or s.fact.rsvp is not None:
                 continue  # what someone is doing, or one's own answer, is not news
-            if is_public_news(s):
-                own = s.subject == holder.name
+            if worth_telling(s, m, holder, memories):
+                own = is_own(s, holder)
                 found.append(News(s.text, s.fact, s.source, m.importance, m.created, own))
     # one's own cause first (a candidate talks of the election to everyone it meets), then
     # a dated event: it is the event, not a remark about it, that is passed on
@@ -138,6 +171,76 @@ def shareable(memories: tuple[MemoryRecord, ...], holder: Resident) -> list[News
         reverse=True,
     )
     return _dedupe(found)
+
+
+def worth_telling(
+    s: Stated, memory: MemoryRecord, holder: Resident, memories: tuple[MemoryRecord, ...]
+) -> bool:
+    """Whether the holder would pass on what the memory states, by the fact's fields (see
+    the module's docstring); the keyword table only for words that came with no fields."""
+    fact, importance = s.fact, memory.importance
+    if fact.private or is_private(s.text):
+        return False
+    if outside_claim(fact):
+        notable = names_event(s) or importance >= NEWS_MIN_IMPORTANCE
+        return notable and believes(holder, memory, memories) and interested(holder, s)
+    if fact.event is not None:
+        return True
+    if fact.intent:
+        return is_own(s, holder) or cares(holder, s, importance)
+    return importance >= NEWS_MIN_IMPORTANCE and is_news(s.text)
+
+
+def is_own(s: Stated, holder: Resident) -> bool:
+    """The holder's own news: about itself, or an event it hosts (never an outsider's
+    claim, even one that names the holder)."""
+    if outside_claim(s.fact):
+        return False
+    host = s.fact.event.host if s.fact.event is not None else ""
+    return holder.name in (s.subject, host)
+
+
+def cares(holder: Resident, s: Stated, importance: int) -> bool:
+    """A public cause with no date (a campaign) is passed on by one who cares: it matters
+    to them (their own rating of it), it touches their interests, or someone close told it."""
+    close = bool(s.source) and holder.relation_to(s.source) is not None
+    return importance >= NEWS_MIN_IMPORTANCE or shares_interest(holder, s.text) or close
+
+
+def names_event(s: Stated) -> bool:
+    """A dated event by its fields, or (words with no fields) an event's name."""
+    return s.fact.event is not None or bool(event_name(s.text))
+
+
+def shares_interest(holder: Resident, text: str) -> bool:
+    return bool(content_words(" ".join(holder.interests)) & content_words(text))
+
+
+def interested(holder: Resident, s: Stated) -> bool:
+    """An outsider's claim worth repeating: it names an event, or the holder's interests."""
+    return names_event(s) or shares_interest(holder, s.text)
+
+
+def believes(holder: Resident, claim: MemoryRecord, memories: tuple[MemoryRecord, ...]) -> bool:
+    """Whether the holder takes an outsider's claim seriously enough to repeat it. From a
+    neighbour: unless a skeptic and the neighbour is a stranger to it. From the outsider
+    itself: a trusting temperament, or having met the visitor before this claim."""
+    skeptic = has_trait(holder, SKEPTIC_TRAITS)
+    if claim.fact.source is Source.HEARD:
+        return not skeptic or holder.relation_to(claim.heard_from) is not None
+    if met_before(claim, memories):
+        return True
+    return not skeptic and sociability(holder) >= TRUSTING
+
+
+MET_BEFORE = timedelta(hours=1)  # an earlier conversation, not the same one
+
+
+def met_before(claim: MemoryRecord, memories: tuple[MemoryRecord, ...]) -> bool:
+    """The holder talked with the claim's teller before, in another conversation: some
+    memory of the teller's words at least an hour older than this claim."""
+    teller = claim.heard_from
+    return any(m.heard_from == teller and claim.created - m.created >= MET_BEFORE for m in memories)
 
 
 def _dedupe(news: list[News]) -> list[News]:
