@@ -41,6 +41,7 @@ class Act(Enum):
     LOG = "log"  # open or narrow the "what happened" log
     SETTINGS = "settings"  # the settings screen
     RESIZE = "resize"  # delta = new window size
+    ANNOUNCE = "announce"  # open the announce panel: a notice on the town's boards
 
 
 class Edit(Enum):
@@ -114,6 +115,7 @@ PLAY_KEYS: dict[int, Act] = {
     pygame.K_h: Act.HELP,
     pygame.K_l: Act.LOG,
     pygame.K_o: Act.SETTINGS,
+    pygame.K_n: Act.ANNOUNCE,
 }
 ZOOM_KEYS: dict[int, int] = {
     pygame.K_EQUALS: 1,
@@ -129,6 +131,7 @@ CONTROLS: tuple[tuple[str, str], ...] = (
     ("T", f"talk with the nearest resident within {CHAT_RANGE} tiles (or Talk in the inspector)"),
     ("Left click a resident", "open the inspector: identity, plan, memories, reflections"),
     ("Left click an object", "open the object editor: read and change its state"),
+    ("N", "announce: post a notice on the town's notice boards (read by those who pass)"),
     ("Left drag on the map", "pan the camera"),
     ("C / Home", "camera follows the visitor again"),
     ("Click a crowd again", "the next resident standing there (a name label is clickable)"),
@@ -139,7 +142,7 @@ CONTROLS: tuple[tuple[str, str], ...] = (
     ("Enter", "send what is typed in the text box"),
     ("Tab", "next text box in a panel"),
     ("Ctrl+A / C / X / V", "select all, copy, cut, paste in a text box (Ctrl+arrows: words)"),
-    ("L", "open or narrow the \"what happened\" log"),
+    ("L", 'open or narrow the "what happened" log'),
     ("Esc", "leave a text box, close the topmost panel; with none open, the settings"),
     ("O", "settings: speed, autosave, name, brain, window size"),
     ("F5", "save the game"),

@@ -21,6 +21,9 @@ from game.sim.simulation import ClockMode
 from game.sim.view import SimView
 from game.ui import theme
 from game.ui.actors import VISITOR_KEY, ActorLayer
+from game.ui.announce import MIN_HEIGHT as ANNOUNCE_MIN_HEIGHT
+from game.ui.announce import SIZE as ANNOUNCE_SIZE
+from game.ui.announce import AnnouncePanel
 from game.ui.chat import SIZE as CHAT_SIZE
 from game.ui.chat import ChatPanel
 from game.ui.feed import Feed
@@ -83,6 +86,7 @@ class TownScene(Scene):
         self.inspector: Inspector | None = None
         self.chat: ChatPanel | None = None
         self.editor: ObjectEditor | None = None
+        self.announce: AnnouncePanel | None = None
         self.press: Press | None = None
         self.held: list[tuple[int, int]] = []  # walk directions held, latest last
         self.walk_timer = 0.0
@@ -107,7 +111,8 @@ class TownScene(Scene):
 
     def _panels(self) -> list:
         """Open panels, topmost first (clicks and keys go to the first that wants them)."""
-        return [p for p in (self.chat, self.editor, self.inspector) if p is not None]
+        panels = (self.announce, self.chat, self.editor, self.inspector)
+        return [p for p in panels if p is not None]
 
     def _focused_panel(self):
         return next((p for p in self._panels() if p.focus.current is not None), None)
@@ -286,6 +291,17 @@ class TownScene(Scene):
         self.invited, self.chat_closing = "", 0.0
         return self.chat
 
+    def open_announce(self, command: Command | None = None) -> AnnouncePanel | None:
+        """The announce panel, its text box ready for typing (in a replay: a note why not)."""
+        if self.sim.player is None:
+            self.notes.push("A replay cannot be changed: nothing can be announced.", theme.ACCENT)
+            return None
+        if self.announce is None:
+            self.announce = AnnouncePanel(self.sim)
+        self._unfocus_all_but(self.announce)
+        self.announce.focus.set(self.announce.box)
+        return self.announce
+
     def open_editor(self, address: str) -> ObjectEditor:
         if self.editor is None or self.editor.address != address:
             self.editor = ObjectEditor(self.sim, address)
@@ -297,6 +313,8 @@ class TownScene(Scene):
             self.chat = None
         elif panel is self.editor:
             self.editor = None
+        elif panel is self.announce:
+            self.announce = None
         elif panel is self.inspector:
             self.inspector = None
             self.actors.select(None)
@@ -520,8 +538,16 @@ class TownScene(Scene):
             bottom = rect.y - MARGIN
         if self.editor is not None:
             ew, eh = EDITOR_SIZE
+            if self.announce is not None:  # the notice box keeps its few lines above
+                eh = max(EDITOR_MIN_HEIGHT, min(eh, bottom - top - ANNOUNCE_MIN_HEIGHT - MARGIN))
             eh = max(0, min(eh, bottom - top))
             self.editor.update(pygame.Rect(MARGIN, bottom - eh, min(ew, right - 2 * MARGIN), eh))
+            bottom -= eh + MARGIN
+        if self.announce is not None:
+            aw, ah = ANNOUNCE_SIZE
+            ah = max(0, min(ah, bottom - top))
+            rect = pygame.Rect(MARGIN, bottom - ah, min(aw, right - 2 * MARGIN), ah)
+            self.announce.update(rect)
 
     def _ui_at(self, pos: tuple[int, int]) -> bool:
         if self.hud.rect.collidepoint(pos):
@@ -547,7 +573,9 @@ class TownScene(Scene):
         w, h = self.app.size
         right = self.inspector.rect.x - MARGIN if self.inspector else w - MARGIN
         width = min(420, max(200, right - 560))
-        stacked = [p.rect.right + MARGIN for p in (self.chat, self.editor) if p is not None]
+        stacked = [
+            p.rect.right + MARGIN for p in (self.chat, self.editor, self.announce) if p is not None
+        ]
         width = min(width, right - max(stacked, default=MARGIN))
         if width < 180:
             return pygame.Rect(0, 0, 0, 0)
@@ -594,6 +622,7 @@ _HANDLERS = {
     Act.SLOWER: lambda self, c: self.pacer.slower(),
     Act.SET_SPEED: lambda self, c: self.pacer.set_speed(c.value),
     Act.TALK: TownScene._talk,
+    Act.ANNOUNCE: TownScene.open_announce,
     Act.HELP: lambda self, c: self.app.toggle_help(),
     Act.SAVE: TownScene._save,
     Act.LOAD: TownScene._load,
