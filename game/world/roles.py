@@ -32,6 +32,7 @@ class Role(Enum):
     CLASSROOM = "classroom"
     LIBRARY = "library"
     HALLWAY = "hallway"
+    LAUNDRY_ROOM = "laundry room"
     STORE = "store"  # a shop's sales floor (a cafe's or bar's main room is CAFE / BAR)
     # objects
     BED = "bed"
@@ -50,6 +51,7 @@ class Role(Enum):
     COUNTER = "counter"  # where customers are served
     COFFEE_MACHINE = "coffee machine"
     TELEVISION = "television"
+    WASHER = "washing machine"
     BOOKSHELF = "bookshelf"
     SHELVES = "shelves"  # goods for sale
 

@@ -7,12 +7,20 @@ middles..., closing) and `first`/`middle`/`last` are 5-15 minute actions. A step
 (text, nominal minutes, spot); a spot (spots.py: a shower in a bathroom, by role) refines
 where it happens.
 `{meal}` and `{what}` in a step are filled from the item's description.
+
+What a place must offer is data too: `needs` lists the rooms or things an activity needs
+(any one: lectures a classroom, television a television set), and where the place offers
+none the activity becomes its `otherwise` ('preparing tomorrow's lecture notes' at a desk
+at home, 'relaxing' without a television). A step's spot is what the step needs in a room
+the place has (spots.affords), so no step is placed at a thing that cannot host it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from game.world.roles import Role
 
 from .lexicon import FIX_VERBS
 from .spots import (
@@ -27,6 +35,7 @@ from .spots import (
     CAFE_SEAT,
     CLOSET,
     COFFEE_MACHINE,
+    DESK,
     FOUNTAIN,
     FRIDGE,
     JUKEBOX,
@@ -47,7 +56,12 @@ from .spots import (
     STOVE,
     TABLE,
     TELEVISION,
+    WASHER,
+    Offers,
+    Pref,
     Spot,
+    affords,
+    offered,
 )
 from .util import has_any
 
@@ -67,6 +81,12 @@ class Activity:
     service: bool = False  # work that is talking to people (cafe, bar, shop counter)
     leisure: bool = False  # free time the planner may vary from day to day
     meal: bool = False
+    needs: tuple[Pref, ...] = ()  # what the place must offer, any one (roles or kinds)
+    otherwise: str = ""  # the key of the activity it becomes where none is offered
+    words: str = ""  # how it is said when it stands in for another activity
+
+    def steps(self) -> tuple[Step, ...]:
+        return (*self.first, *self.middle, *self.last)
 
 
 ACTIVITIES: tuple[Activity, ...] = (
@@ -449,8 +469,28 @@ ACTIVITIES: tuple[Activity, ...] = (
         service=True,
     ),
     Activity(
+        "lecture_prep",
+        ("preparing lectures", "lecture notes", r"prepar\w* .{0,20}(?:lecture|lesson|class)"),
+        first=(("getting out the notes for the next lecture", 5, DESK),),
+        middle=(
+            ("preparing tomorrow's lecture notes", 15, DESK),
+            ("reading up for the next lecture", 15, DESK),
+            ("marking students' essays", 15, DESK),
+            ("writing questions for the class discussion", 10, DESK),
+            ("going over the lecture slides", 10, DESK),
+        ),
+        last=(("putting the lecture notes in order", 5, DESK),),
+        hours=(
+            "getting out the notes for the next lecture",
+            "preparing tomorrow's lecture notes",
+            "putting the lecture notes in order",
+        ),
+        work=True,
+        words="preparing tomorrow's lecture notes",
+    ),
+    Activity(
         "teaching",
-        ("teach", "lectur", "grading", "workshop", "office hours", "preparing lectures"),
+        ("teach", "lectur", "grading", "workshop", "office hours"),
         first=(("setting up notes at the lectern", 5, LECTERN),),
         middle=(
             ("explaining a new idea to the class", 15, BLACKBOARD),
@@ -462,6 +502,8 @@ ACTIVITIES: tuple[Activity, ...] = (
             ("setting homework for next time", 5, LECTERN),
         ),
         work=True,
+        needs=(Role.CLASSROOM,),
+        otherwise="lecture_prep",
     ),
     Activity(
         "class",
@@ -475,6 +517,8 @@ ACTIVITIES: tuple[Activity, ...] = (
             ("discussing with classmates", 10, LECTURE_DESKS),
         ),
         work=True,
+        needs=(Role.CLASSROOM,),
+        otherwise="studying",
     ),
     Activity(
         "law",
@@ -593,14 +637,17 @@ ACTIVITIES: tuple[Activity, ...] = (
     ),
     Activity(
         "television",
-        ("television", "tv\\b", "movie", "film", "the news", "late news"),
+        ("television", "tv\\b", "movie", "film", r"watch\w* (?:the |a )?(?:late )?news"),
+        first=(("switching on the television", 5, TELEVISION),),
         middle=(
-            ("watching the news", 15, TELEVISION),
+            ("watching the news", 15, SOFA),  # from the sofa, where there is one
             ("flipping through channels", 5, SOFA),
             ("watching a show", 15, SOFA),
             ("making a snack", 5, FRIDGE),
         ),
         leisure=True,
+        needs=(Role.TELEVISION,),
+        otherwise="relaxing",
     ),
     Activity(
         "writing",
@@ -651,6 +698,7 @@ ACTIVITIES: tuple[Activity, ...] = (
             ("reviewing notes", 10, None),
             ("summarising what was learned", 10, None),
         ),
+        words="going over some notes",
     ),
     Activity(
         "reading",
@@ -663,6 +711,7 @@ ACTIVITIES: tuple[Activity, ...] = (
             ("thinking over what was read", 5, None),
         ),
         leisure=True,
+        words="reading a book",
     ),
     Activity(
         "gardening",
@@ -676,16 +725,28 @@ ACTIVITIES: tuple[Activity, ...] = (
         ),
     ),
     Activity(
+        "laundry",
+        ("laundry", r"washing (?:the )?clothes"),
+        middle=(
+            ("doing the laundry", 15, WASHER),
+            ("hanging out the washing", 10, None),
+            ("folding the clean clothes", 10, None),
+        ),
+        needs=(Role.WASHER, Role.LAUNDRY_ROOM),
+        otherwise="cleaning",
+    ),
+    Activity(
         "cleaning",
-        ("clean", "tidy", "laundry", "dishes", "vacuum", "chores"),
+        ("clean", "tidy", "dishes", "vacuum", "chores"),
         middle=(
             ("sweeping the floor", 10, None),
             ("dusting the shelves", 10, None),
-            ("doing the laundry", 15, None),
-            ("wiping the table", 5, None),
+            ("making the beds", 10, BED),
+            ("wiping the table", 5, TABLE),
             ("taking out the rubbish", 5, None),
             ("putting things away", 10, None),
         ),
+        words="tidying up",
     ),
     Activity(
         "coffee",
@@ -732,8 +793,12 @@ ACTIVITIES: tuple[Activity, ...] = (
             ("flipping through a magazine", 10, SOFA),
         ),
         leisure=True,
+        needs=(Role.SOFA,),
+        otherwise="reading",
+        words="relaxing",
     ),
 )
+BY_KEY: dict[str, Activity] = {a.key: a for a in ACTIVITIES}
 
 GENERIC = Activity(
     "generic",
@@ -742,17 +807,54 @@ GENERIC = Activity(
 )
 
 
+def fits(activity: Activity, offers: Offers | None) -> bool:
+    """Whether a place offers something the activity needs (unknown offers: it does)."""
+    return not activity.needs or any(offered(n, offers) for n in activity.needs)
+
+
+def fitting(activity: Activity, offers: Offers | None) -> Activity:
+    """The activity, or what it becomes where the place lacks what it needs: television
+    without a television is relaxing, relaxing without a seat is reading."""
+    seen = {activity.key}
+    while not fits(activity, offers) and activity.otherwise not in ("", *seen):
+        activity = BY_KEY[activity.otherwise]
+        seen.add(activity.key)
+    return activity if fits(activity, offers) else GENERIC
+
+
+def usable(steps: tuple[Step, ...], offers: Offers | None) -> tuple[Step, ...]:
+    """The steps the place can host (spots.affords)."""
+    return tuple(s for s in steps if affords(s[2], offers))
+
+
+def steps_named(text: str) -> list[tuple[Activity, Spot | None]]:
+    """Every activity whose table has a step of these words, with the step's spot: what
+    an action needs, for checking where it was placed (tools/plan_audit.py)."""
+    return list(STEPS_BY_TEXT.get(text, ()))
+
+
+def _steps_by_text() -> dict[str, tuple[tuple[Activity, Spot | None], ...]]:
+    out: dict[str, list[tuple[Activity, Spot | None]]] = {}
+    for activity in ACTIVITIES:
+        for text, _, spot in activity.steps():
+            if "{" not in text:
+                out.setdefault(text, []).append((activity, spot))
+    return {k: tuple(v) for k, v in out.items()}
+
+
 def classify(description: str, at_home: bool | None = None) -> Activity:
     """The first activity in the table whose keys match (and whose home rule fits).
 
     A place's name says where, not what: 'reading at Hobbs Cafe' is reading, not cafe
     work, so the words without proper place names are tried first; the full words only
-    when those name no activity ('working at Hobbs Cafe')."""
-    bare = PLACE_NAME.sub("", description)
+    when those name no activity ('working at Hobbs Cafe'). What one reads about is a
+    topic too: 'reading about cooking' is reading, not cooking at a stove."""
+    bare = READ_TOPIC.sub(r"\1", PLACE_NAME.sub("", description))
     found = _first_match(bare, at_home) if bare != description else GENERIC
     return found if found is not GENERIC else _first_match(description, at_home)
 
 
+READ_TOPIC = re.compile(r"\b(read\w*|learn\w*) (?:up )?(?:about|on) .*?(?=\s(?:at|in) |$)")
 # ' at Hobbs Cafe', ' to The Rose and Crown Pub': a preposition and capitalised words
 PLACE_NAME = re.compile(
     r"\s(?:at|in|to|from|near|by|outside|inside) (?:the |The )?"
@@ -769,3 +871,6 @@ def _first_match(description: str, at_home: bool | None) -> Activity:
         if has_any(description, activity.keys):
             return activity
     return GENERIC
+
+
+STEPS_BY_TEXT = _steps_by_text()

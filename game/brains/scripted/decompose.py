@@ -4,12 +4,16 @@ An item is classified (activities.py) and split by its activity's table. Hour ch
 the activity's hour phrases, so when a chunk is itself decomposed the phrase tells which
 part of the activity it is: opening steps only at the start, closing steps only at the end.
 The sub-items always start at the item's start, touch, and add up to its exact minutes.
+
+When the question says what the item's place offers (its rooms and things, by role), the
+activity is the one that fits there (activities.fitting: lectures at home become lecture
+notes at a desk) and only steps the place can host are taken.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from enum import Enum
 
@@ -17,8 +21,9 @@ from game.core.records import PlanItem
 from game.world.scenario import Resident
 from game.world.town import sector_of
 
-from .activities import GENERIC, Activity, Step, classify
+from .activities import GENERIC, Activity, Step, classify, fitting, usable
 from .places import Directory, refine
+from .spots import ANYTHING, Offers
 from .util import pick, stable_int
 
 FINE_GRAIN_LIMIT = 30  # grains below this mean 5-15 minute actions
@@ -46,9 +51,13 @@ class Job:
     activity: Activity
     key: tuple[object, ...]
     directory: Directory
+    offers: Offers | None = ANYTHING
+    instead: bool = False  # the activity stands in for the one the words name
 
     @property
     def what(self) -> str:
+        if self.instead and self.activity.words:
+            return self.activity.words
         return self.item.description.removeprefix(STILL).removeprefix(RESUME)
 
     @property
@@ -63,14 +72,22 @@ def meal_word(text: str) -> str:
 
 
 def decompose(
-    persona: Resident, item: PlanItem, grain: int, seed: int, directory: Directory | None = None
+    persona: Resident,
+    item: PlanItem,
+    grain: int,
+    seed: int,
+    directory: Directory | None = None,
+    offers: Offers | None = ANYTHING,
 ) -> list[PlanItem]:
+    """`offers` is what the item's place has (spots.offers_of the question's spots);
+    ANYTHING when the question did not say."""
     if item.minutes <= 0:
         return [item]
     at_home = sector_of(item.place) == persona.home if item.place else None
-    activity = classify(item.description, at_home)
+    named = classify(item.description, at_home)
+    activity = fitting(named, offers)
     key = (seed, persona.name, item.start.isoformat(), item.description)
-    job = Job(persona, item, activity, key, directory or Directory())
+    job = Job(persona, item, activity, key, directory or Directory(), offers, activity is not named)
     if grain >= FINE_GRAIN_LIMIT:
         return _chunks(job, grain)
     return _actions(job)
@@ -81,7 +98,7 @@ def _chunks(job: Job, grain: int) -> list[PlanItem]:
     item = job.item
     n = max(1, round(item.minutes / grain))
     if n == 1:
-        return [item]
+        return [replace(item, description=job.what) if job.instead else item]
     lengths = split_evenly(item.minutes, n)
     texts = _chunk_texts(job, n)
     out, start = [], item.start
@@ -149,9 +166,10 @@ def _actions(job: Job) -> list[PlanItem]:
 def _steps(job: Job) -> list[Step]:
     """Opening steps, middle steps cycled in a stable shuffled order, closing steps."""
     role, activity, total = _role(job), job.activity, job.item.minutes
-    opening = list(activity.first) if role in (Role.WHOLE, Role.FIRST) else []
-    closing = list(activity.last) if role in (Role.WHOLE, Role.LAST, Role.RESUME) else []
-    pool = activity.middle or GENERIC.middle
+    first, last = usable(activity.first, job.offers), usable(activity.last, job.offers)
+    opening = list(first) if role in (Role.WHOLE, Role.FIRST) else []
+    closing = list(last) if role in (Role.WHOLE, Role.LAST, Role.RESUME) else []
+    pool = usable(activity.middle, job.offers) or GENERIC.middle
     middle = [pool[0], *_shuffled(pool[1:], job.key)]  # the core action comes first
     steps = list(opening)
     need = total - _sum(opening) - _sum(closing)

@@ -1,7 +1,9 @@
 """Free time: what a resident does when the routine leaves a gap, varied from day to day.
 
 Options come from a table with the hours they make sense in; public places only when the
-resident knows them and they are open; what yesterday's summary mentions is avoided.
+resident knows them and they are open; at home only what the home has room for (no
+television without a television, where the planner knows what the home has); what
+yesterday's summary mentions is avoided.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from datetime import datetime, timedelta
 from game.core.clock import minute_of_day
 from game.world.roles import Role
 
+from .activities import classify, fits
 from .timeline import Day, Slot, paint
 from .util import chance, has_any, pick, shuffled
 
@@ -116,9 +119,9 @@ def _fits(day: Day, option: FreeTime, start: datetime, end: datetime) -> bool:
     s, e = minute_of_day(start), minute_of_day(start) + int((end - start).total_seconds() // 60)
     if s < option.earliest or e > option.latest:
         return False
-    if option.place is None:
-        return True
     where = _where(day, option)
+    if option.place is None:
+        return fits(classify(_text(day, option), True), day.directory.offers_at(where))
     return bool(where) and day.is_open(where, s, e)
 
 

@@ -4,8 +4,14 @@ Intentions are scenario data (typed intents, #8): a memory of one's own that nam
 intent (`Fact.intent`) is an intention. One tied to a dated event the resident hosts makes
 it prepare on the days before (and invite people where they are); one without an event
 (running for office, a cause) makes it go where people are and talk about it. Every day
-also gets one errand of its own (a shop, a walk, a coffee, a friend), keyed by the date,
-so no two days are the same list.
+also gets one errand of its own (a shop, a walk, a coffee), keyed by the date, so no two
+days are the same list.
+
+An errand is always one's own: a plan that names another resident ('meeting Klaus for a
+snack') is only made from a memory of an agreement between the two (an accepted
+invitation, `Fact.rsvp` with its event), and that is planned as the event it names, at its
+time and place, by both (plans._events). One resident's brain cannot see the other's day,
+so a meeting made up here would leave the one who came waiting.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from game.world.roles import Role
 
 from .freetime import is_leisure
 from .timeline import Day, Slot, paint
-from .util import first_name, has_any, pick, shuffled
+from .util import has_any, pick, shuffled
 
 POLITICAL = ("mayor", "election", "campaign", "vote", "council", "office")
 PREP_DAYS = 2  # a host prepares on the days before the event, up to this many
@@ -96,7 +102,7 @@ def _prepare(day: Day, slots: list[Slot], goal: Goal, event: Event) -> list[Slot
 
 
 def add_errand(day: Day, slots: list[Slot]) -> list[Slot]:
-    """One thing of the day's own: groceries, supplies, a coffee, a walk, a friend."""
+    """One thing of the day's own: groceries, supplies, a coffee, a walk."""
     options = _errands(day)
     for text, place in shuffled(options, *day.key("errand")):
         found = _free_slot(day, slots, place, ERRAND_MINUTES, "errand")
@@ -111,12 +117,7 @@ def _errands(day: Day) -> list[tuple[str, str]]:
         place = day.place(role)
         if place:
             out += [(t.format(place=place), place) for t in texts]
-    friends = [n for n, _ in day.persona.relationships]
-    cafe = day.place(Role.CAFE)
-    if friends and cafe:
-        friend = first_name(pick(friends, *day.key("friend")))
-        out.append((f"meeting {friend} for a snack at {cafe}", cafe))
-    return out
+    return out  # a meeting with someone is the other's plan too: it comes from an agreement
 
 
 ERRANDS: tuple[tuple[Role, tuple[str, ...]], ...] = (

@@ -18,7 +18,7 @@ from game.world.roles import Role
 from game.world.scenario import Resident
 from game.world.town import Area, AreaKind, split
 
-from .spots import HOME, OWN, WORK, Pref, Spot, parse_token
+from .spots import HOME, OWN, STANDS_IN, WORK, Offers, Pref, Spot, parse_token
 from .util import first_name, has_any
 
 Roles = Mapping[str, Role | None]
@@ -30,10 +30,17 @@ class Directory:
     """The town's sectors by name, as the map states them: what each is for, its hours."""
 
     sectors: Mapping[str, Area] = field(default_factory=dict)
+    # what each sector has (its rooms' and things' roles and names), where known: the
+    # context does not say yet, so planning rules nothing out until it does
+    offers: Mapping[str, Offers] = field(default_factory=dict)
 
     @classmethod
     def of(cls, ctx: AgentContext) -> Directory:
         return cls({a.name: a for a in ctx.sectors})
+
+    def offers_at(self, sector: str) -> Offers | None:
+        """What a sector has, or None when not known (nothing is ruled out)."""
+        return self.offers.get(sector)
 
     def role(self, sector: str) -> Role | None:
         area = self.sectors.get(sector)
@@ -154,14 +161,6 @@ OBJECT_RULES: tuple[tuple[tuple[str, ...], tuple[Pref, ...]], ...] = (
     (("notice",), ("notice board",)),
 )  # fmt: skip
 
-# A role a place lacks may be stood in for: a dorm's common room with a kitchen counter
-# serves as its kitchen, the counter as its stove, fridge and sink.
-STANDS_IN: dict[Role, tuple[Role, ...]] = {
-    Role.KITCHEN: (Role.LIVING_ROOM,),
-    Role.STOVE: (Role.KITCHEN_COUNTER,),
-    Role.REFRIGERATOR: (Role.KITCHEN_COUNTER,),
-    Role.SINK: (Role.KITCHEN_COUNTER,),
-}
 HOME_ARENAS = (OWN, Role.BATHROOM, Role.KITCHEN, Role.LIVING_ROOM, Role.GARDEN)
 # A public spot applies only in sectors of these roles ('the kitchen' only in a cafe).
 SPOT_SECTORS: dict[Role, tuple[Role, ...]] = {
@@ -199,8 +198,8 @@ def refine(place: str, spot: Spot | None, persona: Resident, directory: Director
     sector = parts[0]
     if sector == persona.home:
         refined = _refine_home(sector, spot, persona)
-        moved = len(parts) >= 3 and split(refined)[1:2] != parts[1:2]
-        return place if not refined or moved else refined  # a chosen seat stays chosen
+        seated = len(parts) >= 3 and spot.thing is None
+        return place if not refined or seated else refined  # a step's thing, else the seat
     fits = isinstance(spot.arena, Role) and directory.role(sector) in SPOT_SECTORS.get(
         spot.arena, ()
     )
