@@ -315,6 +315,7 @@ class Understander:
     ) -> Act:
         """The act `text` performs, heard at `now` in a conversation at `state`."""
         matrix = self._ready()
+        whole, text = text, focus(text)
         slots = find_slots(text, self.lexicon, now, speaker)
         query = slots.masked or text.lower()
         vec, raw = self.embedder.embed([query, _plain(text)])
@@ -326,6 +327,8 @@ class Understander:
         kind = label.kind if label else _kind_by_form(text)
         if kind is ActKind.STATEMENT and text.rstrip().endswith("?"):
             kind = ActKind.QUESTION
+        if kind in (ActKind.QUESTION, ActKind.OPINION) and not _asked(text):
+            kind = ActKind.STATEMENT  # 'These days I'm painting.' tells, it does not ask
         act = Act(
             kind=kind,
             aspect=label.aspect if label else Aspect.GENERAL,
@@ -336,7 +339,7 @@ class Understander:
             intent=intent,
             window=slots.window,
             confidence=round(float(score), 3),
-            text=text,
+            text=whole,
             label=label.name if label else "general",
         )
         if not (intent or act.person or act.place or act.obj):
@@ -439,6 +442,28 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
         wh=topic.wh if act.about_you else act.wh,
         kind=topic.kind if act.about_you else act.kind,
     )
+
+
+_SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
+_QUESTION_STARTS = frozenset(
+    "what who whom when where why how which do does did are is was were can could would will "
+    "have has any anything tell shall should may".split()
+)
+
+
+def focus(text: str) -> str:
+    """The sentence of a line that carries its act: the question, if it asks one ('Hi,
+    Maria! Are you going to the party?'), else the line as it is."""
+    parts = [p.strip() for p in _SENTENCE.findall(text) if p.strip()]
+    asked = [p for p in parts if p.endswith("?")]
+    return asked[-1] if asked else text
+
+
+def _asked(text: str) -> bool:
+    """A question by its form: a question mark, or opening as a question does (typed chat
+    often drops the mark)."""
+    first = next(iter(words(text)), "")
+    return text.rstrip().endswith("?") or first in _QUESTION_STARTS
 
 
 def _kind_by_form(text: str) -> ActKind:
