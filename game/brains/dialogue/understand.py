@@ -446,8 +446,7 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
 
 _SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
 _QUESTION_STARTS = frozenset(
-    "what who whom when where why how which do does did are is was were can could would will "
-    "have has any anything tell shall should may".split()
+    ["what", "who", "whom", "when", "where", "why", "how", "which", "do", "does", "did", "are", "is", "was", "were", "can", "could", "would", "will", "have", "has", "any", "anything", "tell", "shall", "should", "may"]
 )
 
 
