@@ -108,9 +108,13 @@ def _interviewees(sim, args: argparse.Namespace) -> list[str]:
 
 
 def _questions(words: list[str]) -> list[str]:
-    """Each argument is one question ("q1" "q2": two, asked in that order)."""
+    """Each argument is one question ("q1" "q2": two, asked in that order). Words typed
+    without quotes (no argument holds a space) are still one question, as they always
+    were: `interview ... What are you doing?` asks one thing, not four."""
     from game.core.text import single_line
 
+    if len(words) > 1 and not any(" " in w.strip() for w in words):
+        words = [" ".join(words)]
     questions = [single_line(q, 2000) for q in words]
     empty = [i for i, q in enumerate(questions, start=1) if not q.strip()]
     if empty:
@@ -286,7 +290,8 @@ def register(sub) -> None:
     interview.add_argument(
         "question",
         nargs="*",
-        help='the questions, each quoted ("q1" "q2"), asked in order as one conversation',
+        help='the questions, each quoted ("q1" "q2"), asked in order as one conversation '
+        "(words without quotes make one question)",
     )
     interview.add_argument(
         "--json",

@@ -190,6 +190,14 @@ def test_interview_asks_several_questions_as_one_conversation_in_json(saved):
         assert isinstance(row["fallback"], bool) and isinstance(row["act"], dict)
 
 
+def test_words_without_quotes_are_still_one_question(saved):
+    data, _ = saved
+    words = ("Is", "there", "a", "party", "in", "town?")
+    out = main("interview", "--load", "s3", "--agent", "Klaus Mueller", *words, "--json", data=data)
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [r["question"] for r in rows] == ["Is there a party in town?"]
+
+
 def test_interview_all_answers_for_every_resident(saved):
     data, _ = saved
     out = main("interview", "--load", "s3", "--agent", "all", "Who are you?", "--json", data=data)
