@@ -220,3 +220,19 @@ def test_an_agreement_to_meet_is_planned_at_its_time_and_place() -> None:
     assert klaus.name in _named(ayesha, there[0].description)
     without = BRAIN.plan_day(context(ayesha, wake, seeds(ayesha)), "", wake)
     assert not any(klaus.name in _named(ayesha, i.description) for i in without)
+
+
+def test_a_step_needs_its_thing_in_its_own_room() -> None:
+    """A kitchen's sink is no place to brush one's teeth: where the bathroom has none, the
+    step is not taken (a sink elsewhere in the house does not count)."""
+    shared = spots.offers_in(town(), "artists' co-living space")  # a kitchen sink only
+    assert not spots.affords(spots.BATHROOM_SINK, shared)
+    assert spots.affords(spots.KITCHEN_SINK, shared)
+    hailey = resident("Hailey Johnson")
+    item = PlanItem("getting ready for bed", DAY + timedelta(hours=22), 30, hailey.home)
+    actions = decompose(hailey, item, 15, 0, None, shared)
+    assert actions and not any(a.description == "brushing teeth" for a in actions)
+    lins = spots.offers_in(town(), "Lin family's house")  # a bathroom sink
+    mei = resident("Mei Lin")
+    item = PlanItem("getting ready for bed", DAY + timedelta(hours=22), 30, mei.home)
+    assert any(a.description == "brushing teeth" for a in decompose(mei, item, 15, 0, None, lins))

@@ -52,7 +52,8 @@ def parse_token(part: str) -> Role | str:
     return part
 
 
-Offers = frozenset[Role | str]  # what a place has: roles of its rooms and things, and names
+# what a place has: roles and names of its rooms and things, and each thing with its room
+Offers = frozenset[Role | str | tuple]
 ANYTHING: Offers | None = None  # what is on offer is unknown: every step may be chosen
 
 # A role a place lacks may be stood in for: a dorm's common room with a kitchen counter
@@ -86,7 +87,11 @@ def affords(spot: Spot | None, offers: Offers | None) -> bool:
     room the place lacks only prefers it (a cafe's seat: elsewhere the rules choose)."""
     if spot is None or spot.thing is None or not offered(spot.arena, offers):
         return True
-    return offered(spot.thing, offers)
+    if offers is None or not isinstance(spot.arena, Role):
+        return offered(spot.thing, offers)  # one's own room: wherever the home has it
+    rooms = (spot.arena, *STANDS_IN.get(spot.arena, ()))
+    inside = frozenset(t for o in offers if isinstance(o, tuple) and o[0] in rooms for t in o[1:])
+    return offered(spot.thing, inside)  # in that room: a bathroom's sink, not the kitchen's
 
 
 def offers_of(spots: Iterable[Offered]) -> Offers | None:
@@ -95,7 +100,13 @@ def offers_of(spots: Iterable[Offered]) -> Offers | None:
     out: set[Role | str] = set()
     for s in spots:
         out |= offers_of_thing(s.arena_role, s.arena) | offers_of_thing(s.role, s.object)
+        out |= _in_room(s.arena_role, s.role, s.object)
     return frozenset(out) or None
+
+
+def _in_room(room: Role | None, role: Role | None, name: str) -> set:
+    """A thing as (its room's role, its role and name): what affords reads room by room."""
+    return {(room, *offers_of_thing(role, name))} if room is not None and name else set()
 
 
 def offers_of_thing(role: Role | None, name: str) -> Offers:
@@ -110,6 +121,9 @@ def offers_in(town: Town, sector: str) -> Offers:
         inside = area.address.startswith(sector + ":") and area.kind is not AreaKind.SECTOR
         if inside:
             out |= offers_of_thing(area.role, area.name)
+        if inside and area.kind is AreaKind.OBJECT:
+            room = town.areas[area.parent or ""].role
+            out |= _in_room(room, area.role, area.name)
     return frozenset(out)
 
 
