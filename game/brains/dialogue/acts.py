@@ -95,6 +95,7 @@ class Act:
     about_you: bool = False  # 'and you?': the question turned back to the last speaker
     confidence: float = 0.0
     text: str = ""
+    named: str = ""  # the words that named the intent, as said ('party'), for a reply
     label: str = ""  # the exemplar group it matched ('work', 'event.when'); finer than aspect
 
     @property

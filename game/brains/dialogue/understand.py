@@ -179,6 +179,7 @@ class Slots:
     intent: str = ""
     window: Window | None = None
     masked: str = ""
+    named: str = ""
 
 
 _REFERS = re.compile(r"\b(?:it|that|them|he|she|him|her|they)\b", re.I)
@@ -203,19 +204,20 @@ def find_slots(text: str, lex: Lexicon, now: datetime, speaker: str = "") -> Slo
     obj = _longest(masked, lex.objects)
     if obj:
         masked = _mask(masked, [obj.lower()], "object")
-    intent = ""
+    intent, named = "", []
     for w in words(masked):
         if w in STOP:
             continue
         hit = lex.intents.get(stem(w))
         if hit:
             intent = intent or hit
+            named.append(w)
             masked = re.sub(rf"\b{re.escape(w)}\b", MASKS["event"], masked)
     window = find_time(text, now)
     if window is not None and window.words:
         masked = masked.replace(window.words.lower(), " " + MASKS["time"] + " ")
     masked = re.sub(r"\b(the event(?: )?)+", "the event ", masked)
-    return Slots(person, place, obj, intent, window, " ".join(masked.split()))
+    return Slots(person, place, obj, intent, window, " ".join(masked.split()), " ".join(named))
 
 
 def _longest(text: str, forms: Mapping[str, str], exclude: str = "") -> str:
@@ -337,6 +339,7 @@ class Understander:
             place=slots.place,
             obj=slots.obj,
             intent=intent,
+            named=slots.named,
             window=slots.window,
             confidence=round(float(score), 3),
             text=whole,

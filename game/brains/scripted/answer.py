@@ -73,7 +73,10 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
         cares = me.interests[0] if me.interests else "this town"
         return Reply(f"Hm, you've got me again. What made you ask? I'd sooner talk {cares}.",
                      fallback=True)  # fmt: skip
-    topic = f" about {act.event}" if act.event and len(act.event.split()) <= 4 else ""
+    said = act.named or act.event
+    topic = f" about {said}" if said and len(said.split()) <= 4 else ""
+    if act.named and act.aspect is Aspect.EVENT:
+        topic = f" about a {act.named} or anything like it"
     if me.interests:
         cares = join_and([mine(i, me) for i in me.interests[:2]])
         return Reply(f"I don't know anything{topic}, to be honest. Ask me about {cares}!", True)
