@@ -1,7 +1,8 @@
 """How well residents talk, judged against ground truth only.
 
 Runs the scripted 25-resident town (scenario smallville) per seed and, at fixed game times
-(a morning, an afternoon, and the morning after the scenario's event has ended), asks ten
+(by default the afternoon before the scenario's event and the morning after it ended;
+`--times` adds others, such as a first morning), asks ten
 residents spread over the households every question of benchmarks/data/conversation_questions.json
 through `game.sim.evaluation.ask_many` (single questions one by one, follow-up pairs as one
 conversation). Each answer is judged by game/sim/talk_judge.py against truth read from the
@@ -66,7 +67,9 @@ from game.sim.talk_judge import (  # noqa: E402
 from game.world.town import AreaKind, split  # noqa: E402
 
 QUESTIONS = Path(__file__).resolve().parent / "data" / "conversation_questions.json"
-TIMES = ("2023-02-13T10:00", "2023-02-14T15:00", "2023-02-15T09:00")
+# the afternoon before the party (it is upcoming, today) and the morning after it (ended);
+# add 2023-02-13T10:00 for a first morning (each time costs ~10 residents x 400 answers)
+TIMES = ("2023-02-14T15:00", "2023-02-15T09:00")
 PLANT_AT = "2023-02-13T11:00"
 VISITOR = "Vera Visitor"
 NEWS = "Have you heard? There is a bake sale at Oak Hill College on Friday at 3 pm."
@@ -125,6 +128,21 @@ def day_terms(when: datetime, now: datetime) -> tuple[str, ...]:
     return tuple(out)
 
 
+_MEMO: dict[Any, Any] = {}
+
+
+def memo(sim, key: Any, make) -> Any:
+    """What `make` gives, computed once per step of the simulation: ground truth read
+    from the whole memory stream or the log is asked for by many questions."""
+    stamp = (id(sim), sim.steps, sim.now)
+    if _MEMO.get("stamp") != stamp:
+        _MEMO.clear()
+        _MEMO["stamp"] = stamp
+    if key not in _MEMO:
+        _MEMO[key] = make()
+    return _MEMO[key]
+
+
 # -- ground truth ---------------------------------------------------------------------------
 
 
@@ -164,6 +182,9 @@ class Truth:
             return (key[1:],)
         base, _, arg = key.partition(":")
         return getattr(self, "f_" + base)(arg) if arg else getattr(self, "f_" + base)()
+
+    def records(self) -> list:
+        return memo(self.sim, ("records", self.name), lambda: measures.records(self.agent))
 
     # people and places -------------------------------------------------------------------
     def resident(self, name: str):
@@ -333,7 +354,7 @@ class Truth:
     def partners(self, day: datetime | None) -> tuple[str, ...]:
         """Whom the resident talked with (from the log), on one day or ever."""
         out = set()
-        for e in self.sim.log.of(EventKind.CONVERSATION):
+        for e in memo(self.sim, "talks", lambda: self.sim.log.of(EventKind.CONVERSATION)):
             people = e.data.get("participants", [])
             if e.data.get("visitor") or self.name not in people or e.time > self.now:
                 continue
@@ -508,7 +529,7 @@ class Truth:
         """Yesterday's plan, from the resident's own plan memories (the latest one wins)."""
         day = (self.now - timedelta(days=1)).date()
         found: list = []
-        for r in measures.records(self.agent):
+        for r in self.records():
             if r.fact.kind is FactKind.PLAN and r.fact.plan and r.fact.plan[0].start.date() == day:
                 found = list(r.fact.plan)
         return found
@@ -616,7 +637,7 @@ class Truth:
     def sightings(self, name: str) -> list:
         return [
             r
-            for r in measures.records(self.agent)
+            for r in self.records()
             if r.fact.kind is FactKind.DOING and r.fact.subject == name and r.created <= self.now
         ]
 
@@ -652,14 +673,14 @@ class Truth:
         s = self.stranger_name()
         return any(
             s in (r.fact.subject, r.fact.heard_from) or s in r.fact.participants
-            for r in measures.records(self.agent)
+            for r in self.records()
             if r.created <= self.now
         )
 
     def claims(self) -> list:
         return [
             r
-            for r in measures.records(self.agent)
+            for r in self.records()
             if r.fact.kind is FactKind.CLAIM and r.fact.heard_from and r.created <= self.now
         ]
 
@@ -720,7 +741,7 @@ class Truth:
 
     # the scenario's public events and news --------------------------------------------------
     def tagged(self, intent) -> list:
-        return [r for r in measures.tagged(self.agent, intent.id) if r.created <= self.now]
+        return [r for r in self.records() if r.fact.intent == intent.id and r.created <= self.now]
 
     def f_knows_event(self):
         return bool(self.event) and bool(self.tagged(self.event))
@@ -759,13 +780,19 @@ class Truth:
         neither, so a yes/no question about going is not asked of it."""
         if not self.event:
             return None
-        answer = measures.rsvp(self.agent, self.event.id)
+        answer = memo(
+            self.sim,
+            ("rsvp", self.name, self.event.id),
+            lambda: measures.rsvp(self.agent, self.event.id),
+        )
         return {Rsvp.ACCEPTED: True, Rsvp.DECLINED: False}.get(answer)
 
     def f_attended(self):
         if not self.event:
             return None
-        e = measures.attendance(self.sim).get(self.event.id, {})
+        e = memo(self.sim, "attendance", lambda: measures.attendance(self.sim)).get(
+            self.event.id, {}
+        )
         return self.name in set(e.get("attended", [])) | set(e.get("present_not_counted", []))
 
     def heard(self, intents) -> list:
@@ -780,7 +807,13 @@ class Truth:
         )
 
     def f_event_goers(self):
-        e = measures.attendance(self.sim).get(self.event.id, {}) if self.event else {}
+        e = (
+            memo(self.sim, "attendance", lambda: measures.attendance(self.sim)).get(
+                self.event.id, {}
+            )
+            if self.event
+            else {}
+        )
         known = {n for n, _ in self.relations()}
         return self.first([n for n in e.get("accepted", []) if n in known and n != self.name])
 
