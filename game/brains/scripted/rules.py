@@ -32,7 +32,7 @@ from game.brains.questions import (
 )
 from game.world.town import AreaKind
 
-from . import answer, decompose, interview, lexicon, places, plans, reflect, talk
+from . import answer, decompose, interview, lexicon, places, plans, reflect, spots, talk
 
 Rule = Callable[[Any, int], Any]
 RULES: dict[type[Question[Any]], Rule] = {}
@@ -58,16 +58,21 @@ def _plan_day(q: PlanDay, seed: int) -> tuple:
     return tuple(plans.plan_day(q.ctx, q.yesterday, q.wake, seed))
 
 
+def offered(q: DecomposeHours | DecomposeSteps):
+    """What the item's place has, from the spots the question lists (None: not said)."""
+    return spots.offers_of(q.spots)
+
+
 @rule(DecomposeHours)
 def _hours(q: DecomposeHours, seed: int) -> tuple[Chunk, ...]:
     where = places.Directory.of(q.ctx)
-    return tuple(Chunk(i) for i in decompose.decompose(q.ctx.persona, q.item, 60, seed, where))
+    return tuple(Chunk(i) for i in decompose.decompose(q.ctx.persona, q.item, 60, seed, where, offered(q)))
 
 
 @rule(DecomposeSteps)
 def _steps(q: DecomposeSteps, seed: int) -> tuple:
     where = places.Directory.of(q.ctx)
-    return tuple(decompose.decompose(q.ctx.persona, q.item, 15, seed, where))
+    return tuple(decompose.decompose(q.ctx.persona, q.item, 15, seed, where, offered(q)))
 
 
 @rule(ChooseSector)
