@@ -66,7 +66,8 @@ def offered(q: DecomposeHours | DecomposeSteps):
 @rule(DecomposeHours)
 def _hours(q: DecomposeHours, seed: int) -> tuple[Chunk, ...]:
     where = places.Directory.of(q.ctx)
-    return tuple(Chunk(i) for i in decompose.decompose(q.ctx.persona, q.item, 60, seed, where, offered(q)))
+    found = decompose.decompose(q.ctx.persona, q.item, 60, seed, where, offered(q))
+    return tuple(Chunk(i) for i in found)
 
 
 @rule(DecomposeSteps)
