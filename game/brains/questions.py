@@ -21,6 +21,8 @@ from datetime import datetime
 from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
 
+from game.brains.dialogue.acts import Act
+from game.brains.dialogue.state import DialogueState
 from game.core.records import (
     Fact,
     Insight,
@@ -31,8 +33,6 @@ from game.core.records import (
     Reaction,
     Utterance,
 )
-from game.brains.dialogue.acts import Act
-from game.brains.dialogue.state import DialogueState
 from game.world.roles import Role
 from game.world.scenario import Resident, Rubric
 from game.world.town import Area
