@@ -192,7 +192,7 @@ _RELATIVE = {"yesterday": -1, "last night": -1, "today": 0, "tonight": 0, "this 
 
 def find_slots(text: str, lex: Lexicon, now: datetime, speaker: str = "") -> Slots:
     """The people, places, objects, intents and time a line names, and the line masked."""
-    low = " " + re.sub(r"[^\w'\- ]", " ", text.lower()) + " "
+    low = " " + re.sub(r"[^\w'\- ]", " ", _without_vocatives(text, lex).lower()) + " "
     masked = low
     person = _longest(low, lex.people, exclude=speaker.lower())
     if person:
@@ -218,6 +218,19 @@ def find_slots(text: str, lex: Lexicon, now: datetime, speaker: str = "") -> Slo
         masked = masked.replace(window.words.lower(), " " + MASKS["time"] + " ")
     masked = re.sub(r"\b(the event(?: )?)+", "the event ", masked)
     return Slots(person, place, obj, intent, window, " ".join(masked.split()), " ".join(named))
+
+
+def _without_vocatives(text: str, lex: Lexicon) -> str:
+    """'Do you know much about piano, Tom?': a name set off by commas at a line's edge
+    addresses the listener; it is not what the line is about."""
+    out = text
+    for form in sorted(lex.people, key=len, reverse=True):
+        name = re.escape(form)
+        out = re.sub(rf",\s*{name}\s*(?=[?.!]|$)", "", out, flags=re.I)
+        out = re.sub(rf"^(\s*(?:\w+\s*,\s*)?){name}\s*,", r"\1", out, flags=re.I)
+        hello = r"\b(?:hi|hey|hello|morning|evening|afternoon|again|oh)"
+        out = re.sub(rf"({hello}\s*,?\s+){name}\b\s*,?", r"\1", out, flags=re.I)
+    return out
 
 
 def _longest(text: str, forms: Mapping[str, str], exclude: str = "") -> str:
@@ -375,8 +388,8 @@ class Understander:
         nearest intent text, when close enough and the line is about events or news."""
         if not self._intent_vectors or label is None:
             return ""
-        if label.aspect not in (Aspect.EVENT, Aspect.NEWS, Aspect.GENERAL):
-            return ""
+        if label.aspect not in (Aspect.EVENT, Aspect.GENERAL) or label.name == "event.know":
+            return ""  # 'is anything happening?' asks about every event, not the nearest
         full = self.embedder.embed([_plain(text)])[0]
         scored = sorted(((float(v @ full), i) for i, v in self._intent_vectors.items()),
                         reverse=True)  # fmt: skip
@@ -459,8 +472,16 @@ def focus(text: str) -> str:
     """The sentence of a line that carries its act: the question, if it asks one ('Hi,
     Maria! Are you going to the party?'), else the line as it is."""
     parts = [p.strip() for p in _SENTENCE.findall(text) if p.strip()]
-    asked = [p for p in parts if p.endswith("?")]
-    return asked[-1] if asked else text
+    asked = [i for i, p in enumerate(parts) if p.endswith("?")]
+    if not asked:
+        return text
+    i = asked[-1]
+    if len(words(parts[i])) <= BARE_QUESTION and i > 0:  # 'The stove's on fire! What now?'
+        return f"{parts[i - 1]} {parts[i]}"
+    return parts[i]
+
+
+BARE_QUESTION = 4  # a question this short leans on the sentence before it
 
 
 def _asked(text: str) -> bool:

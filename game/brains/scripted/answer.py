@@ -14,7 +14,7 @@ past, and a question about yesterday is answered from yesterday.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from game.brains.dialogue.acts import UNKNOWN_OPENERS, Act, ActKind, Aspect, Wh
@@ -22,9 +22,10 @@ from game.brains.dialogue.state import DialogueState
 from game.brains.dialogue.understand import content_stems
 from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
+from game.world.town import AreaKind
 
 from . import interview as iv
-from . import selfknow
+from . import places, selfknow
 from .goals import rsvp_of
 from .news import facts_in, is_private
 from .plans import attends, remembered_events
@@ -48,6 +49,8 @@ DONT_KNOW = UNKNOWN_OPENERS
 
 def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) -> Reply:
     """The answer to `act`; `state` is the conversation so far (None: asked alone)."""
+    if act.asks and act.label not in PLANNERS_OF_TROUBLE and iv.trouble(act.text) is not None:
+        act = replace(act, label="object.trouble", aspect=Aspect.OBJECT)  # the trouble table
     planner = PLANNERS.get(act.label) or ASPECTS.get(act.aspect)
     text = planner(ctx, act, seed) if planner else ""
     if not text and act.aspect is not Aspect.GENERAL and act.label in PLANNERS:
@@ -173,8 +176,12 @@ def plan_event(ctx: AgentContext, act: Act, seed: int) -> str:
     opinion = act.kind is ActKind.OPINION or act.label.endswith("opinion")
     if not found and not act.intent and not (opinion and act.event):
         found = _any_event(ctx)
-        named = act.event and not act.follow_up and len(act.event.split()) <= 3
-        lead = f"I haven't heard of any {act.event}, but " if found and named else ""
+        named = act.named or (act.event and len(act.event.split()) <= 2)
+        event_words = act.aspect is Aspect.EVENT and not act.follow_up and named
+        if found and act.event and not event_words and act.label != "event.know":
+            return ""  # a question about something else: no stray event for an answer
+        what = act.named or act.event
+        lead = f"I haven't heard of any {what}, but " if found and event_words else ""
     if not found:
         return ""
     line = _plan_event(ctx, act, seed, found)
@@ -366,7 +373,7 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
     """A place: what it is to oneself (home, work, a haunt), and what one knows on there."""
     me, place = ctx.persona, act.place
     if not place:
-        return ""
+        return plan_where_to(ctx, act, seed)
     parts = []
     if place == me.home:
         parts.append(f"That's my home, {selfknow.home_phrase(me)}.")
@@ -385,6 +392,34 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
         e = max(events, key=lambda x: x.start)
         parts.append(event_line(ctx, e, "", "", "", Wh.NONE))
     return " ".join(parts)
+
+
+def plan_nearby(ctx: AgentContext, act: Act, seed: int) -> str:
+    """Who is around: the people one has seen lately where one is now."""
+    me, here = ctx.persona, ctx.location.split(":")[0]
+    recent = ctx.now - timedelta(minutes=30)
+    seen = [m.fact.subject for m in sorted(ctx.memories, key=lambda m: m.created, reverse=True)
+            if m.fact.kind is FactKind.DOING and m.fact.source is Source.SEEN
+            and m.created >= recent and m.fact.subject != me.name]  # fmt: skip
+    seen = list(dict.fromkeys(seen))[:4]
+    where = f" here at {here}" if here and here != me.home else ""
+    if not seen:
+        return f"Nobody but me{where}, as far as I've noticed."
+    return f"I've seen {join_and([first_name(n) for n in seen])} around{where} just now."
+
+
+def plan_where_to(ctx: AgentContext, act: Act, seed: int) -> str:
+    """'Where do you buy groceries?': the known place the planner would choose for it."""
+    where = places.Directory.of(ctx)
+    options = sorted({*ctx.known_places, *ctx.persona.known_places})
+    if not options:
+        return ""
+    roles = {o: where.role(o) for o in options}
+    found = places.choose(ctx.persona, act.event or act.text, AreaKind.SECTOR, options, "",
+                          "", roles, where)  # fmt: skip
+    if not found or found == ctx.persona.home:
+        return ""
+    return f"I usually go to {found} for that."
 
 
 def plan_object(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -493,6 +528,19 @@ def _work_ahead(ctx: AgentContext, seed: int) -> str:
     return "A quiet few days, mostly, and that suits me."
 
 
+def plan_interests(ctx: AgentContext, act: Act, seed: int) -> str:
+    """What one enjoys; asked about a particular thing, yes if one's interests hold it."""
+    me = ctx.persona
+    asked = content_stems(act.event) - {"enjoy", "like", "love", "into", "interest", "fun"}
+    if asked and act.wh is Wh.YESNO or (asked and act.text.lower().startswith(("are", "do"))):
+        shared = [i for i in me.interests if asked & content_stems(i)]
+        if shared:
+            return f"Yes, I love {mine(shared[0], me)}!"
+        cares = join_and([mine(i, me) for i in me.interests[:2]]) if me.interests else ""
+        return f"Not really, no. I'm more into {cares}." if cares else "Not really, no."
+    return selfknow.interests(ctx, act.text, seed)
+
+
 def plan_doing(ctx: AgentContext, act: Act, seed: int) -> str:
     return iv._where(ctx, act.text, seed)
 
@@ -543,6 +591,7 @@ def plan_social(ctx: AgentContext, act: Act, seed: int) -> str:
     return pick(("Mm, yes.", "Right.", "I know what you mean."), seed, me.name, act.text)
 
 
+PLANNERS_OF_TROUBLE = frozenset({"object.trouble", "fridge"})
 PLANNERS: dict[str, Planner] = {
     "identity": _legacy(iv._intro),
     "work": _legacy(selfknow.occupation),
@@ -550,11 +599,12 @@ PLANNERS: dict[str, Planner] = {
     "family": plan_family,
     "friends": _legacy(iv._friends),
     "spend_time": _legacy(iv._spend_time),
-    "interests": _legacy(selfknow.interests),
+    "interests": plan_interests,
     "routine": _legacy(selfknow.weekday),
     "occupied": _legacy(selfknow.occupied),
     "feelings": _legacy(iv._mood),
     "doing": plan_doing,
+    "nearby": plan_nearby,
     "today": plan_plans,
     "plans.at": plan_plans,
     "ahead": plan_plans,
@@ -592,7 +642,7 @@ ASPECTS: dict[Aspect, Planner] = {
     Aspect.DOING: plan_doing,
     Aspect.WORK: _legacy(selfknow.occupation),
     Aspect.IDENTITY: _legacy(iv._intro),
-    Aspect.INTERESTS: _legacy(selfknow.interests),
+    Aspect.INTERESTS: plan_interests,
     Aspect.ROUTINE: _legacy(selfknow.weekday),
     Aspect.FEELINGS: _legacy(iv._mood),
     Aspect.FRIENDS: _legacy(iv._friends),
