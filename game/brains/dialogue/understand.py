@@ -332,6 +332,12 @@ class Understander:
         matrix = self._ready()
         whole, text = text, focus(text)
         slots = find_slots(text, self.lexicon, now, speaker)
+        asked = " ".join(questions_in(whole))
+        if asked and asked != text:  # 'Any party? Who hosts it?': the topic is in all of it
+            more = find_slots(asked, self.lexicon, now, speaker)
+            slots = replace(slots, person=slots.person or more.person,
+                            place=slots.place or more.place, intent=slots.intent or more.intent,
+                            named=slots.named or more.named)  # fmt: skip
         query = slots.masked or text.lower()
         vec, raw = self.embedder.embed([query, _plain(text)])
         sims = np.maximum(matrix @ vec, matrix @ raw)  # masked or as said, whichever is nearer
@@ -482,6 +488,10 @@ def focus(text: str) -> str:
 
 
 BARE_QUESTION = 4  # a question this short leans on the sentence before it
+
+
+def questions_in(text: str) -> list[str]:
+    return [p.strip() for p in _SENTENCE.findall(text) if p.strip().endswith("?")]
 
 
 def _asked(text: str) -> bool:
