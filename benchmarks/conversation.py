@@ -1262,11 +1262,15 @@ def main() -> None:
     parser.add_argument("--times", nargs="+", default=list(TIMES), help="interview times")
     parser.add_argument("--plant", default=PLANT_AT, help="when the visitor plants the news")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rows", help="also write every judged answer here (JSON lines)")
     args = parser.parse_args()
     doc, tally = load_questions(), Tally()
     note(f"{len(doc['questions'])} questions, {len(doc['followups'])} follow-up pairs")
     runs = [run_seed(seed, args, doc, tally) for seed in args.seeds]
     summary = report(runs, tally)
+    if args.rows:
+        with open(args.rows, "w", encoding="utf-8") as out:
+            out.writelines(json.dumps(q) + "\n" for q in tally.quotes)
     print_human(summary)
     print(json.dumps(summary))
 
