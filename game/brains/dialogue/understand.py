@@ -37,7 +37,7 @@ from .state import DialogueState
 
 EXEMPLARS = Path(__file__).with_name("exemplars.json")
 MASKS = {"person": "someone", "place": "that place", "object": "that thing",
-         "event": "the event", "time": "then"}  # fmt: skip
+         "event": "the event", "time": "then", "thing": "something"}  # fmt: skip
 FLOOR = 0.45  # below this similarity to any exemplar the label is 'general'
 NEIGHBOURS = 5  # exemplars that vote
 _STOP = (
@@ -281,7 +281,7 @@ _SPOKEN = re.compile(
     r"|noon|midnight)(?:\s+(?:tonight|today|tomorrow|in the \w+))?"
     r"|\b(?:yesterday|tomorrow|tonight|today|last night)(?:\s+(?:morning|afternoon|evening))?"
     r"|\bthis (?:morning|afternoon|evening|week|weekend)\b|\bon (?:monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday)\b",
+    r"thursday|friday|saturday|sunday)\b|\b(?:morning|afternoon|evening|tonight)\b",
     re.I,
 )
 
@@ -306,6 +306,9 @@ class Understander:
         self._matrix: np.ndarray | None = None
         self._owners: list[Label] = []
         self._follows = np.zeros(0, dtype=bool)
+        self._asking = np.zeros(0, dtype=bool)
+        self._stems: list[set[str]] = []
+        self._vocab: set[str] = set()
         self._intent_vectors: dict[str, np.ndarray] = {}
 
     def _ready(self) -> np.ndarray:
@@ -319,6 +322,9 @@ class Understander:
                 self._matrix = self.embedder.embed(texts)
                 self._owners = owners
                 self._follows = np.array([x.follow for x in owners], dtype=bool)
+                self._asking = np.array([x.kind in ASKING for x in owners], dtype=bool)
+                self._stems = [content_stems(t) for t in texts]
+                self._vocab = {w for t in texts for w in t.split()}
                 ids = list(self.lexicon.intent_texts)
                 if ids:
                     vecs = self.embedder.embed([self.lexicon.intent_texts[i] for i in ids])
@@ -330,7 +336,8 @@ class Understander:
     ) -> Act:
         """The act `text` performs, heard at `now` in a conversation at `state`."""
         matrix = self._ready()
-        whole, text = text, focus(text)
+        whole = text
+        text = unmarked(_without_vocatives(focus(text), self.lexicon))
         slots = find_slots(text, self.lexicon, now, speaker)
         asked = " ".join(questions_in(whole))
         if asked and asked != text:  # 'Any party? Who hosts it?': the topic is in all of it
@@ -339,14 +346,21 @@ class Understander:
                             place=slots.place or more.place, intent=slots.intent or more.intent,
                             named=slots.named or more.named)  # fmt: skip
         query = slots.masked or text.lower()
-        vec, raw = self.embedder.embed([query, _plain(text)])
-        sims = np.maximum(matrix @ vec, matrix @ raw)  # masked or as said, whichever is nearer
+        vec, raw, framed = self.embedder.embed([query, _plain(text), self._framed(query)])
+        # masked, as said, or as a frame ('have you got into something at all'): the nearest
+        sims = np.maximum(np.maximum(matrix @ vec, matrix @ raw), matrix @ framed)
+        sims = sims + LEXICAL * self._overlap(query)
+        asking = _asked(text)
+        if asking and not _TAG.search(text):
+            sims = np.where(self._asking, sims, -1.0)  # a question is one of the questions
+        elif not asking:
+            sims = np.where(self._asking, -1.0, sims)  # ... and a line that does not ask, not
         if len(leftover(query).split()) > FOLLOW_WORDS or state is None or not state.said:
             sims = np.where(self._follows, -1.0, sims)
         label, score = self._vote(sims)
         intent = slots.intent or self._intent_like(vec, text, label)
         kind = label.kind if label else _kind_by_form(text)
-        if kind is ActKind.STATEMENT and text.rstrip().endswith("?"):
+        if label is None and text.rstrip().endswith("?"):
             kind = ActKind.QUESTION
         if kind in (ActKind.QUESTION, ActKind.OPINION) and not _asked(text):
             kind = ActKind.STATEMENT  # 'These days I'm painting.' tells, it does not ask
@@ -374,6 +388,20 @@ class Understander:
         if (label is not None and label.follow) or act.about_you or refers:
             act = _follow(act, state)
         return act
+
+    def _framed(self, query: str) -> str:
+        """The line with every word no exemplar uses put as 'something': what is left is
+        the frame of the question, which the exemplars are made of."""
+        return " ".join(w if w in STOP or w in self._vocab else MASKS["thing"]
+                        for w in query.split())  # fmt: skip
+
+    def _overlap(self, query: str) -> np.ndarray:
+        """The share of words a line and each exemplar have in common (Jaccard of stems):
+        a nudge towards the exemplar worded most like it, on top of the meaning."""
+        mine = content_stems(query)
+        if not mine:
+            return np.zeros(len(self._stems))
+        return np.array([len(mine & t) / len(mine | t) if t else 0.0 for t in self._stems])
 
     def _vote(self, sims: np.ndarray) -> tuple[Label | None, float]:
         top = np.argsort(-sims)[:NEIGHBOURS]
@@ -404,6 +432,11 @@ class Understander:
         return best if score >= INTENT_FLOOR and score - runner_up >= INTENT_MARGIN else ""
 
 
+LEXICAL = 0.3  # weight of shared words beside the embedding's similarity
+ASKING = (ActKind.QUESTION, ActKind.OPINION, ActKind.INVITATION, ActKind.REQUEST)
+_TAG = re.compile(r"(?:,|\b)\s*(?:isn't it|aren't you|haven't we|have we|won't you|don't you"
+                  r"(?: think)?|right|had you heard|can you believe it|who'd have thought)\?\s*$",
+                  re.I)  # fmt: skip
 INTENT_FLOOR = 0.42  # the meaning is near enough an intent's text ...
 INTENT_MARGIN = 0.08  # ... and clearly nearer it than any other intent
 FOLLOW_WORDS = 2  # a line naming more than this is not a bare follow-up
@@ -488,6 +521,16 @@ def focus(text: str) -> str:
 
 
 BARE_QUESTION = 4  # a question this short leans on the sentence before it
+
+
+_MARKER = re.compile(r"^\s*(?:(?:well|oh|so|now|say|anyway|honestly|mind you|you know|right|"
+                     r"ha|hey|hm+|ah)\s*,?\s+)+", re.I)  # fmt: skip
+
+
+def unmarked(text: str) -> str:
+    """Without the spoken markers a line may open with ('Well, ...', 'Now, ...')."""
+    out = _MARKER.sub("", text)
+    return out[:1].upper() + out[1:] if out else text
 
 
 def questions_in(text: str) -> list[str]:

@@ -528,6 +528,16 @@ def _work_ahead(ctx: AgentContext, seed: int) -> str:
     return "A quiet few days, mostly, and that suits me."
 
 
+def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
+    """News about something named ('have you heard about the bake sale?') from what
+    retrieval holds on it; asked in general, the best news one has."""
+    if act.event and event_facts(ctx, act):
+        return plan_event(ctx, act, seed)
+    if act.event and from_retrieval(ctx, act):
+        return from_retrieval(ctx, act)
+    return iv._news(ctx, act.text, seed)
+
+
 def plan_interests(ctx: AgentContext, act: Act, seed: int) -> str:
     """What one enjoys; asked about a particular thing, yes if one's interests hold it."""
     me = ctx.persona
@@ -616,7 +626,7 @@ PLANNERS: dict[str, Planner] = {
     "time": _legacy(iv._small_talk),
     "secret": _legacy(iv._small_talk),
     "help": _legacy(iv._small_talk),
-    "news": _legacy(iv._news),
+    "news": plan_news,
     "fridge": plan_object,
     "follow.why": plan_why,
     "statement.event": plan_statement,
