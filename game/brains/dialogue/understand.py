@@ -310,6 +310,8 @@ class Understander:
         self._stems: list[set[str]] = []
         self._vocab: set[str] = set()
         self._intent_vectors: dict[str, np.ndarray] = {}
+        self._terms = np.zeros((0, embedder.dim), dtype=np.float32)
+        self._term_ids: list[str] = []
 
     def _ready(self) -> np.ndarray:
         with self._lock:
@@ -325,6 +327,10 @@ class Understander:
                 self._asking = np.array([x.kind in ASKING for x in owners], dtype=bool)
                 self._stems = [content_stems(t) for t in texts]
                 self._vocab = {w for t in texts for w in t.split()}
+                terms = list(self.lexicon.intents)
+                if terms:
+                    self._term_ids = [self.lexicon.intents[t] for t in terms]
+                    self._terms = self.embedder.embed(terms)
                 ids = list(self.lexicon.intent_texts)
                 if ids:
                     vecs = self.embedder.embed([self.lexicon.intent_texts[i] for i in ids])
@@ -358,6 +364,9 @@ class Understander:
         if len(leftover(query).split()) > FOLLOW_WORDS or state is None or not state.said:
             sims = np.where(self._follows, -1.0, sims)
         label, score = self._vote(sims)
+        near, word = ("", "") if slots.intent else self._near_word(text)
+        if near:
+            slots = replace(slots, intent=near, named=word)
         intent = slots.intent or self._intent_like(vec, text, label)
         kind = label.kind if label else _kind_by_form(text)
         if label is None and text.rstrip().endswith("?"):
@@ -381,6 +390,8 @@ class Understander:
         if not (intent or act.person or act.place or act.obj):
             act = replace(act, event=leftover(slots.masked))
         act = _by_slots(act, label)
+        if act.intent and not slots.intent and act.aspect not in (Aspect.EVENT, Aspect.PERSON):
+            act = replace(act, aspect=Aspect.EVENT, label="event.know")  # by meaning alone
         if _PRONOUN_YOU.search(text) or (label is not None and label.name == "follow.you"):
             act = replace(act, about_you=True)
         bare = not (act.person or act.place or act.obj or act.intent)
@@ -388,6 +399,20 @@ class Understander:
         if (label is not None and label.follow) or act.about_you or refers:
             act = _follow(act, state)
         return act
+
+    def _near_word(self, text: str) -> tuple[str, str]:
+        """An intent a word names by meaning ('voting' for the election): the word whose
+        vector is nearest one of the intent's own words, when near enough."""
+        if not len(self._terms):
+            return "", ""
+        found = [w for w in words(text) if w not in STOP and len(w) > 3]
+        if not found:
+            return "", ""
+        sims = self.embedder.embed(found) @ self._terms.T
+        i, j = np.unravel_index(int(np.argmax(sims)), sims.shape)
+        if sims[i, j] < WORD_NEAR:
+            return "", ""
+        return self._term_ids[int(j)], found[int(i)]
 
     def _framed(self, query: str) -> str:
         """The line with every word no exemplar uses put as 'something': what is left is
@@ -420,16 +445,15 @@ class Understander:
     def _intent_like(self, vec: np.ndarray, text: str, label: Label | None) -> str:
         """An intent the words do not name but the meaning does ('the mayoral race'): the
         nearest intent text, when close enough and the line is about events or news."""
-        if not self._intent_vectors or label is None:
-            return ""
-        if label.aspect not in (Aspect.EVENT, Aspect.GENERAL) or label.name == "event.know":
+        if not self._intent_vectors or label is None or label.name == "event.know":
             return ""  # 'is anything happening?' asks about every event, not the nearest
         full = self.embedder.embed([_plain(text)])[0]
         scored = sorted(((float(v @ full), i) for i, v in self._intent_vectors.items()),
                         reverse=True)  # fmt: skip
         runner_up = scored[1][0] if len(scored) > 1 else 0.0
         best, score = scored[0][1], scored[0][0]
-        return best if score >= INTENT_FLOOR and score - runner_up >= INTENT_MARGIN else ""
+        floor = INTENT_FLOOR if label.aspect in (Aspect.EVENT, Aspect.GENERAL) else INTENT_STRONG
+        return best if score >= floor and score - runner_up >= INTENT_MARGIN else ""
 
 
 LEXICAL = 0.3  # weight of shared words beside the embedding's similarity
@@ -438,7 +462,9 @@ _TAG = re.compile(r"(?:,|\b)\s*(?:isn't it|aren't you|haven't we|have we|won't y
                   r"(?: think)?|right|had you heard|can you believe it|who'd have thought)\?\s*$",
                   re.I)  # fmt: skip
 INTENT_FLOOR = 0.42  # the meaning is near enough an intent's text ...
-INTENT_MARGIN = 0.08  # ... and clearly nearer it than any other intent
+INTENT_MARGIN = 0.08  # ... and clearly nearer it than any other intent ...
+INTENT_STRONG = 0.55  # ... or, for a line that seems about something else, very near it
+WORD_NEAR = 0.5  # a word this near one of an intent's own words names the intent
 FOLLOW_WORDS = 2  # a line naming more than this is not a bare follow-up
 
 
@@ -502,7 +528,7 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
 _SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
 _QUESTION_WORDS = (
     "what who whom when where why how which do does did are is was were can could would will "
-    "have has any anything tell shall should may"
+    "have has any anything tell shall should may describe explain name list"
 )
 _QUESTION_STARTS = frozenset(_QUESTION_WORDS.split())
 

@@ -382,7 +382,8 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
     elif place in me.known_places or place in ctx.known_places:
         usual = next((b for b in me.routine if b.place.split(":")[0] == place), None)
         if usual is not None:
-            parts.append(f"I go there most days, {mine(usual.activity, me)}.")
+            when = f"around {selfknow.clock(usual.start)}"
+            parts.append(f"I go there most days {when}, {mine(usual.activity, me)}.")
         else:
             parts.append(f"I know {place}; I go there now and then.")
     else:
@@ -498,7 +499,9 @@ def plan_past(ctx: AgentContext, act: Act, seed: int) -> str:
         return iv._meal(ctx, act.text, seed)
     if act.window is not None:
         return plan_at(ctx, act, seed)
-    return selfknow.yesterday(ctx, act.text, seed)
+    today = ctx.now.replace(hour=0, minute=0, second=0, microsecond=0)
+    return selfknow.yesterday(ctx, act.text, seed) if "yesterday" in act.text.lower() else (
+        _done_in(ctx, today, ctx.now) or selfknow.yesterday(ctx, act.text, seed))
 
 
 def plan_plans(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -536,6 +539,37 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.event and from_retrieval(ctx, act):
         return from_retrieval(ctx, act)
     return iv._news(ctx, act.text, seed)
+
+
+def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
+    """What one does, where, and the hours of one's main block; asked if one likes it, yes
+    with what one cares about in it."""
+    me = ctx.persona
+    where = f" at {me.workplace}" if me.workplace and me.workplace not in me.occupation else ""
+    block = selfknow._main_block(me)
+    hours = ""
+    if block is not None:
+        span = f"from {selfknow.clock(block.start)} to {selfknow.clock(block.end)}"
+        hours = f" Most days I'm {mine(block.activity, me)}, {span}."
+    lead = selfknow.occupation(ctx, act.text, seed).split(".")[0]
+    if act.wh is Wh.YESNO and act.follow_up or act.kind is ActKind.OPINION:
+        project = selfknow.own_project(me)
+        return f"I do, mostly. {project.rstrip('.')}." if project else "I do, most days."
+    return f"{lead}{where}.{hours}"
+
+
+def plan_routine(ctx: AgentContext, act: Act, seed: int) -> str:
+    """A usual day: asked of a part of the day, what one usually does then; else the
+    day from waking to bed."""
+    me = ctx.persona
+    if act.window is not None:
+        start = act.window.start.hour * 60 + act.window.start.minute
+        end = start + max(60, int((act.window.end - act.window.start).total_seconds() // 60))
+        blocks = [b for b in me.routine if start <= b.start < end or b.start <= start < b.end]
+        if blocks:
+            said = [f"{mine(b.activity, me)} from {selfknow.clock(b.start)}" for b in blocks[:3]]
+            return f"Usually I'm {join_and(said)}."
+    return selfknow.weekday(ctx, act.text, seed)
 
 
 def plan_interests(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -604,13 +638,13 @@ def plan_social(ctx: AgentContext, act: Act, seed: int) -> str:
 PLANNERS_OF_TROUBLE = frozenset({"object.trouble", "fridge"})
 PLANNERS: dict[str, Planner] = {
     "identity": _legacy(iv._intro),
-    "work": _legacy(selfknow.occupation),
+    "work": plan_work,
     "home": plan_home,
     "family": plan_family,
     "friends": _legacy(iv._friends),
     "spend_time": _legacy(iv._spend_time),
     "interests": plan_interests,
-    "routine": _legacy(selfknow.weekday),
+    "routine": plan_routine,
     "occupied": _legacy(selfknow.occupied),
     "feelings": _legacy(iv._mood),
     "doing": plan_doing,
@@ -650,10 +684,10 @@ ASPECTS: dict[Aspect, Planner] = {
     Aspect.PLANS: plan_plans,
     Aspect.PAST: plan_past,
     Aspect.DOING: plan_doing,
-    Aspect.WORK: _legacy(selfknow.occupation),
+    Aspect.WORK: plan_work,
     Aspect.IDENTITY: _legacy(iv._intro),
     Aspect.INTERESTS: plan_interests,
-    Aspect.ROUTINE: _legacy(selfknow.weekday),
+    Aspect.ROUTINE: plan_routine,
     Aspect.FEELINGS: _legacy(iv._mood),
     Aspect.FRIENDS: _legacy(iv._friends),
     Aspect.TOWN: _legacy(iv._likes),
