@@ -389,6 +389,8 @@ class Understander:
         )
         if not (intent or act.person or act.place or act.obj):
             act = replace(act, event=leftover(slots.masked))
+        if _YESNO_START.match(text) and act.wh in (Wh.WHAT, Wh.HOW, Wh.NONE) and act.asks:
+            act = replace(act, wh=Wh.YESNO)  # 'Are you ...?' wants a yes or a no
         act = _by_slots(act, label)
         if act.intent and not slots.intent and act.aspect not in (Aspect.EVENT, Aspect.PERSON):
             act = replace(act, aspect=Aspect.EVENT, label="event.know")  # by meaning alone
@@ -459,12 +461,14 @@ class Understander:
 LEXICAL = 0.3  # weight of shared words beside the embedding's similarity
 ASKING = (ActKind.QUESTION, ActKind.OPINION, ActKind.INVITATION, ActKind.REQUEST)
 _TAG = re.compile(r"(?:,|\b)\s*(?:isn't it|aren't you|haven't we|have we|won't you|don't you"
-                  r"(?: think)?|right|had you heard|can you believe it|who'd have thought)\?\s*$",
-                  re.I)  # fmt: skip
+                  r"(?: think)?|right|had you heard|can you believe it|who'd have thought)\?\s*$"
+                  r"|,\s*(?:are|will|do|did|can|have) you(?: too)?\?\s*$", re.I)  # fmt: skip
 INTENT_FLOOR = 0.42  # the meaning is near enough an intent's text ...
 INTENT_MARGIN = 0.08  # ... and clearly nearer it than any other intent ...
 INTENT_STRONG = 0.55  # ... or, for a line that seems about something else, very near it
 WORD_NEAR = 0.5  # a word this near one of an intent's own words names the intent
+_YESNO_START = re.compile(r"^\s*(?:are|do|does|did|is|was|were|have|has|can|could|will|would|"
+                          r"any chance|anything|any|busy|still|had you|you)\b", re.I)  # fmt: skip
 FOLLOW_WORDS = 2  # a line naming more than this is not a bare follow-up
 
 
@@ -540,13 +544,15 @@ def focus(text: str) -> str:
     asked = [i for i, p in enumerate(parts) if p.endswith("?")]
     if not asked:
         return text
-    i = asked[-1]
-    if len(words(parts[i])) <= BARE_QUESTION and i > 0:  # 'The stove's on fire! What now?'
-        return f"{parts[i - 1]} {parts[i]}"
-    return parts[i]
+    return parts[asked[-1]]
 
 
-BARE_QUESTION = 4  # a question this short leans on the sentence before it
+def is_yes_no(text: str) -> bool:
+    """Whether a line's question wants a yes or a no ('Had you heard?', 'Are you going?',
+    'Interesting, isn't it?'), by its form."""
+    asked = questions_in(text)
+    last = unmarked(asked[-1]) if asked else ""
+    return bool(last) and bool(_YESNO_START.match(last) or _TAG.search(last))
 
 
 _MARKER = re.compile(r"^\s*(?:(?:well|oh|so|now|say|anyway|honestly|mind you|you know|right|"

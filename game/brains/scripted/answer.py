@@ -576,7 +576,7 @@ def plan_interests(ctx: AgentContext, act: Act, seed: int) -> str:
     """What one enjoys; asked about a particular thing, yes if one's interests hold it."""
     me = ctx.persona
     asked = content_stems(act.event) - {"enjoy", "like", "love", "into", "interest", "fun"}
-    if asked and act.wh is Wh.YESNO or (asked and act.text.lower().startswith(("are", "do"))):
+    if asked and act.wh is Wh.YESNO:
         shared = [i for i in me.interests if asked & content_stems(i)]
         if shared:
             return f"Yes, I love {mine(shared[0], me)}!"
@@ -586,7 +586,16 @@ def plan_interests(ctx: AgentContext, act: Act, seed: int) -> str:
 
 
 def plan_doing(ctx: AgentContext, act: Act, seed: int) -> str:
-    return iv._where(ctx, act.text, seed)
+    """Where one is and what one is doing, from the current action and place; asked
+    'busy painting?', yes or no by whether the words are one's action's."""
+    where = iv._where(ctx, act.text, seed)
+    if act.wh is not Wh.YESNO or not act.event:
+        return where
+    doing = content_stems(ctx.status) | content_stems(ctx.location.replace(":", " "))
+    asked = content_stems(act.event) - {"busy", "still", "right", "now", "moment"}
+    if not asked:
+        return where
+    return f"Yes! {where}" if asked & doing else f"Not really. {where}"
 
 
 def _legacy(fn: Callable[[AgentContext, str, int], str]) -> Planner:

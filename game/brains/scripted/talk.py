@@ -15,6 +15,7 @@ from datetime import datetime
 
 from game.brains.dialogue.acts import ActKind
 from game.brains.dialogue.state import DialogueState
+from game.brains.dialogue.understand import is_yes_no
 from game.brains.questions import AgentContext
 from game.core.records import (
     CONTINUE,
@@ -646,7 +647,9 @@ def _reply(ctx: AgentContext, partner: str, last: Utterance, seed: int, key: tup
         return ""
     if _is_greeting(last.text) and "?" in last.text:
         where = _public_place(ctx)
-        options = ["Not bad, thanks", "Doing well, thanks", "Can't complain"]
+        part = _part_of_day(ctx)
+        options = ["Not bad, thanks", "Doing well, thanks", "Can't complain",
+                   f"My {part} has been good, thanks", f"A good {part} so far, thanks"]
         if where:
             options.append(f"Good, thanks; {where} is treating me well")
         return pick(options, *key) + "."
@@ -677,6 +680,7 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
             )
         else:
             said = pick(HEARD, *key).format(about=about, part=_part_of_day(ctx))
+        said = _yes_first(told.text, said, "Yes")
         return hearsay.tailed(said, decision.line) if decision is not None else said
     if decision is not None:
         return decision.line
@@ -696,11 +700,12 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
             ),
             *key,
         )
-    return pick(
+    said = pick(
         ("Oh really, I hadn't heard that.", "Interesting, thanks for telling me.",
          "Is that so? News to me.", "Huh, I had no idea.", "Well, that's news to me."),
         *key,
     )  # fmt: skip
+    return _yes_first(told.text, said, "No")
 
 
 HEARD_FROM = (
@@ -715,6 +720,18 @@ HEARD_FROM = (
 HEARD = ("Yes, I'd heard about {about}.", "I know about {about}, yes.",
          "Oh, {about}, yes, I know.", "I'd already heard about {about} this {part}.",
          "Yes, everyone's talking about {about}.", "Right, {about}; I'd heard.")  # fmt: skip
+
+
+def _yes_first(asked: str, said: str, word: str) -> str:
+    """News told as a question ('had you heard?') is answered yes or no first."""
+    if not is_yes_no(asked) or said.startswith(("No", "Yes")) or "yes" in said.lower():
+        return said
+    for filler in ("Oh, ", "Ha, ", "Well, "):
+        said = said.removeprefix(filler)
+    first = said.split(" ", 1)[0]
+    opener = first in ("I", "I'd", "I'm", "I've") or first[:1].isupper() and first.istitle() \
+        and first.lower() not in SOFT_STARTS
+    return f"{word}, {said if opener else lower_first(said)}"
 
 
 def _what(fact: Fact) -> str:
