@@ -353,7 +353,7 @@ def _event_opinion(ctx: AgentContext, m: MemoryRecord, event: Event | None, seed
 
 def plan_person(ctx: AgentContext, act: Act, seed: int) -> str:
     if not act.person:
-        return ""
+        return _talked(ctx, act) if act.label == "person.talk" else ""
     if act.person == ctx.persona.name:
         return iv._intro(ctx, act.text, seed)
     label = act.label
@@ -367,6 +367,22 @@ def plan_person(ctx: AgentContext, act: Act, seed: int) -> str:
     if label in slots:
         return selfknow.taste(ctx, act.text, act.person, slots[label])
     return iv._who_is(ctx, f"who is {act.person}", seed)
+
+
+def _talked(ctx: AgentContext, act: Act) -> str:
+    """Whom one talked with on the day asked of (today when none is named)."""
+    day = act.window.start.date() if act.window is not None else ctx.now.date()
+    people = selfknow.talked_on(ctx.memories, day, ctx.persona.name)
+    when = _day(ctx.now, datetime.combine(day, datetime.min.time()))
+    if not people:
+        return f"Nobody much {when}, now that you ask."
+    return f"{when[:1].upper()}{when[1:]} I talked with {join_and(people[:4])}."
+
+
+def plan_identity(ctx: AgentContext, act: Act, seed: int) -> str:
+    """Who one is, and where one lives: the persona, never a guess."""
+    intro = iv._intro(ctx, act.text, seed)
+    return f"{intro} I live at {selfknow.home_phrase(ctx.persona)}, here in town."
 
 
 def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -476,6 +492,12 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
     if window is None:
         return ""
     when = window.start
+    if window.start <= ctx.now < window.end:  # 'today', 'this afternoon': from now on
+        later = [i for i in selfknow.plan_for(ctx.memories, ctx.now.date())
+                 if i.start >= ctx.now and i.start < window.end]  # fmt: skip
+        if later:
+            return f"Later I'm {join_and([mine(i.description, ctx.persona) for i in later[:3]])}."
+        when = ctx.now
     if when < ctx.now - timedelta(hours=1) and window.end <= ctx.now:
         return _done_in(ctx, window.start, window.end) or selfknow.yesterday(ctx, act.text, seed)
     return iv._event_at(ctx, when, seed) or iv._plan_at(ctx, when) or iv._routine_at(
@@ -496,12 +518,29 @@ def _done_in(ctx: AgentContext, start: datetime, end: datetime) -> str:
 
 def plan_past(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.label == "meal":
-        return iv._meal(ctx, act.text, seed)
+        return _meal_ahead(ctx, act) or iv._meal(ctx, act.text, seed)
     if act.window is not None:
         return plan_at(ctx, act, seed)
     today = ctx.now.replace(hour=0, minute=0, second=0, microsecond=0)
     return selfknow.yesterday(ctx, act.text, seed) if "yesterday" in act.text.lower() else (
         _done_in(ctx, today, ctx.now) or selfknow.yesterday(ctx, act.text, seed))
+
+
+MEALS = ("breakfast", "lunch", "dinner", "supper")
+
+
+def _meal_ahead(ctx: AgentContext, act: Act) -> str:
+    """A meal still to come today, from the plan: when and where."""
+    low = act.text.lower()
+    meal = next((m for m in MEALS if m in low), "")
+    if not meal:
+        return ""
+    items = [i for i in selfknow.plan_for(ctx.memories, ctx.now.date())
+             if meal in i.description.lower() and i.start >= ctx.now]  # fmt: skip
+    if not items:
+        return ""
+    item = items[0]
+    return f"Around {_clock(item.start)}; I'll be {mine(item.description, ctx.persona)}."
 
 
 def plan_plans(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -646,7 +685,7 @@ def plan_social(ctx: AgentContext, act: Act, seed: int) -> str:
 
 PLANNERS_OF_TROUBLE = frozenset({"object.trouble", "fridge"})
 PLANNERS: dict[str, Planner] = {
-    "identity": _legacy(iv._intro),
+    "identity": plan_identity,
     "work": plan_work,
     "home": plan_home,
     "family": plan_family,
@@ -694,7 +733,7 @@ ASPECTS: dict[Aspect, Planner] = {
     Aspect.PAST: plan_past,
     Aspect.DOING: plan_doing,
     Aspect.WORK: plan_work,
-    Aspect.IDENTITY: _legacy(iv._intro),
+    Aspect.IDENTITY: plan_identity,
     Aspect.INTERESTS: plan_interests,
     Aspect.ROUTINE: plan_routine,
     Aspect.FEELINGS: _legacy(iv._mood),
