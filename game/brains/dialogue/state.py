@@ -8,7 +8,7 @@ brain's prompt states the open question.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .acts import Act, ActKind, Aspect
 
@@ -53,16 +53,22 @@ class DialogueState:
 
     @property
     def topic(self) -> Act | None:
-        """The newest act that names something (a person, place or intent; or a question
-        with an aspect): what a follow-up such as 'and when?' is about."""
-        for s in reversed(self.said):
-            a = s.act
-            if a.kind in (ActKind.GREETING, ActKind.FAREWELL, ActKind.THANKS):
+        """What a follow-up such as 'and when?' is about: the newest question that had a
+        topic, with what the answer to it named when the question itself named nothing
+        ('Anything on this week?' - 'Isabella's party...' - 'Who's behind it?')."""
+        for k in range(len(self.said) - 1, -1, -1):
+            a = self.said[k].act
+            if not a.asks or a.kind in (ActKind.GREETING, ActKind.FAREWELL, ActKind.THANKS):
                 continue
-            named = bool(a.person or a.place or a.intent)
-            if named or (a.asks and (a.aspect is not Aspect.GENERAL or a.event)):
-                return a  # a statement sets the topic only by what it names
-        return None
+            if a.aspect is Aspect.GENERAL and not (_named(a) or a.event):
+                continue
+            if _named(a):
+                return a
+            answer = next((s.act for s in self.said[k + 1 :] if _named(s.act)), None)
+            if answer is None:
+                return a
+            return replace(a, person=answer.person, place=answer.place, intent=answer.intent)
+        return next((s.act for s in reversed(self.said) if _named(s.act)), None)
 
     def lines_of(self, speaker: str) -> tuple[str, ...]:
         return tuple(s.text for s in self.said if s.speaker == speaker)
@@ -74,6 +80,10 @@ class DialogueState:
 
     def topics_of(self, speaker: str) -> tuple[tuple[str, ...], ...]:
         return tuple(s.act.topic_key for s in self.said if s.speaker == speaker)
+
+
+def _named(a: Act) -> bool:
+    return bool(a.person or a.place or a.intent)
 
 
 def _norm(text: str) -> str:

@@ -399,7 +399,14 @@ class Understander:
         bare = not (act.person or act.place or act.obj or act.intent)
         refers = bare and act.asks and _REFERS.search(text) is not None and len(words(text)) <= 8
         if (label is not None and label.follow) or act.about_you or refers:
+            if refers and label is not None and not label.follow and (
+                label.kind is ActKind.OPINION or label.aspect in (Aspect.INTERESTS,
+                                                                  Aspect.FEELINGS)
+            ):  # 'do you enjoy it?': an opinion of the topic, not a new topic
+                act = replace(act, label="follow.opinion", kind=ActKind.OPINION)
             act = _follow(act, state)
+            if _HE_SHE.search(text) and state is not None:
+                act = _about_person(act, state)
         return act
 
     def _near_word(self, text: str) -> tuple[str, str]:
@@ -574,6 +581,18 @@ def _asked(text: str) -> bool:
     often drops the mark)."""
     first = next(iter(words(text)), "")
     return text.rstrip().endswith("?") or first in _QUESTION_STARTS
+
+
+_HE_SHE = re.compile(r"\b(?:he|she|him|his|hers)\b", re.I)
+
+
+def _about_person(act: Act, state: DialogueState) -> Act:
+    """'What is he up to?': the last person the conversation named."""
+    for s in reversed(state.said):
+        if s.act.person:
+            return replace(act, aspect=Aspect.PERSON, person=s.act.person, intent="", event="",
+                           label="person.about" if act.label.startswith("follow") else act.label)
+    return act
 
 
 def _kind_by_form(text: str) -> ActKind:

@@ -243,6 +243,10 @@ def event_line(
             who = f" {join_and(came)} came, among others." if came else ""
             return f"I hosted the {what} at {event.place} {when}.{who}"
         tail = "and I went." if went else "but I didn't go."
+        if Wh.WHO in asks and host:
+            return f"{host} hosted it: {whose} at {event.place} {when}, {tail}"
+        if Wh.WHERE in asks or Wh.WHEN in asks:
+            return f"It was at {event.place} {when}, {tail}"
         return f"There was {whose} at {event.place} {when}, {tail}"
     if host == me.name:
         return f"Yes! I'm hosting the {what} at {event.place} {when}. I'd love you to come."
@@ -491,6 +495,8 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
     window = act.window
     if window is None:
         return ""
+    if window.start > ctx.now and window.end - window.start >= timedelta(hours=20):
+        return _day_ahead(ctx, window.start, seed)
     when = window.start
     if window.start <= ctx.now < window.end:  # 'today', 'this afternoon': from now on
         later = [i for i in selfknow.plan_for(ctx.memories, ctx.now.date())
@@ -503,6 +509,22 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
     return iv._event_at(ctx, when, seed) or iv._plan_at(ctx, when) or iv._routine_at(
         ctx.persona, when
     )
+
+
+def _day_ahead(ctx: AgentContext, day: datetime, seed: int) -> str:
+    """A whole day to come: the events one goes to that day, else one's usual day."""
+    me = ctx.persona
+    events = [k.event for k in remembered_events(ctx.memories)
+              if k.event.start.date() == day.date() and going(ctx, k.event, seed)]  # fmt: skip
+    when = _day(ctx.now, day)
+    if events:
+        e = events[0]
+        return f"{when[:1].upper()}{when[1:]} I'm going to the {e.what or 'event'} at {e.place}."
+    blocks = sorted(me.routine, key=lambda b: (b.start - me.wake) % (24 * 60))[:3]
+    if not blocks:
+        return f"Nothing special {when}."
+    said = join_and([mine(b.activity, me) for b in blocks])
+    return f"{when[:1].upper()}{when[1:]} will be a usual day: {said}."
 
 
 def _done_in(ctx: AgentContext, start: datetime, end: datetime) -> str:
@@ -584,6 +606,8 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
     """What one does, where, and the hours of one's main block; asked if one likes it, yes
     with what one cares about in it."""
     me = ctx.persona
+    if act.person and act.person != me.name:  # 'what do they do?' of someone named before
+        return plan_person(ctx, replace(act, label="person.about"), seed)
     where = f" at {me.workplace}" if me.workplace and me.workplace not in me.occupation else ""
     block = selfknow._main_block(me)
     hours = ""
