@@ -344,6 +344,11 @@ class Understander:
         matrix = self._ready()
         whole = text
         text = unmarked(_without_vocatives(focus(text), self.lexicon))
+        opener = _SENTENCE.findall(text)
+        if not questions_in(whole) and len(opener) > 1 and len(words(opener[0])) <= 3:
+            first = self.understand(opener[0].strip(), now, state, speaker)
+            if first.kind in (ActKind.GREETING, ActKind.FAREWELL):
+                return replace(first, text=whole)  # 'Evening! Lovely to see you.' greets
         slots = find_slots(text, self.lexicon, now, speaker)
         asked = " ".join(questions_in(whole))
         if asked and asked != text:  # 'Any party? Who hosts it?': the topic is in all of it
@@ -352,9 +357,12 @@ class Understander:
                             place=slots.place or more.place, intent=slots.intent or more.intent,
                             named=slots.named or more.named)  # fmt: skip
         query = slots.masked or text.lower()
-        vec, raw, framed = self.embedder.embed([query, _plain(text), self._framed(query)])
+        frame = self._framed(query)
+        vec, raw, framed = self.embedder.embed([query, _plain(text), frame])
         # masked, as said, or as a frame ('have you got into something at all'): the nearest
-        sims = np.maximum(np.maximum(matrix @ vec, matrix @ raw), matrix @ framed)
+        sims = np.maximum(matrix @ vec, matrix @ raw)
+        if self._has_frame(frame):
+            sims = np.maximum(sims, matrix @ framed)
         sims = sims + LEXICAL * self._overlap(query)
         asking = _asked(text)
         if asking and not _TAG.search(text):
@@ -389,6 +397,7 @@ class Understander:
         )
         if not (intent or act.person or act.place or act.obj):
             act = replace(act, event=leftover(slots.masked))
+        act = _tense(act, now)
         if _YESNO_START.match(text) and act.wh in (Wh.WHAT, Wh.HOW, Wh.NONE) and act.asks:
             act = replace(act, wh=Wh.YESNO)  # 'Are you ...?' wants a yes or a no
         act = _by_slots(act, label)
@@ -397,7 +406,12 @@ class Understander:
         if _PRONOUN_YOU.search(text) or (label is not None and label.name == "follow.you"):
             act = replace(act, about_you=True)
         bare = not (act.person or act.place or act.obj or act.intent)
-        refers = bare and act.asks and _REFERS.search(text) is not None and len(words(text)) <= 8
+        refers = bare and act.asks and _REFERS.search(text) is not None and len(words(text)) <= 12
+        topic = state.topic if state is not None else None
+        if bare and act.asks and topic is not None and topic.aspect is act.aspect and (
+            topic.intent or topic.person or topic.place
+        ):
+            refers = True  # more about the same thing: 'who's hosting?' after the party
         if (label is not None and label.follow) or act.about_you or refers:
             if refers and label is not None and not label.follow and (
                 label.kind is ActKind.OPINION or label.aspect in (Aspect.INTERESTS,
@@ -428,6 +442,12 @@ class Understander:
         the frame of the question, which the exemplars are made of."""
         return " ".join(w if w in STOP or w in self._vocab else MASKS["thing"]
                         for w in query.split())  # fmt: skip
+
+    def _has_frame(self, frame: str) -> bool:
+        """A frame is worth matching only if some word of it is an exemplar's own (not
+        only 'what's something something')."""
+        masks = set(" ".join(MASKS.values()).split())
+        return any(w.split("'")[0] not in STOP and w not in masks for w in frame.split())
 
     def _overlap(self, query: str) -> np.ndarray:
         """The share of words a line and each exemplar have in common (Jaccard of stems):
@@ -520,6 +540,9 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
     topic = state.topic if state is not None else None
     if topic is None:
         return act
+    if act.aspect is Aspect.GENERAL and not act.label.startswith("follow") and not act.about_you:
+        wh = _wh_by_form(act.text)  # 'what time does it start?' asks when of the topic
+        act = replace(act, label=_FOLLOW_BY_WH.get(wh, "follow.more"), wh=wh)
     return replace(
         act,
         aspect=topic.aspect,
@@ -586,6 +609,18 @@ def _asked(text: str) -> bool:
 _HE_SHE = re.compile(r"\b(?:he|she|him|his|hers)\b", re.I)
 
 
+def _tense(act: Act, now: datetime) -> Act:
+    """A window already over makes a question about plans one about the past, and the
+    other way round ('what were you up to yesterday afternoon?')."""
+    if act.window is None:
+        return act
+    if act.aspect is Aspect.PLANS and act.window.end <= now:
+        return replace(act, aspect=Aspect.PAST, label="past")
+    if act.aspect is Aspect.PAST and act.window.start > now:
+        return replace(act, aspect=Aspect.PLANS, label="plans.at")
+    return act
+
+
 def _about_person(act: Act, state: DialogueState) -> Act:
     """'What is he up to?': the last person the conversation named."""
     for s in reversed(state.said):
@@ -603,7 +638,14 @@ _WH_WORDS = {"who": Wh.WHO, "whom": Wh.WHO, "when": Wh.WHEN, "where": Wh.WHERE, 
              "how": Wh.HOW, "what": Wh.WHAT, "which": Wh.WHAT}  # fmt: skip
 
 
+_FOLLOW_BY_WH = {Wh.WHO: "follow.who", Wh.WHEN: "follow.when", Wh.WHERE: "follow.where",
+                 Wh.WHY: "follow.why", Wh.YESNO: "follow.going"}  # fmt: skip
+
+
 def _wh_by_form(text: str) -> Wh:
+    low = text.lower()
+    if "what time" in low or "what day" in low or "how soon" in low:
+        return Wh.WHEN
     first = next(iter(words(text)), "")
     if first in _WH_WORDS:
         return _WH_WORDS[first]

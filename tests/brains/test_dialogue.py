@@ -1,0 +1,125 @@
+"""Understanding heard lines as typed acts: slots from the town's words, labels by nearest
+exemplars, follow-ups from the conversation's state. Phrasings here are not in the
+exemplar data, so these tests check that recognition generalises."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cache
+
+import pytest
+
+from game.brains.dialogue.acts import Act, ActKind, Aspect, Wh
+from game.brains.dialogue.state import DialogueState
+from game.brains.dialogue.understand import Understander, focus, is_yes_no, labels
+from game.mind.dialogue import understander_for
+from game.world.scenario import load_scenario
+from game.world.tmx import load_town
+
+NOW = datetime(2023, 2, 13, 10, 0)
+
+
+@cache
+def words() -> Understander:
+    scenario = load_scenario("smallville")
+    return understander_for(load_town(scenario.map_path), scenario.residents, scenario.intents)
+
+
+def hear(text: str, state: DialogueState | None = None) -> Act:
+    return words().understand(text, NOW, state)
+
+
+def test_the_exemplar_data_loads_with_every_label_distinct():
+    names = [label.name for label in labels()]
+    assert len(names) == len(set(names)) and len(names) > 40
+    assert all(label.examples for label in labels())
+
+
+@pytest.mark.parametrize(
+    ("text", "aspect"),
+    [
+        ("So what's your line of work these days?", Aspect.WORK),
+        ("Who shares the house with you?", Aspect.HOME),
+        ("What time do you usually turn in for the night?", Aspect.ROUTINE),
+        ("Got any hobbies you're passionate about?", Aspect.INTERESTS),
+        ("What are you busy with right this minute?", Aspect.DOING),
+    ],
+)
+def test_questions_about_oneself_are_recognised_in_other_words(text, aspect):
+    act = hear(text)
+    assert act.kind is ActKind.QUESTION
+    assert act.aspect is aspect, act
+
+
+def test_an_intent_is_found_by_its_own_words_in_any_form():
+    assert hear("Any parties coming up that I should hear about?").intent == "party"
+    assert hear("What's the deal with the mayoral race?").intent == "election"
+
+
+def test_an_intent_is_found_by_meaning_when_no_keyword_is_said():
+    act = hear("Who's getting your vote, then?")
+    assert act.intent == "election" and act.aspect is Aspect.EVENT
+
+
+def test_people_places_and_times_are_resolved_against_the_town_and_clock():
+    act = hear("Did you see Klaus at the Rose and Crown around eight tonight?")
+    assert act.person == "Klaus Mueller"
+    assert act.place == "The Rose and Crown Pub"
+    assert act.window is not None and act.window.start == datetime(2023, 2, 13, 20, 0)
+    yesterday = hear("What were you up to yesterday afternoon?")
+    assert yesterday.window is not None and yesterday.window.start.day == 12
+    assert yesterday.aspect is Aspect.PAST
+
+
+def test_a_name_set_off_by_commas_addresses_the_listener():
+    act = hear("Do you know much about jazz, Tom?")
+    assert act.person == "" and act.aspect is Aspect.INTERESTS
+    assert act.wh is Wh.YESNO
+
+
+def test_a_follow_up_takes_the_topic_of_the_conversation():
+    first = hear("Is anything special going on in town this week?")
+    state = DialogueState().then("visitor", first.text, first)
+    answer = "There's Isabella's Valentine's Day party at Hobbs Cafe tomorrow at 5 pm."
+    state = state.then("Tom Moreno", answer, hear(answer, state))
+    follow = hear("Nice, who's putting it on, and at what time?", state)
+    assert follow.follow_up and follow.intent == "party"
+    assert follow.aspect is Aspect.EVENT
+
+
+def test_and_you_turns_the_question_back():
+    first = hear("I'm a teacher. What do you do for work?")
+    state = DialogueState().then("visitor", first.text, first)
+    back = hear("And you?", state)
+    assert back.about_you and back.aspect is Aspect.WORK
+
+
+def test_a_bare_follow_up_with_no_conversation_is_not_a_follow_up():
+    assert not hear("When?").follow_up
+
+
+def test_greetings_farewells_and_statements_are_told_apart():
+    assert hear("Evening! Lovely to bump into you.").kind is ActKind.GREETING
+    assert hear("Right, I'm off, catch you tomorrow.").kind is ActKind.FAREWELL
+    said = hear("There's a bake sale at Oak Hill College on Friday at 3 pm.")
+    assert said.kind is ActKind.STATEMENT and said.place == "Oak Hill College"
+
+
+def test_a_line_that_does_not_ask_is_not_a_question_whatever_it_resembles():
+    assert hear("These days I'm working on my paintings.").kind is ActKind.STATEMENT
+
+
+def test_the_act_of_a_line_is_its_question_and_tags_want_yes_or_no():
+    assert focus("Hi Maria! Are you going to the party?") == "Are you going to the party?"
+    assert is_yes_no("Sam is running for mayor; can you believe it?")
+    assert not is_yes_no("What do you make of that?")
+
+
+def test_state_keeps_the_open_question_until_the_listener_answers():
+    q = hear("Where do you live?")
+    state = DialogueState().then("Ann", q.text, q)
+    assert state.open_question("Bob") is not None and state.open_question("Ann") is None
+    a = hear("At the Lin family's house.")
+    state = state.then("Bob", a.text, a)
+    assert state.open_question("Bob") is None
+    assert state.has_said("at the lin family's house") and not state.has_said("elsewhere")
