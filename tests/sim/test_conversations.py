@@ -26,8 +26,8 @@ def at(sim, when: str):
 
 def test_a_follow_up_is_answered_from_the_topic_before_it(town):
     sim = at(town, "2023-02-14T09:00")
-    first, follow = ask_many(sim, "Isabella Rodriguez",
-                             ["Got anything exciting on this week?", "What time does it kick off?"])  # fmt: skip
+    asked = ["Got anything exciting on this week?", "What time does it kick off?"]
+    first, follow = ask_many(sim, "Isabella Rodriguez", asked)
     assert "party" in first.answer.lower()
     assert follow.act.get("follow_up") and follow.act.get("intent") == "party"
     assert "5 pm" in follow.answer and not follow.fallback
