@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from game.brains.event_words import event_name
@@ -78,6 +78,11 @@ class News:
     importance: int
     created: datetime
     own: bool  # the holder is the fact's subject (its own party, its own campaign)
+    first: datetime | None = None  # when the holder first heard the story (None: `created`)
+
+    @property
+    def learned(self) -> datetime:
+        return self.first or self.created
 
     @property
     def subject(self) -> str:
@@ -166,11 +171,15 @@ def shareable(memories: tuple[MemoryRecord, ...], holder: Resident) -> list[News
                 found.append(News(s.text, s.fact, s.source, m.importance, m.created, own))
     # one's own cause first (a candidate talks of the election to everyone it meets), then
     # a dated event: it is the event, not a remark about it, that is passed on
-    found.sort(
-        key=lambda n: (n.own, n.fact.event is not None, n.importance, n.created),
-        reverse=True,
-    )
+    found.sort(key=lambda n: (n.own, _eventful(n), n.importance, n.created), reverse=True)
     return _dedupe(found)
+
+
+def _eventful(news: News) -> bool:
+    """Names an event: by its fields, or (an outsider's words) by an event's name."""
+    return news.fact.event is not None or (
+        outside_claim(news.fact) and names_event(Stated(news.text, news.fact))
+    )
 
 
 def worth_telling(
@@ -233,7 +242,10 @@ def believes(holder: Resident, claim: MemoryRecord, memories: tuple[MemoryRecord
     return not skeptic and sociability(holder) >= TRUSTING
 
 
-MET_BEFORE = timedelta(hours=1)  # an earlier conversation, not the same one
+MET_BEFORE = timedelta(hours=1)
+FRESH = timedelta(
+    hours=12
+)  # news heard this recently is told before older news  # an earlier conversation, not the same one
 
 
 def met_before(claim: MemoryRecord, memories: tuple[MemoryRecord, ...]) -> bool:
@@ -244,12 +256,20 @@ def met_before(claim: MemoryRecord, memories: tuple[MemoryRecord, ...]) -> bool:
 
 
 def _dedupe(news: list[News]) -> list[News]:
-    """One fact per piece of news: the same words, or the same story."""
+    """One fact per piece of news (the same words, or the same story), remembering when
+    the holder first heard it."""
     out: list[News] = []
     for n in news:
-        if not any(same_words(n.text, o.text) or same_story(n, o) for o in out):
+        same = next((i for i, o in enumerate(out) if _same(n, o)), None)
+        if same is None:
             out.append(n)
+        elif n.learned < out[same].learned:
+            out[same] = replace(out[same], first=n.learned)
     return out
+
+
+def _same(a: News, b: News) -> bool:
+    return same_words(a.text, b.text) or same_story(a, b)
 
 
 def topic(text: str) -> str:
@@ -297,8 +317,8 @@ def news_for(
     history: tuple[Utterance, ...] = (),
     now: datetime | None = None,
 ) -> list[News]:
-    """What the holder could still tell this partner, best first; an event that is over
-    is no longer news to advertise."""
+    """What the holder could still tell this partner, best first (`_telling_order`); an
+    event that is over is no longer news to advertise."""
     out = []
     for n in shareable(memories, holder):
         if now is not None and n.fact.event is not None and n.fact.event.start <= now:
@@ -308,7 +328,35 @@ def news_for(
         if n.source == partner or told(n, partner, memories) or _in_talk(n, history):
             continue
         out.append(n)
+    if now is not None:
+        out.sort(key=lambda n: _telling_order(n, holder.name, memories, now))
     return out
+
+
+def _telling_order(
+    news: News, me: str, memories: tuple[MemoryRecord, ...], now: datetime
+) -> tuple[bool, int, float]:
+    """Own news first (a host invites, a candidate campaigns), then the story the holder
+    has told least, and among those the one it heard most lately: a new story is passed
+    on until it is old, and no story crowds out all others."""
+    fresh = now - news.learned <= FRESH
+    age = (now - news.learned).total_seconds() if fresh else float("inf")
+    return (not news.own, times_told(news, me, memories), age)
+
+
+def times_told(news: News, me: str, memories: tuple[MemoryRecord, ...]) -> int:
+    """In how many remembered conversations the holder's own lines carried the story: an
+    event by its name, other news by its words."""
+    event = news.fact.event
+    name = (event.what or event.place).lower() if event is not None else ""
+    count = 0
+    for m in memories:
+        if m.fact.kind is not FactKind.CONVERSATION:
+            continue
+        said = " ".join(line.text for line in m.fact.lines if line.speaker == me)
+        if said and (name in said.lower() if name else coverage(news.text, said) >= SAME_FACT):
+            count += 1
+    return count
 
 
 def _in_talk(news: News, history: Iterable[Utterance]) -> bool:

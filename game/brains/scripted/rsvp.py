@@ -13,9 +13,10 @@ from datetime import datetime
 from game.brains.questions import AgentContext
 from game.core.records import Event, Rsvp
 from game.world.scenario import Resident
+from game.world.town import sector_of
 
 from .traits import BLUNT_TRAITS, declines, dislikes, has_trait, sociability
-from .util import chance, first_name, has_any, pick
+from .util import chance, content_words, first_name, has_any, pick
 from .wording import relation_in_first_person
 
 SOCIAL_INTERESTS = ("community", "people", "party", "parties", "music", "food", "cooking",
@@ -62,7 +63,7 @@ def decide(ctx: AgentContext, event: Event, teller: str, seed: int) -> Decision 
         blunt = has_trait(me, BLUNT_TRAITS)
         reason = "that sort of thing isn't for me" if blunt else pick(QUIET_REASONS, *key)
         return Decision(Rsvp.DECLINED, reason, pick(DECLINE_LINES, *key).format(reason=reason))
-    interest = next((i for i in me.interests if has_any(i, SOCIAL_INTERESTS)), "")
+    interest = _interest_in(me, event)
     reason = f"I love {interest}" if interest else "it sounds like fun"
     line = pick(ACCEPT_LINES, *key).format(what=what, reason=reason, day=_day(event.start))
     return Decision(Rsvp.ACCEPTED, reason, line)
@@ -93,13 +94,25 @@ QUIET_REASONS = (
 )  # fmt: skip
 
 
+def _interest_in(me: Resident, event: Event) -> str:
+    """The persona's interest the event speaks to (a cook-off to one who loves cooking),
+    else a sociable one (meeting people, community events), else ''."""
+    stems = {w[:STEM] for w in content_words(event.what)}
+    topical = (i for i in me.interests if stems & {w[:STEM] for w in content_words(i)})
+    social = (i for i in me.interests if has_any(i, SOCIAL_INTERESTS))
+    return next(topical, "") or next(social, "")
+
+
+STEM = 4  # letters two words share to count as the same topic ('cook-off', 'cooking')
+
+
 def _work_clash(me: Resident, event: Event) -> str:
     """The persona's routine work that still runs when the event ends ('running the
-    cafe'), or ''."""
+    cafe'), or ''. Work at the event's own place is no clash: one is there anyway."""
     end = event.end.hour * 60 + event.end.minute
     for block in me.routine:
         stop = block.end if block.end > block.start else block.end + 24 * 60
-        work = has_any(block.activity, WORK_KEYS)
+        work = has_any(block.activity, WORK_KEYS) and sector_of(block.place) != event.place
         if work and block.start < end and stop >= end:
             return block.activity.split(" and ")[0]
     return ""
