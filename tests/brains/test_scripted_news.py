@@ -167,3 +167,13 @@ def test_talk_module_still_reads_news_by_fields() -> None:
     without = context(tom, NOW, ())
     seen = see("Jane Moreno")
     assert talk_rules.talk_chance(ctx, seen) > talk_rules.talk_chance(without, seen)
+
+
+def test_a_notice_is_passed_on_as_what_the_notice_says() -> None:
+    board = "the notice board at Hobbs Cafe"
+    fact = facts.notice_claim(board, "Latoya Williams", "Quiz night at the pub on Friday")
+    memories = (of(0, fact, MemoryKind.OBSERVATION, 4, NOW - timedelta(hours=1)),)
+    line = told("Latoya Williams", "Rajiv Patel", memories)
+    assert board in line.text and '"Quiz night at the pub on Friday"' in line.text
+    relayed = facts.claim("Latoya Williams", line.shares, line.shared)
+    assert relayed.origin is Source.NOTICE and "a notice read" in facts.render(relayed)

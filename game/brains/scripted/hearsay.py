@@ -211,7 +211,10 @@ RELAYED_QUOTED = (
     "{source} told me {outsider} said: {quote}",
     "{source} was passing on what {outsider} said: {quote}",
 )
-NOTICE_REPORTED = ("I read on {board} that {said}.", "There's a notice up on {board}: {said}.")
+NOTICE_QUOTED = (  # a notice is often a title, not a sentence: always its own words
+    "I read on {board}: {quote}",
+    "There's a notice up on {board}: {quote}",
+)
 CLAIM_TAILS = ("", "Have you heard anything about it?", "I can't say whether it's true.",
                "Make of that what you will.", "Do you know if it's so?")  # fmt: skip
 _PERSONAL = re.compile(r"\b(?:I|I'm|I'll|I've|me|my|mine|we|we're|us|our|you|your|you're)\b", re.I)
@@ -228,7 +231,7 @@ def relayed_claim(
     outsider = OUTSIDER.get(origin, "someone")
     said = reported(words)
     if first_hand and origin is Source.NOTICE:
-        lines = NOTICE_REPORTED if said else ("I read a notice on {board}: {quote}",)
+        lines = NOTICE_QUOTED
     elif first_hand:
         lines = FIRST_HAND_REPORTED if said else FIRST_HAND_QUOTED
     else:
