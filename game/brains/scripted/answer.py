@@ -454,7 +454,19 @@ def plan_object(ctx: AgentContext, act: Act, seed: int) -> str:
         last = max(seen, key=lambda m: m.created)
         when = iv._when(ctx.now, last.created)
         return f"Last I saw, the {act.obj} was {last.fact.state}, {when}."
-    return ""
+    return _troubles_seen(ctx) if act.label == "object.state" or not act.obj else ""
+
+
+def _troubles_seen(ctx: AgentContext) -> str:
+    """Anything broken? What one has seen in trouble lately, else an honest no."""
+    recent = ctx.now - timedelta(hours=12)
+    bad = [m for m in ctx.memories if m.fact.kind is FactKind.OBJECT_STATE
+           and m.created >= recent and iv.trouble(m.fact.state) is not None]  # fmt: skip
+    if not bad:
+        return "Not that I've noticed; everything I've used today worked fine."
+    last = max(bad, key=lambda m: m.created)
+    thing = last.fact.address.split(":")[-1]
+    return f"The {thing} was {last.fact.state} {iv._when(ctx.now, last.created)}."
 
 
 # -- oneself -----------------------------------------------------------------------------------
@@ -625,14 +637,15 @@ def plan_routine(ctx: AgentContext, act: Act, seed: int) -> str:
     """A usual day: asked of a part of the day, what one usually does then; else the
     day from waking to bed."""
     me = ctx.persona
+    hours = f"I'm up around {selfknow.clock(me.wake)} and in bed by {selfknow.clock(me.sleep)}."
     if act.window is not None:
         start = act.window.start.hour * 60 + act.window.start.minute
         end = start + max(60, int((act.window.end - act.window.start).total_seconds() // 60))
         blocks = [b for b in me.routine if start <= b.start < end or b.start <= start < b.end]
         if blocks:
             said = [f"{mine(b.activity, me)} from {selfknow.clock(b.start)}" for b in blocks[:3]]
-            return f"Usually I'm {join_and(said)}."
-    return selfknow.weekday(ctx, act.text, seed)
+            return f"Usually I'm {join_and(said)}. {hours}"
+    return selfknow.weekday(ctx, act.text, seed) or hours
 
 
 def plan_interests(ctx: AgentContext, act: Act, seed: int) -> str:
