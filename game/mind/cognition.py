@@ -817,7 +817,27 @@ def _speaker_context(
     merged = records + [r for r in news if r.index not in idx]
     seen = {r.index for r in merged}
     merged += [r for r in commitments(speaker) if r.index not in seen]  # one's own cause
+    seen = {r.index for r in merged}
+    merged += [r for r in fresh_claims(speaker) if r.index not in seen]  # what one just heard
     return context(speaker, town, merged), idx + idx2
+
+
+FRESH_HOURS = 36  # how long something an outsider said stays on one's mind to pass on
+FRESH_CLAIMS = 2
+
+
+def fresh_claims(snap: AgentSnapshot) -> list[MemoryRecord]:
+    """The newest claims from outside the town's own talk (the visitor's words, a notice,
+    and those passed on from them), heard lately: news one has just been told is on one's
+    mind when one next talks, as it is for a person, whatever the news retrieval ranks."""
+    since = hours_since_epoch(snap.now) - FRESH_HOURS
+    facts_, hours = snap.memory.facts, snap.memory.created
+    found = [
+        i for i, f in enumerate(facts_)
+        if f.kind is FactKind.CLAIM and hours[i] >= since and not f.private
+        and f.first_source in (Source.VISITOR, Source.NOTICE)
+    ]  # fmt: skip
+    return snap.memory.records(found[-FRESH_CLAIMS:])
 
 
 def _whole_conversation(mind, first, second, town, touched) -> tuple[list[Utterance], tuple]:

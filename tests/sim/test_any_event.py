@@ -78,11 +78,6 @@ def test_the_host_invites_and_the_town_comes(run):
 ATTENDANCE_KEYS = ("invited_by_host", "accepted", "declined", "attended")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs game/mind/cognition.py: claims heard lately at hand in the speaker's "
-    "context (retrieval's k=6 news slots are full of the party and the election)",
-)
 def test_the_visitors_news_travels_as_the_visitors_words(run):
     _, holders = run
     print("visitor's news held by", len(holders), sorted(holders))
