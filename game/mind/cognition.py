@@ -405,6 +405,7 @@ def sector_options(snap: AgentSnapshot, world: Surroundings) -> list[str]:
     town, minute = world.town, minute_of_day(snap.now)
     names = [snap.persona.home, snap.persona.workplace or ""]
     names += sorted(a for a in snap.known if a and SEP not in a)
+    names += event_places(snap)  # where an event one heard of is: one can find it
     out = []
     for name in dict.fromkeys(names):
         area = town.areas.get(name)
@@ -413,6 +414,13 @@ def sector_options(snap: AgentSnapshot, world: Surroundings) -> list[str]:
         if (is_staff(snap, name) or area.is_open(minute)) and _has_room(world, snap, name):
             out.append(name)
     return out
+
+
+def event_places(snap: AgentSnapshot) -> list[str]:
+    """The places of events still to come (or on now) that the resident has heard of."""
+    now = snap.now
+    return sorted({f.event.place for f in snap.memory.facts
+                   if f.event is not None and f.event.end > now and f.event.place})  # fmt: skip
 
 
 def _children(snap: AgentSnapshot, world: Surroundings, parent: str) -> list[str]:

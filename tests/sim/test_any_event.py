@@ -14,6 +14,7 @@ import pytest
 
 from game.core.records import FactKind, Source
 from game.sim import measures
+from game.sim.evaluation import ask_many
 from game.sim.factory import build_simulation
 
 COOKOFF = Path(__file__).parent / "fixtures" / "cookoff.json"
@@ -60,13 +61,31 @@ def run():
     holders = visitor_news_holders(sim)
     event = sim.scenario.intent("cookoff").event
     sim.run_until(event.end)
+    report = measures.attendance(sim)["cookoff"]
+    sim.run_until(sim.scenario.start + timedelta(days=2, hours=5))
+    told = {n: ask_many(sim, n, list(ASKED)) for n in sorted(sim.agents)}
     sim.close()
-    return sim, holders
+    return sim, holders, report, told
+
+
+ASKED = ("Did anything fun happen around town lately?", "Who organised it, and when was it?")
+
+
+def test_residents_tell_a_visitor_of_the_event_in_their_own_words(run):
+    *_, told = run
+    knowing = [n for n, (a, b) in told.items()
+               if "cook-off" in (a.answer + b.answer).lower()
+               and ("Tom" in a.answer + b.answer or "Rose and Crown" in a.answer + b.answer)
+               and ("6 pm" in a.answer + b.answer or "February 14" in a.answer + b.answer
+                    or "Tuesday" in a.answer + b.answer)]  # fmt: skip
+    print("can tell of the cook-off:", len(knowing), knowing[:6])
+    assert len(knowing) >= 5
+    for name in knowing:  # it is over: spoken of in the past
+        assert "I'm hosting" not in told[name][0].answer
 
 
 def test_the_host_invites_and_the_town_comes(run):
-    sim, _ = run
-    report = measures.attendance(sim)["cookoff"]
+    sim, _, report, _ = run
     knowers = measures.memory_knowers(sim, "cookoff")
     print("cookoff:", len(knowers), "hold it;", {k: len(report[k]) for k in ATTENDANCE_KEYS})
     assert report["host"] == "Tom Moreno" and report["happened"]
@@ -79,7 +98,7 @@ ATTENDANCE_KEYS = ("invited_by_host", "accepted", "declined", "attended")
 
 
 def test_the_visitors_news_travels_as_the_visitors_words(run):
-    _, holders = run
+    _, holders, *_ = run
     print("visitor's news held by", len(holders), sorted(holders))
     assert TOLD in holders
     assert len(holders) >= 5
