@@ -351,6 +351,8 @@ class Understander:
                 return replace(first, text=whole)  # 'Evening! Lovely to see you.' greets
         slots = find_slots(text, self.lexicon, now, speaker)
         asked = " ".join(questions_in(whole))
+        if len(words(asked)) <= 3:  # 'Have you heard? Tom is hosting...': the rest is it
+            asked = whole
         if asked and asked != text:  # 'Any party? Who hosts it?': the topic is in all of it
             more = find_slots(asked, self.lexicon, now, speaker)
             slots = replace(slots, person=slots.person or more.person,

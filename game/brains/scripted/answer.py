@@ -27,7 +27,7 @@ from game.world.town import AreaKind
 from . import interview as iv
 from . import places, selfknow
 from .goals import rsvp_of
-from .news import facts_in, is_private
+from .news import facts_in, is_private, shareable
 from .plans import attends, remembered_events
 from .traits import dislikes
 from .util import first_name, join_and, pick
@@ -89,7 +89,9 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
 def _another_way(ctx: AgentContext, act: Act, seed: int, said: str) -> str:
     """The same question again in one conversation: the answer stands, said shorter."""
     first = said.split(". ")[0].rstrip(".")
-    return f"Like I said, {first[:1].lower()}{first[1:]}."
+    keep = first.startswith(("I ", "I'")) or first.split(" ", 1)[0].istitle() and " " in first \
+        and first.split(" ", 1)[0] not in ("There", "It", "Yes", "No", "The", "Usually", "Most")
+    return f"Like I said, {first if keep else first[:1].lower() + first[1:]}."
 
 
 # -- what retrieval found ----------------------------------------------------------------------
@@ -611,6 +613,13 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
         return plan_event(ctx, act, seed)
     if act.event and from_retrieval(ctx, act):
         return from_retrieval(ctx, act)
+    found = shareable(ctx.memories, ctx.persona)
+    best = found[0] if found else None
+    event = None
+    if best is not None:
+        event = best.fact.event or iv._event_of(ctx, best.fact.intent)
+    if best is not None and event is not None and not best.own:  # in the tense its time calls for
+        return event_line(ctx, event, best.text, best.source, best.fact.intent, Wh.NONE)
     return iv._news(ctx, act.text, seed)
 
 
