@@ -233,19 +233,19 @@ def interested(holder: Resident, s: Stated) -> bool:
 def believes(holder: Resident, claim: MemoryRecord, memories: tuple[MemoryRecord, ...]) -> bool:
     """Whether the holder takes an outsider's claim seriously enough to repeat it. From a
     neighbour: unless a skeptic and the neighbour is a stranger to it. From the outsider
-    itself: a trusting temperament, or having met the visitor before this claim."""
+    itself: a trusting temperament, a claim concrete enough to check (a dated event), or
+    having met the visitor before this claim."""
     skeptic = has_trait(holder, SKEPTIC_TRAITS)
     if claim.fact.source is Source.HEARD:
         return not skeptic or holder.relation_to(claim.heard_from) is not None
     if met_before(claim, memories):
         return True
-    return not skeptic and sociability(holder) >= TRUSTING
+    concrete = claim.fact.event is not None  # a place and a time one can check is credible
+    return not skeptic and (sociability(holder) >= TRUSTING or concrete)
 
 
 MET_BEFORE = timedelta(hours=1)
-FRESH = timedelta(
-    hours=12
-)  # news heard this recently is told before older news  # an earlier conversation, not the same one
+FRESH = timedelta(hours=12)  # news heard this recently is told before older news
 
 
 def met_before(claim: MemoryRecord, memories: tuple[MemoryRecord, ...]) -> bool:
