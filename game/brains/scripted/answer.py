@@ -630,6 +630,8 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.person and act.person != me.name:  # 'what do they do?' of someone named before
         return plan_person(ctx, replace(act, label="person.about"), seed)
     where = f" at {me.workplace}" if me.workplace and me.workplace not in me.occupation else ""
+    if me.workplace and me.workplace == me.home:
+        where = ", from home"
     block = selfknow._main_block(me)
     hours = ""
     if block is not None:
