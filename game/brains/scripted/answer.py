@@ -91,7 +91,8 @@ def _another_way(ctx: AgentContext, act: Act, seed: int, said: str) -> str:
     first = said.split(". ")[0].rstrip(".")
     keep = first.startswith(("I ", "I'")) or first.split(" ", 1)[0].istitle() and " " in first \
         and first.split(" ", 1)[0] not in ("There", "It", "Yes", "No", "The", "Usually", "Most")
-    return f"Like I said, {first if keep else first[:1].lower() + first[1:]}."
+    lead = pick(("Like I said,", "As I said,", "Again,"), seed, ctx.persona.name, act.text)
+    return f"{lead} {first if keep else first[:1].lower() + first[1:]}."
 
 
 # -- what retrieval found ----------------------------------------------------------------------
@@ -665,10 +666,16 @@ def plan_interests(ctx: AgentContext, act: Act, seed: int) -> str:
     asked = content_stems(act.event) - {"enjoy", "like", "love", "into", "interest", "fun"}
     if asked and act.wh is Wh.YESNO:
         shared = [i for i in me.interests if asked & content_stems(i)]
+        key = (seed, me.name, act.text)
         if shared:
-            return f"Yes, I love {mine(shared[0], me)}!"
+            lead = pick(("Yes, I love", "Oh yes, I'm big on", "I am! I really enjoy"), *key)
+            return f"{lead} {mine(shared[0], me)}."
+        no = pick(("Not really, no.", "Not much, to be honest.", "Can't say I am.",
+                   "Not me, I'm afraid.", "Hmm, not really."), *key)  # fmt: skip
         cares = join_and([mine(i, me) for i in me.interests[:2]]) if me.interests else ""
-        return f"Not really, no. I'm more into {cares}." if cares else "Not really, no."
+        more = pick(("I'm more into {c}.", "{C} is more my thing.", "Give me {c} any day."), *key)
+        told = more.format(c=cares, C=cares[:1].upper() + cares[1:]) if cares else ""
+        return f"{no} {told}".strip()
     return selfknow.interests(ctx, act.text, seed)
 
 
