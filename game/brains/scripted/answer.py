@@ -520,6 +520,9 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
             return f"Later I'm {join_and([mine(i.description, ctx.persona) for i in later[:3]])}."
         when = ctx.now
     if when < ctx.now - timedelta(hours=1) and window.end <= ctx.now:
+        whole_day = window.end - window.start >= timedelta(hours=20)
+        if whole_day and window.start.date() == ctx.now.date() - timedelta(days=1):
+            return selfknow.yesterday(ctx, act.text, seed)  # the day by its parts, and talks
         return _done_in(ctx, window.start, window.end) or selfknow.yesterday(ctx, act.text, seed)
     return iv._event_at(ctx, when, seed) or iv._plan_at(ctx, when) or iv._routine_at(
         ctx.persona, when
