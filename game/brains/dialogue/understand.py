@@ -416,8 +416,7 @@ class Understander:
             refers = True  # more about the same thing: 'who's hosting?' after the party
         if (label is not None and label.follow) or act.about_you or refers:
             if refers and label is not None and not label.follow and (
-                label.kind is ActKind.OPINION or label.aspect in (Aspect.INTERESTS,
-                                                                  Aspect.FEELINGS)
+                label.kind is ActKind.OPINION or label.aspect is Aspect.INTERESTS
             ):  # 'do you enjoy it?': an opinion of the topic, not a new topic
                 act = replace(act, label="follow.opinion", kind=ActKind.OPINION)
             act = _follow(act, state)

@@ -270,6 +270,10 @@ def _utter(
         said = answer.answer(ctx, asked.act, state, seed).text  # answered before moving on
         if last.end:
             return _line(turn, said, _goodbye(ctx, partner, turn.key), end=True)
+        news = turn.news()
+        share = _share(ctx, partner, news[0], turn.key) if news else ""
+        if share and len(joined(said, share)) <= LINE_LIMIT:  # the answer, then one's news
+            return _line(turn, said, share, news[0])
         return Utterance(ctx.persona.name, clip(said, LINE_LIMIT))
     if last is not None and last.end:
         return _line(turn, reply, _goodbye(ctx, partner, turn.key), end=True)
