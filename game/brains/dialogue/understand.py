@@ -234,13 +234,17 @@ def _without_vocatives(text: str, lex: Lexicon) -> str:
 
 
 def _longest(text: str, forms: Mapping[str, str], exclude: str = "") -> str:
-    best = ""
-    for form, name in forms.items():
-        if len(form) > len(best) and re.search(rf"(?<![\w']){re.escape(form)}(?![\w])", text):
-            if exclude and name.lower() == exclude:
-                continue
-            best = form
-    return forms[best] if best else ""
+    """The longest form the text names (one compiled pattern per set of forms)."""
+    found = [m.group(1) for m in _pattern(tuple(forms)).finditer(text)]
+    found = [f for f in found if not (exclude and forms[f].lower() == exclude)]
+    return forms[max(found, key=len)] if found else ""
+
+
+@cache
+def _pattern(forms: tuple[str, ...]) -> re.Pattern[str]:
+    ordered = sorted(forms, key=len, reverse=True)
+    alternatives = "|".join(re.escape(f) for f in ordered) or "(?!)"
+    return re.compile(rf"(?<![\w'])(?=({alternatives})(?![\w]))")
 
 
 def _mask(text: str, forms: Sequence[str], slot: str) -> str:
@@ -308,6 +312,7 @@ class Understander:
         self._follows = np.zeros(0, dtype=bool)
         self._asking = np.zeros(0, dtype=bool)
         self._stems: list[set[str]] = []
+        self._memo: dict[tuple, Act] = {}
         self._vocab: set[str] = set()
         self._intent_vectors: dict[str, np.ndarray] = {}
         self._terms = np.zeros((0, embedder.dim), dtype=np.float32)
@@ -340,7 +345,25 @@ class Understander:
     def understand(
         self, text: str, now: datetime, state: DialogueState | None = None, speaker: str = ""
     ) -> Act:
-        """The act `text` performs, heard at `now` in a conversation at `state`."""
+        """The act `text` performs, heard at `now` in a conversation at `state`. The same
+        line in the same moment of the same conversation is understood once (an
+        evaluation asks every resident the same questions)."""
+        recent = tuple((s.speaker, s.text) for s in state.said[-4:]) if state else None
+        key = (text, now, speaker, recent)
+        with self._lock:
+            known = self._memo.get(key)
+        if known is not None:
+            return known
+        act = self._understand(text, now, state, speaker)
+        with self._lock:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            self._memo[key] = act
+        return act
+
+    def _understand(
+        self, text: str, now: datetime, state: DialogueState | None, speaker: str
+    ) -> Act:
         matrix = self._ready()
         whole = text
         text = unmarked(_without_vocatives(focus(text), self.lexicon))
@@ -486,6 +509,7 @@ class Understander:
         return best if score >= floor and score - runner_up >= INTENT_MARGIN else ""
 
 
+MEMO_SIZE = 20_000  # understood lines kept (cleared whole when full)
 LEXICAL = 0.3  # weight of shared words beside the embedding's similarity
 ASKING = (ActKind.QUESTION, ActKind.OPINION, ActKind.INVITATION, ActKind.REQUEST)
 _TAG = re.compile(r"(?:,|\b)\s*(?:isn't it|aren't you|haven't we|have we|won't you|don't you"
