@@ -4,12 +4,17 @@ The simulation moves a walker one whole tile per step; drawn as is, people would
 figure here chases its simulated tile at walking pace, so it slides smoothly and never
 falls more than about a tile behind (a big jump, like a load, snaps).
 
-`update` decides where everyone is drawn and what their bubbles say; `draw` only paints it.
+`update` decides where everyone is drawn and what their bubbles say; `draw` only paints it,
+its labels and bubbles laid out by `game.ui.layout` so none covers another or a panel.
+
+A line said stays up for a few real seconds after its speaker falls silent, fading (a
+conversation moves to the next line every half second at 1x), so a back-and-forth reads.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pygame
@@ -18,6 +23,7 @@ from game.sim.player import Visitor
 from game.sim.view import ResidentView, SimView
 from game.ui import theme
 from game.ui.emoji import EmojiRenderer, shared_renderer
+from game.ui.layout import Layout
 from game.ui.mapview import Camera
 from game.ui.sprites import SpriteBank, slug, walk_column
 from game.world.town import AreaKind
@@ -26,6 +32,12 @@ SNAP_TILES = 6.0  # farther than this behind: jump instead of gliding
 CATCH_UP = 1.25  # glide a little faster than the sim walks so the lag never grows
 SPREAD_PX = 12.0  # how far apart people sharing a tile are drawn
 VISITOR_KEY = "\0visitor"  # actor key of the visitor (never a resident's name)
+HOLD_SECONDS = 4.0  # a line stays up this long (real seconds) after it was first said
+FRESH_SECONDS = 1.5  # then it fades, down to FADED
+FADE_PER_SECOND = 45
+FADED = 110  # alpha of the oldest line still shown
+CROWD = 4  # this many people speaking in view: smaller bubbles that name their speaker
+TAIL = 7  # pixels of a speech bubble's tail
 
 
 @dataclass
@@ -68,6 +80,7 @@ class Figure:
     shift: float = 0.0  # world pixels sideways, so people sharing a tile stay apart
     lying: bool = False  # asleep in a bed: drawn lying on it
     pile: int = 1  # how many people are drawn on this figure's tile
+    said_at: float = 0.0  # real time its current line was first shown
 
 
 @dataclass
@@ -80,6 +93,9 @@ class ActorLayer:
     clock: float = 0.0  # real seconds, for walk cycles and the thinking dots
     tile: int = 32
     labels: dict[str, pygame.Rect] = field(default_factory=dict)  # drawn name labels
+    bubbles: list[tuple[str, str, pygame.Rect]] = field(default_factory=list)  # drawn:
+    # (figure key, "speech" or "emoji", the rectangle it claimed)
+    partner: str = ""  # whom the visitor is chatting with: their lines come first
     hover: tuple[int, int] | None = None  # the pointer, for labels shown on hover
     _pile: tuple[str, ...] = ()  # the last pile clicked, and which of it was picked
     _pile_pick: int = 0
@@ -104,14 +120,21 @@ class ActorLayer:
         fig.facing = agent.facing
         fig.emoji = agent.emoji
         fig.thinking = sim.thinking(agent.name)
-        fig.speech = speech
+        self._say(fig, speech)
 
     def update_visitor(self, visitor: Visitor, dt: float, pace: float, speech: str) -> None:
         fig = self.track(VISITOR_KEY, visitor.name, "visitor", visitor.pos)
         fig.name, fig.is_visitor = visitor.name, True
         fig.moving = fig.glide.update(visitor.pos, dt, pace)
         fig.facing = visitor.facing
-        fig.speech = speech
+        self._say(fig, speech)
+
+    def _say(self, fig: Figure, speech: str) -> None:
+        """A new line replaces the old one; silence keeps the old one up a while."""
+        if speech and speech != fig.speech:
+            fig.speech, fig.said_at = speech, self.clock
+        elif not speech and self.clock - fig.said_at >= HOLD_SECONDS:
+            fig.speech = ""
 
     def spread(self) -> None:
         """People standing on the same tile are drawn side by side, not on top of each other."""
@@ -190,28 +213,39 @@ class ActorLayer:
                 image = pygame.transform.rotate(image, 90)
             surface.blit(image, rect)
 
-    def draw_overlays(self, surface: pygame.Surface, cam: Camera) -> None:
-        """Name labels, emoji bubbles, thinking marks and speech (over the `above` layer).
-
-        Each kind is placed greedily front to back, nudged away from what is already
-        placed, so crowded places stay readable.
-        """
-        view = surface.get_rect()
+    def draw_overlays(
+        self,
+        surface: pygame.Surface,
+        cam: Camera,
+        area: pygame.Rect | None = None,
+        blocked: Sequence[pygame.Rect] = (),
+    ) -> None:
+        """Name labels, emoji bubbles, thinking marks and speech (over the `above` layer),
+        laid out inside `area` (the map under the HUD) clear of the `blocked` rectangles
+        (panels, toasts, the log) and of each other: names first, then what is said (the
+        player's partner and the visitor first, then the newest lines), then emoji."""
+        layout = Layout(area or surface.get_rect(), list(blocked))
         figures = [
-            f for f in reversed(self.ordered()) if view.colliderect(self.screen_rect(f, cam))
+            f for f in reversed(self.ordered()) if not layout.covered(self.screen_rect(f, cam))
         ]
-        labels: list[pygame.Rect] = []
-        self.labels = {}
+        self.labels, self.bubbles = {}, []
+        for fig in sorted(figures, key=lambda f: not self._in_focus(f)):  # stable: front first
+            self._label(surface, fig, self.screen_rect(fig, cam), cam.zoom, layout)
+        speakers = sorted(
+            (f for f in figures if f.speech),
+            key=lambda f: (not self._in_focus(f), self.clock - f.said_at, f.key),
+        )
+        crowd = len(speakers) >= CROWD
+        for fig in speakers:
+            self._speech(surface, fig, self.screen_rect(fig, cam), layout, crowd)
         for fig in figures:
-            self._label(surface, fig, self.screen_rect(fig, cam), cam.zoom, labels)
-        bubbles: list[pygame.Rect] = list(labels)  # bubbles avoid labels and each other
-        for fig in figures:
-            self._bubble(surface, fig, self.screen_rect(fig, cam), bubbles)
-        for fig in figures:
-            if fig.speech:
-                _speech(surface, fig.speech, self.screen_rect(fig, cam), bubbles)
+            self._bubble(surface, fig, self.screen_rect(fig, cam), layout)
 
-    def _label(self, surface, fig: Figure, rect: pygame.Rect, zoom: float, placed: list) -> None:
+    def _in_focus(self, fig: Figure) -> bool:
+        """The visitor, whoever it talks with, and the selected resident come first."""
+        return fig.is_visitor or fig.selected or (bool(self.partner) and fig.key == self.partner)
+
+    def _label(self, surface, fig: Figure, rect: pygame.Rect, zoom: float, layout) -> None:
         """A name under the figure. In a crowd names shorten to first names and stack; a
         label that would drift far from its person shows only on hover or when selected."""
         size = 15 if zoom >= 1 else 13
@@ -221,43 +255,52 @@ class ActorLayer:
         text = fig.name if full else fig.name.split()[0]
         image = _label_image(text, size, colour)
         anchor = image.get_rect(midtop=(rect.centerx, rect.bottom + 1))
-        box = _place(anchor, placed, +1, commit=False)
-        if box.y - anchor.y > 3 * anchor.height and not (fig.selected or hovered):
+        keen = fig.selected or hovered or fig.is_visitor
+        box = layout.place(anchor, up=False, reach=6 if keen else 3, wide=2 if keen else 1)
+        if box is None:
             return  # too crowded: hover or select to see this name
-        placed.append(box)
         surface.blit(image, box)
         self.labels[fig.key] = box
 
-    def _bubble(self, surface, fig: Figure, rect: pygame.Rect, placed: list) -> None:
+    def _bubble(self, surface, fig: Figure, rect: pygame.Rect, layout: Layout) -> None:
         if fig.is_visitor or (not fig.emoji and not fig.thinking):
             return
         size = 20
         icon = self.emoji.render(fig.emoji or "💭", size)
         box = pygame.Rect(0, 0, icon.get_width() + 8, size + 6)
-        box.midbottom = (rect.centerx, rect.top - 2)
-        box = _place(box, placed, -1, extra=30 if fig.thinking else 0)
+        dots = 28 if fig.thinking else 0  # the thinking mark sits right of the bubble
+        want = pygame.Rect(0, 0, box.width + dots, box.height)
+        want.midbottom = (rect.centerx + dots // 2, rect.top - 2)
+        placed = layout.place(want, up=True, reach=2, wide=1)
+        if placed is None:
+            return
+        box.topleft = placed.topleft
         pygame.draw.rect(surface, theme.BUBBLE, box, border_radius=9)
         pygame.draw.rect(surface, theme.BUBBLE_EDGE, box, width=1, border_radius=9)
         surface.blit(icon, icon.get_rect(center=box.center))
         if fig.thinking:
             _thinking(surface, (box.right + 2, box.top), self.clock)
+        self.bubbles.append((fig.key, "emoji", placed))
 
-
-def _place(
-    box: pygame.Rect, placed: list[pygame.Rect], direction: int, extra: int = 0, commit=True
-):
-    """Move a box up (-1) or down (+1) until it overlaps nothing placed; then claim it
-    (unless `commit` is False: the caller decides whether to show it)."""
-    probe = pygame.Rect(box.x, box.y, box.width + extra, box.height)
-    for _ in range(8):
-        hit = probe.collidelist(placed)
-        if hit < 0:
-            break
-        other = placed[hit]
-        probe.y = other.bottom + 1 if direction > 0 else other.top - probe.height - 1
-    if commit:
-        placed.append(probe)
-    return pygame.Rect(probe.x, probe.y, box.width, box.height)
+    def _speech(self, surface, fig: Figure, rect: pygame.Rect, layout: Layout, crowd: bool) -> None:
+        """A speech bubble with the line being said, above the speaker's emoji bubble. In
+        a crowd it is smaller and names its speaker; a line fades as it grows old."""
+        small = crowd and not self._in_focus(fig)
+        who = "" if fig.is_visitor or not crowd else fig.name.split()[0]
+        body = _speech_image(fig.speech, who, small)
+        want = pygame.Rect(0, 0, body.get_width(), body.get_height() + TAIL)
+        lift = 4 if fig.is_visitor or not (fig.emoji or fig.thinking) else 34
+        want.midbottom = (rect.centerx, rect.top - lift)
+        placed = layout.place(want, up=True, reach=4, wide=2)
+        if placed is None:
+            return  # no room left in this crowd: the line is in the chat panel or the log
+        above = placed.bottom <= rect.top + 4
+        at = placed.topleft if above else (placed.x, placed.y + TAIL)
+        alpha = _fade(self.clock - fig.said_at)
+        body.set_alpha(alpha)
+        surface.blit(body, at)
+        _tail(surface, pygame.Rect(at, body.get_size()), rect, above, alpha)
+        self.bubbles.append((fig.key, "speech", placed))
 
 
 def _bed(sim: SimView, agent: ResidentView) -> tuple[int, int] | None:
@@ -301,26 +344,56 @@ def _thinking(surface: pygame.Surface, at: tuple[int, int], clock: float) -> Non
         pygame.draw.circle(surface, colour, (box.x + 6 + 7 * i, box.centery), 2)
 
 
-def _speech(surface: pygame.Surface, text: str, rect: pygame.Rect, placed: list) -> None:
-    """A speech bubble with the line being said, above the speaker's emoji bubble."""
-    fnt = theme.font(15)
-    lines = theme.wrap(text, fnt, 220)
-    if len(lines) > 4:
-        lines = lines[:4]
-        lines[-1] = theme.ellipsize(lines[-1] + " ...", fnt, 220)
-    w = max(fnt.size(line)[0] for line in lines) + 14
-    h = len(lines) * fnt.get_linesize() + 10
-    box = pygame.Rect(0, 0, w, h)
-    box.midbottom = (rect.centerx, rect.top - 34)
-    box.clamp_ip(surface.get_rect())
-    box = _place(box, placed, -1)
-    pygame.draw.rect(surface, theme.BUBBLE, box, border_radius=8)
-    pygame.draw.rect(surface, theme.BUBBLE_EDGE, box, width=1, border_radius=8)
-    tip_x = max(box.x + 8, min(box.right - 8, rect.centerx))
-    tip = [(tip_x - 5, box.bottom - 1), (tip_x + 5, box.bottom - 1), (tip_x, box.bottom + 7)]
-    pygame.draw.polygon(surface, theme.BUBBLE, tip)
+def _fade(age: float) -> int:
+    """A line's alpha: opaque while fresh, then fading to FADED."""
+    return int(max(FADED, min(255, 255 - (age - FRESH_SECONDS) * FADE_PER_SECOND)))
+
+
+_speeches: dict[tuple[str, str, bool], pygame.Surface] = {}
+
+
+def _speech_image(text: str, who: str, small: bool) -> pygame.Surface:
+    """A speech bubble's body (the tail is drawn where the bubble lands), cached: the
+    same line is drawn for seconds. Small in a crowd; `who` names the speaker."""
+    key = (text, who, small)
+    image = _speeches.get(key)
+    if image is not None:
+        return image
+    size, width, most = (13, 170, 2) if small else (15, 220, 4)
+    fnt = theme.font(size)
+    prefix = f"{who}: " if who else ""
+    lines = theme.wrap(prefix + text, fnt, width)
+    if len(lines) > most:
+        lines = lines[:most]
+        lines[-1] = theme.ellipsize(lines[-1] + " ...", fnt, width)
     line_h = fnt.get_linesize()
+    w = max(fnt.size(line)[0] for line in lines) + 14
+    image = pygame.Surface((w, len(lines) * line_h + 10), pygame.SRCALPHA)
+    pygame.draw.rect(image, theme.BUBBLE, image.get_rect(), border_radius=8)
+    pygame.draw.rect(image, theme.BUBBLE_EDGE, image.get_rect(), width=1, border_radius=8)
     for i, line in enumerate(lines):
-        surface.blit(
-            fnt.render(theme.safe_text(line), True, theme.INK), (box.x + 7, box.y + 5 + i * line_h)
-        )
+        at = (7, 5 + i * line_h)
+        if i == 0 and prefix and line.startswith(prefix):
+            name = fnt.render(theme.safe_text(prefix), True, theme.HIGHLIGHT)
+            image.blit(name, at)
+            line, at = line[len(prefix) :], (at[0] + name.get_width(), at[1])
+        image.blit(fnt.render(theme.safe_text(line), True, theme.INK), at)
+    if len(_speeches) > 200:
+        _speeches.clear()
+    _speeches[key] = image
+    return image
+
+
+def _tail(
+    surface: pygame.Surface, body: pygame.Rect, speaker: pygame.Rect, above: bool, alpha: int
+) -> None:
+    """The bubble's tail, pointing down at the speaker (or up, for a bubble below)."""
+    x = max(body.x + 8, min(body.right - 8, speaker.centerx))
+    layer = pygame.Surface((12, TAIL + 2), pygame.SRCALPHA)
+    if above:
+        tip, at = [(1, 0), (11, 0), (6, TAIL + 1)], (x - 6, body.bottom - 1)
+    else:
+        tip, at = [(1, TAIL + 1), (11, TAIL + 1), (6, 0)], (x - 6, body.top - TAIL - 1)
+    pygame.draw.polygon(layer, theme.BUBBLE, tip)
+    layer.set_alpha(alpha)
+    surface.blit(layer, at)

@@ -7,6 +7,7 @@ down, the budget is spent); and the UI itself (saves, loads, things that could n
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -92,21 +93,29 @@ class Notifications:
         self.clock += dt
         self.toasts = [t for t in self.toasts if t.until > self.clock]
 
-    def draw(self, surface: pygame.Surface, x: int, y: int, width: int) -> None:
+    def boxes(self, x: int, y: int, width: int) -> list[pygame.Rect]:
+        """Where the toasts are drawn from (x, y) down (bubbles on the map keep clear)."""
+        return [box for _, box, _ in self._layout(x, y, width)]
+
+    def _layout(self, x: int, y: int, width: int) -> Iterator[tuple[Toast, pygame.Rect, list]]:
         fnt = theme.font(16)
         for toast in self.toasts:
             text = toast.text + (f"  (x{toast.count})" if toast.count > 1 else "")
             lines = theme.wrap(text, fnt, width - 20)[:3]
             h = len(lines) * fnt.get_linesize() + 10
-            box = pygame.Rect(x, y, width, h)
+            yield toast, pygame.Rect(x, y, width, h), lines
+            y += h + 4
+
+    def draw(self, surface: pygame.Surface, x: int, y: int, width: int) -> None:
+        fnt = theme.font(16)
+        for toast, box, lines in self._layout(x, y, width):
             theme.panel(surface, box, (20, 22, 30, 225))
-            pygame.draw.rect(surface, toast.color, (x, y + 4, 4, h - 8))
+            pygame.draw.rect(surface, toast.color, (box.x, box.y + 4, 4, box.height - 8))
             for i, line in enumerate(lines):
                 surface.blit(
                     fnt.render(theme.safe_text(line), True, toast.color),
-                    (x + 12, y + 5 + i * fnt.get_linesize()),
+                    (box.x + 12, box.y + 5 + i * fnt.get_linesize()),
                 )
-            y += h + 4
 
 
 class Hud:

@@ -49,6 +49,7 @@ CONFIRM_SECONDS = 5.0  # F9 must be pressed again within this to load over unsav
 FAST_FORWARD_STEPS = 60  # steps a frame may run while the town is quiet (night)
 FAST_FORWARD_BUDGET_S = 0.012
 MARGIN = 8
+TOAST_WIDTH = 380
 # The least height at which the chat and the object editor still work (a few lines of
 # talk; the state box and a few history lines): a short window squeezes them to these.
 CHAT_MIN_HEIGHT = 180
@@ -459,6 +460,8 @@ class TownScene(Scene):
         for agent in self.sim.agents.values():
             self.actors.update_resident(self.sim, agent, dt, pace, self._speech_for(agent, clock))
         keys = set(self.sim.agents)
+        invited = self.invited if self.invited_until > clock else ""
+        self.actors.partner = self.chat.resident if self.chat is not None else invited
         if self.visitor is not None:
             said = self.speech.get(VISITOR_KEY)
             text = said[0] if said and said[1] > clock else ""
@@ -560,12 +563,21 @@ class TownScene(Scene):
         self.overlays.draw(surface, self.camera, self.sim.town.tile)
         self.actors.draw_bodies(surface, self.camera)
         self.map.draw_above(surface, self.camera)
-        self.actors.draw_overlays(surface, self.camera)
+        self.actors.draw_overlays(surface, self.camera, *self._overlay_room(surface))
         self.hud.draw(surface)
         for panel in reversed(self._panels()):
             panel.draw(surface)
-        self.notes.draw(surface, MARGIN, self.hud.rect.bottom + MARGIN, 380)
+        self.notes.draw(surface, MARGIN, self.hud.rect.bottom + MARGIN, TOAST_WIDTH)
         self.feed.draw(surface, self.feed_room())
+
+    def _overlay_room(self, surface: pygame.Surface) -> tuple[pygame.Rect, list[pygame.Rect]]:
+        """Where names and bubbles may go: the map under the HUD, clear of the panels, the
+        toasts (a greeting's "speaks to you" among them) and the log."""
+        w, h = surface.get_size()
+        bar = self.hud.rect.bottom
+        area = pygame.Rect(0, bar, w, max(0, h - bar))
+        toasts = self.notes.boxes(MARGIN, bar + MARGIN, TOAST_WIDTH)
+        return area, [p.rect for p in self._panels()] + toasts + [self.feed.rect]
 
     def feed_room(self) -> pygame.Rect:
         """Where the "what happened" log may go: bottom right, left of the inspector and
