@@ -34,6 +34,7 @@ from game.mind.perception import (
     notice_boards,
     read_notice,
 )
+from game.sim import stride
 from game.sim.events import EventKind, EventLog
 from game.sim.scheduler import Scheduler
 from game.sim.setup import facing
@@ -152,15 +153,36 @@ class Player:
         return self.visitor
 
     def move_visitor(self, dx: int, dy: int) -> bool:
+        """One step; an obstacle a tile or two wide is walked around, a resident's tile
+        never stepped on (`game.sim.stride`)."""
         v = self.visitor
         if v is None or (dx, dy) == (0, 0):
             return False
         v.facing = facing(dx, dy, v.facing)
-        target = (v.pos[0] + dx, v.pos[1] + dy)
-        if not self.ctx.town.is_walkable(*target):
+        target = stride.step(self.ctx.town, v.pos, (dx, dy), self._resident_tiles())
+        if target is None:
             return False
         v.pos = target
         return True
+
+    def settle_visitor(self) -> bool:
+        """The visitor steps aside when it stands where it cannot: on furniture (an old
+        save, a script), or on the tile of a resident who stopped there; returns whether
+        it moved. Residents walking through are let pass."""
+        v, town = self.visitor, self.ctx.town
+        if v is None:
+            return False
+        standing = {a.pos for a in self.ctx.agents.values() if not a.path}
+        if stride.free(town, v.pos, standing):
+            return False
+        tile = stride.nearest_free(town, v.pos, self._resident_tiles(), town.address_at(*v.pos))
+        if tile is None or tile == v.pos:
+            return False
+        v.pos = tile
+        return True
+
+    def _resident_tiles(self) -> set[tuple[int, int]]:
+        return {a.pos for a in self.ctx.agents.values()}
 
     def sighting(self, agent: Agent, radius: int) -> Sighting | None:
         """What `agent` sees of the visitor, if the visitor is in its area and in range."""

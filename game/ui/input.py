@@ -127,7 +127,7 @@ ZOOM_KEYS: dict[int, int] = {
 
 # (control, what it does): the help overlay and docs/CONTROLS.md both come from this table.
 CONTROLS: tuple[tuple[str, str], ...] = (
-    ("W A S D / arrow keys", "walk the visitor (walls block)"),
+    ("W A S D / arrow keys", "walk the visitor (walls block; a lamp post is walked round)"),
     ("T", f"talk with the nearest resident within {CHAT_RANGE} tiles (or Talk in the inspector)"),
     ("Left click a resident", "open the inspector: identity, plan, memories, reflections"),
     ("Left click an object", "open the object editor: read and change its state"),

@@ -346,6 +346,7 @@ class TownScene(Scene):
         self.notes.update(dt)
         self.actors.clock += dt
         self._walk_held(dt)
+        self._settle_visitor()
         self._run_steps(dt)
         self.notes.watch(self.sim)
         self._watch_objects(dt)
@@ -356,6 +357,11 @@ class TownScene(Scene):
         self._frame_resident()
         self._follow_visitor()
         self._layout()
+
+    def _settle_visitor(self) -> None:
+        """Standing still, the visitor steps off a resident's tile (or furniture)."""
+        if not self.held and self.sim.player is not None:
+            self.sim.player.settle_visitor()
 
     def _walk_held(self, dt: float) -> None:
         if not self.held or self.typing():
