@@ -50,6 +50,32 @@ def clean_tree(value: object) -> object:
     return value
 
 
+# Phrases that name one of a kind take "the" ("the owner of Hobbs Cafe"); words spelt
+# with a vowel but said with a consonant take "a", and the other way round.
+_DEFINITE = ("owner ", "head ")
+_ALREADY = ("a ", "an ", "the ")
+_SAID_CONSONANT = ("uni", "use", "usu", "eu", "one ", "once")
+_SAID_VOWEL = ("hour", "honest", "honou", "heir")
+
+
+def with_article(phrase: str) -> str:
+    """A role as a sentence says it: 'a photographer', 'an artist', 'the owner of Hobbs
+    Cafe', so that "Latoya Williams is a photographer."; a phrase that has its article
+    already is left as it is."""
+    text = " ".join(phrase.split())
+    low = text.lower()
+    if not text or low.startswith(_ALREADY):
+        return text
+    if low.startswith(_DEFINITE):
+        return f"the {text}"
+    vowel = low[0] in "aeiou"
+    if low.startswith(_SAID_CONSONANT):
+        vowel = False
+    elif low.startswith(_SAID_VOWEL):
+        vowel = True
+    return f"{'an' if vowel else 'a'} {text}"
+
+
 def quoted(text: str) -> str:
     """`text` as quoted data: in double quotes, with quotes, backslashes and line breaks
     escaped, so nothing inside can end the quotation it sits in."""

@@ -59,6 +59,7 @@ from game.core.records import (
     Source,
     Utterance,
 )
+from game.core.text import with_article
 from game.mind import facts
 from game.mind.agent import Action, AgentSnapshot, Conversation
 from game.mind.dialogue import hear, retrieval_query, state_of
@@ -248,7 +249,7 @@ def base_summary(snap: AgentSnapshot) -> str:
     p = snap.persona
     return (
         f"Name: {p.name} (age: {p.age})\nInnate traits: {', '.join(p.traits)}\n"
-        f"{p.name} is {p.occupation}."
+        f"{p.name} is {with_article(p.occupation)}."
     )
 
 

@@ -64,7 +64,7 @@ from game.core.records import (
     Source,
     Utterance,
 )
-from game.core.text import quoted
+from game.core.text import quoted, with_article
 from game.world.scenario import Resident
 
 Args = Question[Any]  # what a spec reads: the typed question itself
@@ -261,7 +261,7 @@ def _clip(text: str, limit: int) -> str:
 
 
 def persona_line(p: Resident) -> str:
-    return f"{p.name} ({p.age}; {', '.join(p.traits)}) is {p.occupation}."
+    return f"{p.name} ({p.age}; {', '.join(p.traits)}) is {with_article(p.occupation)}."
 
 
 def where(ctx: AgentContext) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
+from game.core.text import with_article
 from game.world.scenario import Resident
 
 T = TypeVar("T")
@@ -120,11 +121,8 @@ def pronouns(persona: Resident) -> tuple[str, str, str]:
 
 
 def article(phrase: str) -> str:
-    """'the owner of Hobbs Cafe', 'an actor', 'a poet'."""
-    low = phrase.lower()
-    if low.startswith(("the ", "owner ", "head ")):
-        return phrase if low.startswith("the ") else f"the {phrase}"
-    return f"an {phrase}" if low[:1] in "aeiou" else f"a {phrase}"
+    """'the owner of Hobbs Cafe', 'an actor', 'a poet' (the one rule the UI uses too)."""
+    return with_article(phrase)
 
 
 def join_and(items: Sequence[str]) -> str:
