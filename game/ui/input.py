@@ -186,6 +186,8 @@ def _key(event: pygame.event.Event, typing: bool) -> list[Command]:
         return _typing_key(key, event.mod)
     if key == pygame.K_TAB:
         return [Command(Act.NEXT_FIELD)]
+    if key in (pygame.K_RETURN, pygame.K_KP_ENTER):  # no box to send it: the screen's
+        return [Command(Act.SUBMIT)]  # default action (the start screen starts)
     if key in WALK_KEYS:
         return [_walk(key, True)]
     if key in PLAY_KEYS:

@@ -7,7 +7,8 @@ the file `python main.py config` shows), written atomically and owner-only (0600
 is typed into a masked box, shown only masked, and written nowhere else; the environment
 variable, when set, still wins over the file.
 Play preferences (speed, autosave, name, window size) go to play.json beside the config
-file. Brain changes take effect in the next game: a running town keeps its brain.
+file. Brain changes take effect in the next game: a running town keeps its brain. The name
+shown is the one the visitor walking the town has; a window size chosen applies on Save.
 """
 
 from __future__ import annotations
@@ -116,6 +117,14 @@ def _value(v: Any) -> str:
     return json.dumps(str(v))
 
 
+def current_name(app) -> str:
+    """The name the player plays under: the visitor walking the town (a save's, or the
+    one typed on the start screen), else the name the next game will take."""
+    town = app.town
+    visitor = town.visitor if town is not None else None
+    return visitor.name if visitor is not None else app.options.name
+
+
 class SettingsScene(Scene):
     """A panel over the town; the town keeps running underneath."""
 
@@ -127,7 +136,7 @@ class SettingsScene(Scene):
         llm = app.options.llm
         self.brain = app.options.brain if app.options.brain in BRAINS else "scripted"
         self.now_running = town.sim.brain_label() if town is not None else ""
-        self.name_box = TextBox("visitor name", text=app.options.name, limit=40)
+        self.name_box = TextBox("visitor name", text=current_name(app), limit=40)
         self.url_box = TextBox(
             "endpoint (blank: api.openai.com)", text=llm.base_url if llm is not None else ""
         )
@@ -151,6 +160,9 @@ class SettingsScene(Scene):
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.note = ""
         self.rows: list[tuple[str, int]] = []
+        # The window size chosen; it applies on Save (resizing at once re-centred the
+        # panel and moved the Save button away from under the pointer).
+        self.size: tuple[int, int] = app.size
 
     # -- what is set ------------------------------------------------------------------------
     @property
@@ -218,16 +230,19 @@ class SettingsScene(Scene):
         elif what == "brain":
             self.brain = value
         elif what == "size":
-            self.app.command(Command(Act.RESIZE, delta=value))
+            self.size = value
+            self.note = f"the window becomes {value[0]}x{value[1]} when you save"
         key = {"speed": "speed", "autosave": "autosave_minutes"}.get(what)
         if key:
             self.app.options = replace(self.app.options, **{key: value})
 
     def apply(self) -> None:
-        """Save: preferences to play.json, the brain to the config file."""
+        """Save: preferences to play.json, the brain to the config file; the window
+        takes the size chosen."""
         name = " ".join(self.name_box.text.split())[:40] or "Robin"
-        self.app.options = replace(self.app.options, name=name, brain=self.brain)
-        prefs = Prefs(self.speed, self.autosave_minutes, name, self.app.size)
+        options = replace(self.app.options, name=name, brain=self.brain, size=self.size)
+        self.app.options = options
+        prefs = Prefs(self.speed, self.autosave_minutes, name, self.size)
         try:
             save_prefs(prefs)
             path = save_brain(
@@ -243,6 +258,8 @@ class SettingsScene(Scene):
         self.key_box.text = ""  # the box now shows the stored key, masked
         self.focus.set(None)
         self.note = f"saved to {path.name} (the brain takes effect in the next game)"
+        if self.size != self.app.size:
+            self.app.command(Command(Act.RESIZE, delta=self.size))
 
     def _choices(self) -> list[Button]:
         return [
@@ -263,7 +280,7 @@ class SettingsScene(Scene):
             ("Speed", self.speed_buttons, self.speed),
             ("Autosave every", self.autosave_buttons, self.autosave_minutes),
             ("Brain (next game)", self.brain_buttons, self.brain),
-            ("Window size", self.size_buttons, self.app.size),
+            ("Window size", self.size_buttons, self.size),
         ):
             self.rows.append((label, y))
             x = x0

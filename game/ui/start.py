@@ -146,6 +146,7 @@ class StartScene(Scene):
         for button in (*self.scenario_buttons, *self.shown_saves()):
             if button.hit(pos) and isinstance(button.key, Choice):
                 self.pick(button.key)
+                return  # the name box keeps the keyboard: Enter starts the choice
         if self.start_button.hit(pos):
             self.start()
             return
