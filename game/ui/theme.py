@@ -99,11 +99,12 @@ def text_image(text: str, size: int = 18, color: Color = TEXT) -> pygame.Surface
 
 
 def wrap(text: str, fnt: pygame.font.Font, width: int) -> list[str]:
-    """Greedy word wrap to a pixel width; a word longer than the width gets its own line."""
+    """Greedy word wrap to a pixel width; a word longer than the width is broken into
+    pieces that fit (a long state typed without a space must not run past a box's edge)."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for word in paragraph.split(" "):
+        for word in (p for w in paragraph.split(" ") for p in break_word(w, fnt, width)):
             candidate = f"{line} {word}" if line else word
             if fnt.size(candidate)[0] <= width or not line:
                 line = candidate
@@ -112,6 +113,20 @@ def wrap(text: str, fnt: pygame.font.Font, width: int) -> list[str]:
                 line = word
         lines.append(line)
     return lines
+
+
+def break_word(word: str, fnt, width: int) -> list[str]:
+    """A word in pieces no wider than `width` (itself, if it fits); `fnt` measures by
+    `size(text)`, a font or anything shaped like one."""
+    if width <= 0 or fnt.size(word)[0] <= width:
+        return [word]
+    pieces, piece = [], ""
+    for ch in word:
+        if piece and fnt.size(piece + ch)[0] > width:
+            pieces.append(piece)
+            piece = ""
+        piece += ch
+    return [*pieces, piece] if piece else pieces
 
 
 def ellipsize(text: str, fnt: pygame.font.Font, width: int) -> str:

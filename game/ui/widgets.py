@@ -59,6 +59,8 @@ class TextBox:
     size: int = 18
     secret: bool = False  # shown as dots (an API key)
     selected: bool = False  # the whole text is selected (Ctrl+A)
+    label: str = "the text"  # what the box holds, for the message when it is full
+    refused: int = 0  # characters the last typing or paste did not fit
     _cursor: int | None = None  # None: at the end
 
     @property
@@ -75,9 +77,20 @@ class TextBox:
             self.text, self._cursor, self.selected = "", None, False
         at = self.cursor
         room = max(0, self.limit - len(self.text))
-        text = text.replace("\n", " ")[:room]
+        text = text.replace("\n", " ")
+        self.refused = max(0, len(text) - room)
+        text = text[:room]
         self.text = self.text[:at] + text + self.text[at:]
         self._move(at + len(text))
+
+    def refusal(self) -> str:
+        """What the player is told when typing did not fit ('' when it all did): the limit,
+        so a cut is never silent."""
+        if not self.refused:
+            return ""
+        what = self.label[:1].upper() + self.label[1:]
+        more = "1 more character was" if self.refused == 1 else f"{self.refused} more were"
+        return f"{what} is at most {self.limit} characters: {more} not typed."
 
     def erase(self) -> None:
         if self.selected:
@@ -96,6 +109,7 @@ class TextBox:
 
     def edit(self, command: Command) -> str | None:
         """Apply a typing command; on Enter, the submitted text (else None)."""
+        self.refused = 0
         if command.act is Act.TYPE:
             self.type(command.text)
         elif command.act is Act.ERASE:
@@ -297,6 +311,36 @@ class Row:
         return None
 
 
+class Paragraph:
+    """Text wrapped to a width (long words broken too), laid out again only when the
+    text or the width changes: a state line, a panel's note."""
+
+    def __init__(self, size: int = 15, color: theme.Color = theme.TEXT) -> None:
+        self.size, self.color = size, color
+        self._row: Row | None = None
+        self._key: tuple = ()
+
+    def layout(self, spans: str | list[Span], width: int) -> int:
+        """Wrap the text (or spans) into `width` pixels; returns the height it takes."""
+        if isinstance(spans, str):
+            spans = [Span(spans, self.color, self.size)] if spans else []
+        key = (tuple((s.text, s.color, s.size) for s in spans), width)
+        if key != self._key:
+            self._key = key
+            self._row = Row(spans) if spans else None
+            if self._row is not None:
+                self._row.layout(max(1, width))
+        return self.height
+
+    @property
+    def height(self) -> int:
+        return self._row.height if self._row is not None else 0
+
+    def draw(self, surface: pygame.Surface, pos: tuple[int, int]) -> None:
+        if self._row is not None:
+            self._row.draw(surface, *pos)
+
+
 def _flow(spans: list[Span], width: int) -> tuple[list[tuple[pygame.Rect, Span]], list]:
     """Lay spans out across lines, wrapping at words and at newlines; consecutive words of a
     span on one line become one piece (one render). Links stay whole, with rects for clicks."""
@@ -319,6 +363,8 @@ def _flow_words(words, span, fnt, at, width, line_h, pieces, links) -> tuple[int
     """Place one paragraph of a span from `at`; returns where the next text starts."""
     x, y = at
     run, run_x = "", x
+    if span.link is None:
+        words = [piece for word in words for piece in theme.break_word(word, fnt, width)]
     for word in words:
         candidate = f"{run} {word}" if run else word
         if x + fnt.size(candidate)[0] > width and (run or x):

@@ -106,3 +106,25 @@ def test_ctrl_keys_become_editing_commands_only_while_typing():
     assert translate(ctrl_a, typing=True)[0].text == Edit.SELECT_ALL.value
     assert translate(key_event(pygame.K_LEFT), typing=True)[0].act is Act.EDIT
     assert translate(key_event(pygame.K_LEFT), typing=False)[0].act is Act.WALK
+
+
+def test_a_full_text_box_says_what_it_refused():
+    box = TextBox("state", limit=10, label="a state")
+    box.type("overflowing fast")
+    assert box.text == "overflowi" + "n" and box.refused == 6
+    assert box.refusal() == "A state is at most 10 characters: 6 more were not typed."
+    box.erase()
+    box.type("g")
+    assert box.refused == 0 and box.refusal() == ""
+
+
+def test_long_words_break_inside_the_width():
+    from game.ui.widgets import Paragraph
+
+    fnt = theme.font(17)
+    lines = theme.wrap("a " + "w" * 80 + " b", fnt, 200)
+    assert len(lines) > 3 and all(fnt.size(line)[0] <= 200 for line in lines)
+    assert "".join(lines).replace(" ", "") == "a" + "w" * 80 + "b"
+    text = Paragraph(17)
+    height = text.layout("x" * 120, 200)
+    assert height > 2 * fnt.get_linesize() and text._row._image.get_width() <= 200
