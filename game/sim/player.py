@@ -46,6 +46,20 @@ VISITOR_NAME = re.compile(r"[^\w '.-]")
 CHAT_RANGE = 4  # tiles: how near the visitor must stand to talk
 CHAT_IDLE = timedelta(minutes=3)  # game time without a word before a chat lapses
 NOTICE_LIMIT = 500  # characters of one notice
+STATE_LIMIT = 60  # characters of an object's state
+
+
+def plain_state(text: str, name: str) -> str:
+    """The state in what a player typed: 'the sink is overflowing.', "it's overflowing"
+    and 'is now overflowing' are all 'overflowing', so the log and the residents' memories
+    say 'the kitchen sink is overflowing', never '... is the sink is overflowing'."""
+    words = " ".join(clean(text).split()).strip(" .!")
+    names = sorted({re.escape(name), re.escape(name.split()[-1])}, key=len, reverse=True)
+    subject = rf"(?:(?:the|my|this|that|your)\s+)?(?:{'|'.join(names)}|it)"
+    verb = r"(?:\s+is|\s+was|['’]s)"
+    lead = re.match(rf"(?:{subject}{verb}\s+|is\s+)?(?:now\s+)?", words, re.IGNORECASE)
+    rest = words[lead.end() :] if lead else words
+    return rest or words
 
 
 class EditSource(StrEnum):
@@ -313,7 +327,10 @@ class Player:
         area = town.find(address) or town.resolve(address)
         if area is None or area.kind is not AreaKind.OBJECT:
             raise SmallvilleError(f"no object at {address!r}")
-        state = " ".join(state.split())[:60] or area.default_state
+        state = plain_state(state, area.name)
+        if len(state) > STATE_LIMIT:
+            raise SmallvilleError(f"a state is at most {STATE_LIMIT} characters, not {len(state)}")
+        state = state or area.default_state
         self.ctx.set_state(area.address, state, EditSource.PLAYER)
         text = f"{area.address} set to {state}"
         self.ctx.log.add(self.now, EventKind.PLAYER, EditSource.PLAYER, text)

@@ -29,11 +29,10 @@ from typing import Any, ClassVar
 
 from game.core.errors import SmallvilleError
 from game.mind.perception import notice_boards
-from game.sim.player import NOTICE_LIMIT
+from game.sim.player import NOTICE_LIMIT, STATE_LIMIT
 from game.world.town import AreaKind, Town
 
 TEXT_LIMIT = 500  # characters of what is said, thought or posted (the player's limit)
-STATE_LIMIT = 60  # characters of an object state
 MAX_LINES = 100_000  # a script longer than this is refused rather than read
 MAX_BYTES = 16 * 1024 * 1024
 
