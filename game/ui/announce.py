@@ -11,38 +11,45 @@ import pygame
 
 from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
+from game.sim.player import NOTICE_LIMIT
 from game.sim.view import READ_ONLY, SimView
 from game.ui import theme
-from game.ui.input import Command, PanelAction
-from game.ui.widgets import Button, Focus, Row, ScrollList, Span, TextBox
+from game.ui.input import PanelAction
+from game.ui.panel import BoxPanel, Dock
+from game.ui.widgets import Button, Row, Span, TextBox
 
 SIZE = (460, 260)
 MIN_HEIGHT = 190  # the text box and a line or two of notices
 
 
-class AnnouncePanel:
+class AnnouncePanel(BoxPanel):
     """A text box for a notice, and the notices posted so far with their readers."""
 
+    dock = Dock.STACK
+    size = SIZE
+    min_height = MIN_HEIGHT
+
     def __init__(self, sim: SimView) -> None:
+        self.box = TextBox(
+            'e.g. "Town meeting at Johnson Park on Wednesday at 5 pm"',
+            size=17,
+            limit=NOTICE_LIMIT,
+            label="a notice",
+        )
+        super().__init__(self.box)
         self.sim = sim
-        self.rect = pygame.Rect(0, 0, *SIZE)
-        self.box = TextBox('e.g. "Town meeting at Johnson Park on Wednesday at 5 pm"', size=17)
         self.post_button = Button("Post", size=16)
-        self.close_button = Button("Close", size=16)
-        self.focus = Focus(self.box)
         self.focus.set(self.box)
-        self.list = ScrollList()
-        self.note = ""
         self._shown: tuple = ()
 
-    def update(self, rect: pygame.Rect) -> None:
+    def update(self, rect: pygame.Rect, dt: float = 0.0) -> None:
         self.rect = rect
-        self.close_button.fit(0, rect.y + 8, pad=8)
-        self.close_button.rect.right = rect.right - 10
+        self.place_close_button()
         self.box.rect = pygame.Rect(rect.x + 12, rect.y + 62, rect.width - 86, 30)
         self.post_button.fit(rect.right - 66, rect.y + 62, height=30)
         top = rect.y + 120
-        bottom = rect.bottom - (26 if self.note else 8)
+        note = self.note_height()
+        bottom = rect.bottom - (note + 10 if note else 8)
         relaid = self.list.place(pygame.Rect(rect.x + 12, top, rect.width - 20, bottom - top))
         lines = tuple(self._lines())
         if relaid or lines != self._shown:
@@ -68,35 +75,33 @@ class AnnouncePanel:
         if self.close_button.hit(pos):
             return PanelAction.CLOSE
         if self.post_button.hit(pos):
-            self.post(self.box.take())
+            self.submit(self.box)
         elif not self.focus.click(pos):
             self.focus.set(None)
         return PanelAction.NONE
 
-    def handle_text(self, command: Command) -> None:
-        text = self.box.edit(command)
-        if text is not None:
-            self.post(text)
-
-    def post(self, text: str) -> None:
-        """Post the notice; a refusal keeps the words in the box to fix and send again."""
-        if not text.strip():
+    def submit(self, box: TextBox) -> None:
+        """Enter or Post: post the notice; a refusal keeps the words in the box to fix."""
+        if not box.text.strip():
+            self.tell("Nothing posted: type the notice first, then Post.")
             return
+        if self.post(box.text):
+            box.take()
+
+    def post(self, text: str) -> bool:
+        """Post the notice; True if it went up. The note says what happened."""
+        if not text.strip():
+            return False
         player = self.sim.player
         try:
             if player is None:
                 raise SmallvilleError(READ_ONLY)
             notice = player.announce(text)
         except SmallvilleError as exc:
-            self.box.type(text)
-            self.note = f"could not post it: {exc}"
-            return
-        self.note = f"posted at {fmt_time(notice.posted)}: residents read it as they pass a board"
-
-    def wheel(self, pos: tuple[int, int], value: int) -> bool:
-        if not self.rect.collidepoint(pos):
+            self.tell(f"could not post it: {exc}")
             return False
-        self.list.scroll(value)
+        when = fmt_time(notice.posted)
+        self.tell(f"posted at {when}: residents read it as they pass a board", theme.GOOD)
         return True
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -109,7 +114,4 @@ class AnnouncePanel:
             widget.draw(surface)
         theme.blit_text(surface, "Notices posted", (r.x + 12, r.y + 100), 15, theme.MUTED)
         self.list.draw(surface, "none yet")
-        if self.note:
-            colour = theme.BAD if self.note.startswith("could not") else theme.GOOD
-            note = theme.ellipsize(self.note, theme.font(15), r.width - 24)
-            theme.blit_text(surface, note, (r.x + 12, r.bottom - 22), 15, colour)
+        self.draw_note(surface, r.bottom - 6)

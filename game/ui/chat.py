@@ -15,27 +15,40 @@ from game.core.errors import SmallvilleError
 from game.core.records import Utterance
 from game.sim.view import READ_ONLY, SimView
 from game.ui import theme
-from game.ui.input import Command, PanelAction
-from game.ui.widgets import Button, Focus, Row, ScrollList, Span, TextBox
+from game.ui.input import PanelAction
+from game.ui.panel import BoxPanel, Dock
+from game.ui.widgets import Button, Row, Span, TextBox
 
 SIZE = (540, 320)
+MIN_HEIGHT = 180  # a few lines of talk and the text box
+CLOSE_SECONDS = 2.5  # an ended chat (or one whose resident left) closes after this
 
 
-class ChatPanel:
-    """A conversation window with a text box; the resident's replies arrive later."""
+class ChatPanel(BoxPanel):
+    """A conversation window with a text box; the resident's replies arrive later.
+
+    Why it waits for the box: a panel closing under the player's fingers turns the rest of
+    a sentence into hotkeys. So it closes by itself only when the talk is over and the box
+    is neither focused nor holding a draft."""
+
+    dock = Dock.STACK
+    size = SIZE
+    min_height = MIN_HEIGHT
 
     def __init__(self, sim: SimView, resident: str, focus: bool = True) -> None:
-        self.sim, self.resident = sim, resident
-        self.rect = pygame.Rect(0, 0, *SIZE)
         self.box = TextBox(f"say something to {resident.split()[0]}...", size=18)
+        super().__init__(self.box, close_label="Leave")
+        self.sim, self.resident = sim, resident
         self.send_button = Button("Say", size=16)
-        self.close_button = Button("Leave", size=16)
-        self.focus = Focus(self.box)
-        self.list = ScrollList()
-        self.note = ""
+        self.far_note = ""
+        self._idle = 0.0  # real seconds the talk has been over with the box left alone
         self._signature: tuple = ()
         if focus:
             self.focus.set(self.box)
+
+    @property
+    def subject(self) -> str:
+        return self.resident
 
     @property
     def lines(self) -> Sequence[Utterance]:
@@ -51,23 +64,58 @@ class ChatPanel:
         lines = self.lines
         return bool(lines) and lines[-1].speaker == self.resident and lines[-1].end
 
-    def update(self, rect: pygame.Rect, near: bool) -> None:
+    @property
+    def near(self) -> bool:
+        """Whether the visitor stands near enough to talk (never, in a replay)."""
+        player = self.sim.player
+        return player is not None and player.visitor_near(self.resident)
+
+    @property
+    def over(self) -> bool:
+        """The talk is over: the resident ended it, or stands out of reach."""
+        return self.ended or not self.near
+
+    @property
+    def finished(self) -> str:
+        if self._idle < CLOSE_SECONDS:
+            return ""
+        why = "ended the conversation" if self.ended else "walked away"
+        return f"{self.resident} {why}; the chat closed"
+
+    def close(self) -> None:
+        """Leaving the panel ends the talk (the resident goes back to what it was doing)."""
+        if self.sim.player is not None:
+            self.sim.player.end_chat(self.resident)
+
+    def update(self, rect: pygame.Rect, dt: float = 0.0) -> None:
         self.rect = rect
-        self.close_button.fit(0, rect.y + 8, pad=8)
-        self.close_button.rect.right = rect.right - 10
+        left_alone = self.over and not self.box.focused and not self.box.text
+        self._idle = self._idle + dt if left_alone else 0.0
+        self.place_close_button()
         self.box.rect = pygame.Rect(rect.x + 12, rect.bottom - 40, rect.width - 84, 30)
         self.send_button.fit(rect.right - 64, rect.bottom - 40, height=30)
-        self.send_button.enabled = near and not self.ended
+        self.send_button.enabled = self.near
+        self.far_note = self._far_note()
+        note = self.note_height() + 4 if self.shown_note() else 0
         relaid = self.list.place(
-            pygame.Rect(rect.x + 12, rect.y + 44, rect.width - 20, rect.height - 92)
+            pygame.Rect(rect.x + 12, rect.y + 44, rect.width - 20, rect.height - 92 - note)
         )
         signature = (len(self.lines), self.pending, self.ended)
         if relaid or signature != self._signature:
             self.list.set_rows(self._rows())
             self.list.scroll_to_end()  # the newest line in view
             self._signature = signature
+
+    def _far_note(self) -> str:
+        if self.near:
+            return ""
         first = self.resident.split()[0]
-        self.note = "" if near else f"{first} is too far away: walk closer to keep talking."
+        if self.box.text and not self.box.focused:
+            return f"Not sent: {first} is out of reach. Walk closer, press T, then Enter."
+        return f"{first} is too far away: walk closer to keep talking."
+
+    def shown_note(self) -> str:
+        return self.note or self.far_note
 
     def _rows(self) -> list[Row]:
         rows = []
@@ -89,32 +137,34 @@ class ChatPanel:
         if self.close_button.hit(pos):
             return PanelAction.CLOSE
         if self.send_button.hit(pos):
-            self.say(self.box.take())
+            self.submit(self.box)
         elif not self.focus.click(pos):
             self.focus.set(None)
         return PanelAction.NONE
 
-    def handle_text(self, command: Command) -> None:
-        text = self.box.edit(command)
-        if text is not None:
-            self.say(text)
+    def submit(self, box: TextBox) -> None:
+        """Enter: say the words. After the resident ended the talk they start it again;
+        with the resident out of reach the words stay in the box, and the box lets go."""
+        if not box.text.strip():
+            if self.over:
+                box.focused = False  # nothing to say to a talk that is over
+            return
+        if not self.near:
+            box.focused = False  # the words wait in the box; the note says why
+            return
+        self.say(box.take())
 
     def say(self, text: str) -> None:
-        if not text or self.ended:
+        if not text:
             return
         player = self.sim.player
         try:
             if player is None:
                 raise SmallvilleError(READ_ONLY)
             player.visitor_say(self.resident, text)
+            self.note = ""
         except SmallvilleError as exc:
-            self.note = str(exc)
-
-    def wheel(self, pos: tuple[int, int], value: int) -> bool:
-        if not self.rect.collidepoint(pos):
-            return False
-        self.list.scroll(value)
-        return True
+            self.tell(str(exc))
 
     def draw(self, surface: pygame.Surface) -> None:
         theme.panel(surface, self.rect)
@@ -131,8 +181,7 @@ class ChatPanel:
         self.list.draw(surface)
         self.box.draw(surface)
         self.send_button.draw(surface)
-        if self.note:
-            theme.blit_text(surface, self.note, (r.x + 12, r.bottom - 60), 15, theme.BAD)
+        self.draw_note(surface, self.box.rect.y - 4)
 
     def _speaking(self) -> str:
         if self.ended:

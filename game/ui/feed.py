@@ -99,9 +99,15 @@ class Feed:
 
 
 def describe(item: Happening) -> str:
-    """A happening in a few words: 'Isabella Rodriguez: stove is off'."""
+    """A happening in a few words: 'The stove is now off (set by Isabella Rodriguez)'."""
     if item.kind is HappeningKind.OBJECT:
         who = "you" if item.who == EditSource.PLAYER else item.who
-        thing = item.address.split(":")[-1] if item.address else "something"
-        return f"{who}: {thing} is {item.state}"
+        thing = item.address.split(":")[-1] if item.address else "thing"
+        return change_text(thing, item.state, who)
     return item.text
+
+
+def change_text(name: str, state: str, who: str) -> str:
+    """'The kitchen sink is now overflowing (set by you)': an object's change, one sentence
+    for the log and the toasts alike (the state is the player's word, not a sentence)."""
+    return f"The {name} is now {state} (set by {who})"

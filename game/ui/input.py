@@ -263,6 +263,16 @@ def text_event(text: str) -> pygame.event.Event:
     return pygame.event.Event(pygame.TEXTINPUT, text=text)
 
 
+def typing_events(text: str) -> list[pygame.event.Event]:
+    """What SDL sends as a person types `text` (ASCII): for each character its key going
+    down, the character as text, the key coming up, so a test sees keys and text alike."""
+    events = []
+    for ch in text:
+        key = ord(ch.lower())
+        events += [key_event(key), text_event(ch), key_event(key, down=False)]
+    return events
+
+
 def click_events(pos: tuple[int, int]) -> list[pygame.event.Event]:
     """A left click (press and release at the same place)."""
     return [

@@ -20,9 +20,10 @@ from game.core.records import FactKind, MemoryKind, MemoryRecord, Source
 from game.sim.player import Player, Ticket
 from game.sim.view import READ_ONLY, ResidentView, SimView
 from game.ui import theme
-from game.ui.input import Act, Command, PanelAction
+from game.ui.input import PanelAction
+from game.ui.panel import BoxPanel, Dock
 from game.ui.sprites import SpriteBank, slug
-from game.ui.widgets import Button, Focus, Row, ScrollList, Span, TextBox
+from game.ui.widgets import Button, Row, Span, TextBox
 
 
 class Tab(Enum):
@@ -71,13 +72,17 @@ class Asked:
     error: str = ""
 
 
-class Inspector:
+class Inspector(BoxPanel):
     """A side panel about one resident. It reads the simulation and sends it commands."""
 
+    dock = Dock.SIDE
+    size = (WIDTH, 400)
+    min_height = 0
+
     def __init__(self, sim: SimView, name: str, sprites: SpriteBank) -> None:
+        super().__init__()
         self.sim, self.name, self.sprites = sim, name, sprites
         self.tab = Tab.ABOUT
-        self.rect = pygame.Rect(0, 0, WIDTH, 400)
         self.close_button = Button("Close", PanelAction.CLOSE, size=16)
         self.talk_button = Button("Talk (T)", PanelAction.TALK, size=16)
         self.tab_buttons = [Button(t.value, t, size=17) for t in Tab]
@@ -87,19 +92,20 @@ class Inspector:
         self.search = TextBox("search the memory stream...", size=17)
         self.question = TextBox("ask an interview question...", size=17)
         self.voice = TextBox("an inner voice: a thought they take as their own...", size=17)
-        self.focus = Focus()
-        self.list = ScrollList()
         self.kind: MemoryKind | None = None
         self.limit = PAGE
         self.highlight: int | None = None  # memory index jumped to
         self.asked: list[Asked] = []
         self.whispered: list[tuple[str, str]] = []  # (game time, text)
-        self.note = ""  # a one-line message for the player (errors of commands)
         self._rows: dict[tuple, Row] = {}
         self._signature: tuple = ()
         self._pending_scroll = ""
 
     # -- what is shown --------------------------------------------------------------------
+    @property
+    def subject(self) -> str:
+        return self.name
+
     @property
     def agent(self) -> ResidentView:
         return self.sim.agents[self.name]
@@ -118,17 +124,18 @@ class Inspector:
             return [self.question, self.voice]
         return []
 
-    def update(self, rect: pygame.Rect, can_talk: bool) -> None:
+    def update(self, rect: pygame.Rect, dt: float = 0.0) -> None:
         self.rect = rect
-        self._layout_header(can_talk)
+        player = self.sim.player
+        self._layout_header(player is not None and player.visitor_near(self.name))
         self.focus.boxes = self.boxes()
         for box in (self.search, self.question, self.voice):
             if box not in self.focus.boxes:
                 box.focused = False
         top = self._layout_tab_controls()
-        relaid = self.list.place(
-            pygame.Rect(rect.x + 14, top, rect.width - 24, rect.bottom - top - 10)
-        )
+        note = self.note_height()
+        bottom = rect.bottom - (note + 14 if note else 10)
+        relaid = self.list.place(pygame.Rect(rect.x + 14, top, rect.width - 24, bottom - top))
         signature = self._content_signature()
         if relaid or signature != self._signature:
             self.list.set_rows(self._build_rows(), keep_offset=signature[:2] == self._signature[:2])
@@ -371,25 +378,13 @@ class Inspector:
         self.limit = max(PAGE, len(self.agent.memory) - index + 1)
         self._pending_scroll = str(index)
 
-    def handle_text(self, command: Command) -> None:
-        """Typing, Backspace, Enter and Tab while one of the panel's boxes has the focus."""
-        box = self.focus.current
-        if command.act is Act.NEXT_FIELD:
-            self.focus.next()
-        elif box is None:
-            return
-        elif command.act is Act.SUBMIT:
-            self._submit(box)
-        else:
-            box.edit(command)
-
-    def _submit(self, box: TextBox) -> None:
+    def submit(self, box: TextBox) -> None:
+        """Enter asks or whispers; in the search box it keeps the focus (the list already
+        shows what matches), so the next keys are still typing, never commands."""
         if box is self.question:
             self.ask(box.take())
         elif box is self.voice:
             self.whisper(box.take())
-        else:
-            box.focused = False  # Enter in the search box just closes the keyboard
 
     def ask(self, question: str) -> None:
         """An interview question: the answer shows here and never enters the memory."""
@@ -407,15 +402,9 @@ class Inspector:
         try:
             self._player().inner_voice(self.name, text)
         except SmallvilleError as exc:
-            self.note = f"could not send the inner voice: {exc}"
+            self.tell(f"could not send the inner voice: {exc}")
             return
         self.whispered.append((fmt_time(self.sim.now), text))
-
-    def wheel(self, pos: tuple[int, int], value: int) -> bool:
-        if not self.rect.collidepoint(pos):
-            return False
-        self.list.scroll(value)
-        return True
 
     # -- drawing ----------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
@@ -472,8 +461,7 @@ class Inspector:
             )
             self.voice.draw(surface)
             self.voice_button.draw(surface)
-        if self.note:
-            theme.blit_text(surface, self.note, (r.x + 14, r.bottom - 24), 15, theme.BAD)
+        self.draw_note(surface, r.bottom - 8)
 
 
 _KIND_COLOUR = {

@@ -45,8 +45,8 @@ def test_a_burning_stove_is_drawn_on_the_map_and_told(make_app):
     frames(app, 2)
     assert town.overlays.shown[STOVE].effect is Effect.FIRE
     assert STOVE in town.overlays.painted
-    assert any("stove is burning" in t.text for t in town.notes.toasts)
-    assert any("stove is burning" in line.text for line in town.feed.lines)
+    assert any("The stove is now burning" in t.text for t in town.notes.toasts)
+    assert any("The stove is now burning" in line.text for line in town.feed.lines)
     town.sim.player.set_object_state(STOVE, "idle")
     frames(app, 1)
     assert STOVE not in town.overlays.shown and STOVE not in town.overlays.painted
