@@ -113,3 +113,12 @@ def test_the_layout_never_places_a_box_over_a_taken_one():
     assert len(shown) >= 6 and not disjoint(shown)
     for box in shown:
         assert area.contains(box) and box.collidelist(layout.blocked) < 0
+
+
+def test_the_camera_keeps_the_visitor_clear_of_the_chat_panel(make_app):
+    app = party(make_app, size=(800, 480))  # by the map's west edge: above the panel
+    town = app.town
+    body = town.actors.screen_rect(town.actors.figures[VISITOR_KEY], town.camera)
+    partner = town.actors.screen_rect(town.actors.figures["Isabella Rodriguez"], town.camera)
+    assert not body.colliderect(town.chat.rect) and not partner.colliderect(town.chat.rect)
+    assert VISITOR_KEY in town.actors.labels
