@@ -21,21 +21,17 @@ from game.sim.simulation import ClockMode
 from game.sim.view import SimView
 from game.ui import theme
 from game.ui.actors import VISITOR_KEY, ActorLayer
-from game.ui.announce import MIN_HEIGHT as ANNOUNCE_MIN_HEIGHT
-from game.ui.announce import SIZE as ANNOUNCE_SIZE
 from game.ui.announce import AnnouncePanel
-from game.ui.chat import SIZE as CHAT_SIZE
 from game.ui.chat import ChatPanel
-from game.ui.feed import Feed
+from game.ui.feed import Feed, change_text
 from game.ui.hud import Hud, Notifications
 from game.ui.input import Act, Command, PanelAction
-from game.ui.inspector import WIDTH as INSPECTOR_WIDTH
 from game.ui.inspector import Inspector
 from game.ui.mapview import Camera, MapRenderer
-from game.ui.objects import SIZE as EDITOR_SIZE
 from game.ui.objects import ObjectEditor
 from game.ui.overlays import ObjectOverlays, notable
 from game.ui.pacing import Pacer
+from game.ui.panel import Dock, Panel, Panels
 from game.ui.scene import Scene
 from game.world.town import AreaKind
 
@@ -44,17 +40,19 @@ VISITOR_STEP_S = 0.14  # the visitor walks about 7 tiles a real second
 DRAG_THRESHOLD = 6  # pixels the pointer must move before a press becomes a drag
 SPEECH_SECONDS = 6.0
 INVITE_SECONDS = 12.0  # how long "T to answer" stands after a resident greets the visitor
-CHAT_CLOSE_SECONDS = 2.5  # a chat that ended (or whose resident left) closes after this
+KEYS_GRACE_SECONDS = 1.0  # after a text box lets go by itself, keys are typing this long
 CONFIRM_SECONDS = 5.0  # F9 must be pressed again within this to load over unsaved play
 FAST_FORWARD_STEPS = 60  # steps a frame may run while the town is quiet (night)
 FAST_FORWARD_BUDGET_S = 0.012
 MARGIN = 8
 TOAST_WIDTH = 380
-# The least height at which the chat and the object editor still work (a few lines of
-# talk; the state box and a few history lines): a short window squeezes them to these.
-CHAT_MIN_HEIGHT = 180
-EDITOR_MIN_HEIGHT = 226
 QUICKSAVE = "quicksave"
+# Every kind of panel, in layout order: side panels from the right edge in, stacked ones
+# from the bottom up. A new panel is its module and its line here.
+PANELS: tuple[type[Panel], ...] = (Inspector, ChatPanel, ObjectEditor, AnnouncePanel)
+# Commands by which the player lets go of a text box (no grace period for keys after them).
+_LETTING_GO = (Act.BACK, Act.SUBMIT, Act.POINTER_DOWN, Act.POINTER_UP)
+_TEXT_ACTS = (Act.TYPE, Act.ERASE, Act.SUBMIT, Act.NEXT_FIELD, Act.EDIT)
 
 
 @dataclass
@@ -84,10 +82,9 @@ class TownScene(Scene):
         self.hud = Hud()
         self.notes = Notifications()
         self.notes.restart(sim)
-        self.inspector: Inspector | None = None
-        self.chat: ChatPanel | None = None
-        self.editor: ObjectEditor | None = None
-        self.announce: AnnouncePanel | None = None
+        self.panels = Panels(PANELS)
+        self.keys_grace_until = 0.0  # real time until which keys are typing, going nowhere
+        self._had_focus = False
         self.press: Press | None = None
         self.held: list[tuple[int, int]] = []  # walk directions held, latest last
         self.walk_timer = 0.0
@@ -97,7 +94,6 @@ class TownScene(Scene):
         self.feed = Feed()
         self.invited = ""  # who greeted the visitor: T answers them
         self.invited_until = 0.0
-        self.chat_closing = 0.0  # real time at which an over chat panel closes (0: open)
         self.confirm_load_until = 0.0
         self.fast_forward = False  # the whole town sleeps: the night runs fast
         self.watching = ""  # the resident the camera shows until the player takes over
@@ -106,28 +102,55 @@ class TownScene(Scene):
         self.last_step_ms = 0.0
         self._frame_resident(snap=True)
 
+    # -- the open panels, by kind (for what the town does with each) ---------------------
+    @property
+    def inspector(self) -> Inspector | None:
+        return self.panels.find(Inspector)
+
+    @property
+    def chat(self) -> ChatPanel | None:
+        return self.panels.find(ChatPanel)
+
+    @property
+    def editor(self) -> ObjectEditor | None:
+        return self.panels.find(ObjectEditor)
+
+    @property
+    def announce(self) -> AnnouncePanel | None:
+        return self.panels.find(AnnouncePanel)
+
+    def _panels(self) -> list[Panel]:
+        """Open panels, topmost first (clicks and keys go to the first that wants them)."""
+        return list(self.panels)
+
     # -- commands -------------------------------------------------------------------------
     def typing(self) -> bool:
-        return self._focused_panel() is not None
-
-    def _panels(self) -> list:
-        """Open panels, topmost first (clicks and keys go to the first that wants them)."""
-        panels = (self.announce, self.chat, self.editor, self.inspector)
-        return [p for p in panels if p is not None]
-
-    def _focused_panel(self):
-        return next((p for p in self._panels() if p.focus.current is not None), None)
+        """A text box has the keyboard, or let go of it by itself a moment ago: keys meant
+        for it are typing either way and never fire game commands."""
+        return self.panels.focused() is not None or self.actors.clock < self.keys_grace_until
 
     def handle(self, command: Command) -> None:
         act = command.act
-        if act in (Act.TYPE, Act.ERASE, Act.SUBMIT, Act.NEXT_FIELD, Act.EDIT):
-            panel = self._focused_panel() or (self.inspector if act is Act.NEXT_FIELD else None)
+        if act in _TEXT_ACTS:
+            panel = self.panels.focused()
+            if panel is None and act is Act.NEXT_FIELD:  # Tab: the topmost panel's box
+                panel = next((p for p in self.panels if p.focus.boxes), None)
             if panel is not None:
-                panel.handle_text(command)
-            return
-        handler = _HANDLERS.get(act)
-        if handler is not None:
-            handler(self, command)
+                panel.keys(command)
+        else:
+            handler = _HANDLERS.get(act)
+            if handler is not None:
+                handler(self, command)
+        self._watch_focus(letting_go=act in _LETTING_GO)
+
+    def _watch_focus(self, letting_go: bool = False) -> None:
+        """A text box that lost the keyboard other than by the player's Esc, Enter or click
+        (its panel closed, its tab went): for a moment keys still count as typing, so the
+        rest of a sentence never runs as hotkeys."""
+        focused = self.panels.focused() is not None
+        if self._had_focus and not focused and not letting_go:
+            self.keys_grace_until = self.actors.clock + KEYS_GRACE_SECONDS
+        self._had_focus = focused
 
     def _walk(self, command: Command) -> None:
         if command.pressed:
@@ -176,19 +199,13 @@ class TownScene(Scene):
         if command is not None:
             self.handle(command)
             return
-        for panel in self._panels():
-            if panel.rect.collidepoint(pos):
-                self._unfocus_all_but(panel)
-                self._panel_action(panel, panel.click(pos))
-                return
-        self._unfocus_all_but(None)
+        panel = self.panels.at(pos)
+        if panel is not None:
+            self.panels.focus_only(panel)
+            self._panel_action(panel, panel.click(pos))
+            return
+        self.panels.focus_only(None)
         self._click_map(pos)
-
-    def _unfocus_all_but(self, keep) -> None:
-        """One text box at a time has the keyboard, whichever panel it is in."""
-        for panel in self._panels():
-            if panel is not keep:
-                panel.focus.set(None)
 
     def _click_map(self, pos: tuple[int, int]) -> None:
         fig = self.actors.pick(pos, self.camera)  # a pile: each click the next one in it
@@ -201,34 +218,38 @@ class TownScene(Scene):
         if area is not None:
             self.open_editor(area.address)
         elif self.editor is not None:
-            self.editor = None
+            self.close_panel(self.editor)
 
-    def _panel_action(self, panel, action: PanelAction) -> None:
+    def _panel_action(self, panel: Panel, action: PanelAction) -> None:
         if action is PanelAction.CLOSE:
             self.close_panel(panel)
-        elif action is PanelAction.TALK and panel is self.inspector:
-            self.open_chat(self.inspector.name)
+        elif action is PanelAction.TALK:  # talk with whom the panel is about
+            self.open_chat(panel.subject)
 
     def _wheel(self, command: Command) -> None:
-        for panel in self._panels():
-            if panel.rect.collidepoint(command.pos):
-                panel.wheel(command.pos, command.value)
-                return  # the wheel over a panel never zooms the map
+        panel = self.panels.at(command.pos)
+        if panel is not None:
+            panel.wheel(command.pos, command.value)
+            return  # the wheel over a panel never zooms the map
         self.watching = ""
         self.camera.zoom_by(command.value, at=command.pos)
 
     def _back(self, command: Command) -> None:
-        focused = self._focused_panel()
+        """Esc: leave the text box; else close the topmost panel; else the settings. Just
+        after a box let go by itself, Esc only ends that moment (the box is already gone)."""
+        focused = self.panels.focused()
         if focused is not None:
             focused.focus.set(None)
-        elif self._panels():
-            self.close_panel(self._panels()[0])
+        elif self.keys_grace_until > self.actors.clock:
+            self.keys_grace_until = 0.0
+        elif self.panels:
+            self.close_panel(next(iter(self.panels)))
         else:
             self.app.open_settings()
 
     def _talk(self, command: Command) -> None:
         if self.chat is not None and self._near(self.chat.resident):
-            self._unfocus_all_but(self.chat)
+            self.panels.focus_only(self.chat)
             self.chat.focus.set(self.chat.box)  # answer whoever is already talking to us
             return
         invited = self.invited if self.invited_until > self.actors.clock else ""
@@ -272,57 +293,49 @@ class TownScene(Scene):
         self.app.notify(f"loaded {name}")
 
     # -- panels ---------------------------------------------------------------------------
+    def open_panel(self, kind: type, subject: str, make) -> Panel:
+        """The open panel of `kind` showing `subject`, else a new one from `make()` (one
+        of the kind showing something else closes)."""
+        panel = self.panels.find(kind)
+        if panel is None or panel.subject != subject:
+            panel = self.panels.add(make())
+        return panel
+
     def open_inspector(self, name: str) -> Inspector:
-        if self.inspector is None or self.inspector.name != name:
-            self.inspector = Inspector(self.sim, name, self.actors.sprites)
+        inspector = self.open_panel(
+            Inspector, name, lambda: Inspector(self.sim, name, self.actors.sprites)
+        )
         self.actors.select(name)
-        return self.inspector
+        return inspector
 
     def open_chat(self, name: str) -> ChatPanel | None:
         if not self._near(name):
             self.notes.push(f"Walk closer to {name} to talk.")
             return None
-        if self.chat is None or self.chat.resident != name:
-            if self.chat is not None:
-                self._end_chat(self.chat.resident)
-            self.chat = ChatPanel(self.sim, name)
-        self._unfocus_all_but(self.chat)
-        self.chat.focus.set(self.chat.box)
+        chat = self.open_panel(ChatPanel, name, lambda: ChatPanel(self.sim, name))
+        self.panels.focus_only(chat)
+        chat.focus.set(chat.box)
         self.notes.dismiss(invitation(name))  # answered: the invitation has done its work
-        self.invited, self.chat_closing = "", 0.0
-        return self.chat
+        self.invited = ""
+        return chat
 
     def open_announce(self, command: Command | None = None) -> AnnouncePanel | None:
         """The announce panel, its text box ready for typing (in a replay: a note why not)."""
         if self.sim.player is None:
             self.notes.push("A replay cannot be changed: nothing can be announced.", theme.ACCENT)
             return None
-        if self.announce is None:
-            self.announce = AnnouncePanel(self.sim)
-        self._unfocus_all_but(self.announce)
-        self.announce.focus.set(self.announce.box)
-        return self.announce
+        panel = self.open_panel(AnnouncePanel, "", lambda: AnnouncePanel(self.sim))
+        self.panels.focus_only(panel)
+        panel.focus.set(panel.box)
+        return panel
 
     def open_editor(self, address: str) -> ObjectEditor:
-        if self.editor is None or self.editor.address != address:
-            self.editor = ObjectEditor(self.sim, address)
-        return self.editor
+        return self.open_panel(ObjectEditor, address, lambda: ObjectEditor(self.sim, address))
 
-    def close_panel(self, panel) -> None:
-        if panel is self.chat:
-            self._end_chat(panel.resident)
-            self.chat = None
-        elif panel is self.editor:
-            self.editor = None
-        elif panel is self.announce:
-            self.announce = None
-        elif panel is self.inspector:
-            self.inspector = None
-            self.actors.select(None)
-
-    def _end_chat(self, name: str) -> None:
-        if self.sim.player is not None:
-            self.sim.player.end_chat(name)
+    def close_panel(self, panel: Panel) -> None:
+        self.panels.remove(panel)
+        inspected = self.inspector
+        self.actors.select(inspected.subject if inspected is not None else None)
 
     def nearest_resident(self) -> str | None:
         """Who T talks to: the inspected resident if near, else the nearest one in range."""
@@ -351,12 +364,13 @@ class TownScene(Scene):
         self.notes.watch(self.sim)
         self._watch_objects(dt)
         self._watch_chats()
-        self._close_finished_chat()
+        self._close_finished()
         self._autosave()
         self._update_actors(dt)
         self._frame_resident()
         self._follow_visitor()
-        self._layout()
+        self._layout(dt)
+        self._watch_focus()
 
     def _settle_visitor(self) -> None:
         """Standing still, the visitor steps off a resident's tile (or furniture)."""
@@ -418,7 +432,7 @@ class TownScene(Scene):
                 continue  # a thing going in and out of use is no news
             who = "you" if change.by_player else change.by
             colour = theme.ACCENT if change.by_player else theme.GOOD
-            text = f"{fmt_time(change.time)} {who}: {area.name} is {change.state}"
+            text = f"{fmt_time(change.time)} {change_text(area.name, change.state, who)}"
             self.notes.push(text, colour)
         self.feed.watch(self.sim)
 
@@ -437,23 +451,14 @@ class TownScene(Scene):
                 self.invited, self.invited_until = name, self.actors.clock + INVITE_SECONDS
                 self.notes.push(invitation(name), theme.LINK)
 
-    def _close_finished_chat(self) -> None:
-        """The chat panel closes by itself when the talk is over or the resident has gone,
-        after a moment to read the last line; the log says so."""
-        chat = self.chat
-        if chat is None:
-            return
-        over = chat.ended or not self._near(chat.resident)
-        if not over or chat.box.text:
-            self.chat_closing = 0.0
-            return
-        if not self.chat_closing:
-            self.chat_closing = self.actors.clock + CHAT_CLOSE_SECONDS
-        elif self.actors.clock >= self.chat_closing:
-            why = "ended the conversation" if chat.ended else "walked away"
-            self.feed.note(fmt_time(self.sim.now), f"{chat.resident} {why}; the chat closed")
-            self.close_panel(chat)
-            self.chat_closing = 0.0
+    def _close_finished(self) -> None:
+        """Panels that close by themselves (a chat that is over, left alone for a moment
+        to read the last line); the log says why."""
+        for panel in list(self.panels):
+            why = panel.finished
+            if why:
+                self.feed.note(fmt_time(self.sim.now), why)
+                self.close_panel(panel)
 
     def _autosave(self) -> None:
         """A periodic autosave: a snapshot here, the writing on a thread; a brief toast."""
@@ -504,7 +509,7 @@ class TownScene(Scene):
         fig = self.actors.figures.get(agent.name)
         x, y = (fig.glide.x, fig.glide.y) if fig and not snap else agent.pos
         tile = self.sim.town.tile
-        aside = (INSPECTOR_WIDTH + MARGIN) / 2 / self.camera.zoom if self.inspector else 0.0
+        aside = self._aside()
         self.camera.look_at(*self._clear_of_stack((x + 0.5) * tile, (y + 0.5) * tile, aside))
 
     def _clear_of_stack(self, wx: float, wy: float, aside: float) -> tuple[float, float]:
@@ -547,46 +552,27 @@ class TownScene(Scene):
         x, y = (fig.glide.x, fig.glide.y) if fig and not snap else self.visitor.pos
         tile = self.sim.town.tile
         # With the inspector open, centre the visitor in the part of the map still visible.
-        aside = (INSPECTOR_WIDTH + MARGIN) / 2 / self.camera.zoom if self.inspector else 0.0
+        aside = self._aside()
         self.camera.look_at(*self._clear_of_stack((x + 0.5) * tile, (y + 0.5) * tile, aside))
 
-    def _layout(self) -> None:
+    def _aside(self) -> float:
+        """How far right of the centre the camera looks, in world pixels, so that what it
+        shows stays in the middle of the map left visible by the side panels."""
+        width = max(
+            (min(p.size[0], self.app.size[0] // 2) for p in self.panels.docked(Dock.SIDE)),
+            default=-MARGIN,
+        )
+        return (width + MARGIN) / 2 / self.camera.zoom
+
+    def _layout(self, dt: float = 0.0) -> None:
         """Where the HUD and the panels go for the current window size."""
         w, h = self.app.size
         self.camera.resize((w, h))
         self.hud.update(self.sim, self.pacer, w, self.fast_forward)
-        right, bar = w - MARGIN, self.hud.rect.height  # the bar grows a row for warnings
-        if self.inspector is not None:
-            width = min(INSPECTOR_WIDTH, w // 2)
-            rect = pygame.Rect(w - width - MARGIN, bar + MARGIN, width, h - bar - 2 * MARGIN)
-            self.inspector.update(rect, self._near(self.inspector.name))
-            right = rect.x - MARGIN
-        bottom, top = h - MARGIN, bar + MARGIN
-        if self.chat is not None:
-            cw, ch = CHAT_SIZE
-            if self.editor is not None:  # both stacked: the chat gives up height first
-                ch = max(CHAT_MIN_HEIGHT, min(ch, bottom - top - EDITOR_MIN_HEIGHT - MARGIN))
-            ch = min(ch, bottom - top)
-            rect = pygame.Rect(MARGIN, bottom - ch, min(cw, right - 2 * MARGIN), ch)
-            self.chat.update(rect, self._near(self.chat.resident))
-            bottom = rect.y - MARGIN
-        if self.editor is not None:
-            ew, eh = EDITOR_SIZE
-            if self.announce is not None:  # the notice box keeps its few lines above
-                eh = max(EDITOR_MIN_HEIGHT, min(eh, bottom - top - ANNOUNCE_MIN_HEIGHT - MARGIN))
-            eh = max(0, min(eh, bottom - top))
-            self.editor.update(pygame.Rect(MARGIN, bottom - eh, min(ew, right - 2 * MARGIN), eh))
-            bottom -= eh + MARGIN
-        if self.announce is not None:
-            aw, ah = ANNOUNCE_SIZE
-            ah = max(0, min(ah, bottom - top))
-            rect = pygame.Rect(MARGIN, bottom - ah, min(aw, right - 2 * MARGIN), ah)
-            self.announce.update(rect)
+        self.panels.layout((w, h), self.hud.rect.height, dt)  # the bar grows for warnings
 
     def _ui_at(self, pos: tuple[int, int]) -> bool:
-        if self.hud.rect.collidepoint(pos):
-            return True
-        return any(p.rect.collidepoint(pos) for p in self._panels())
+        return self.hud.rect.collidepoint(pos) or self.panels.at(pos) is not None
 
     # -- drawing --------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
@@ -596,8 +582,7 @@ class TownScene(Scene):
         self.map.draw_above(surface, self.camera)
         self.actors.draw_overlays(surface, self.camera, *self._overlay_room(surface))
         self.hud.draw(surface)
-        for panel in reversed(self._panels()):
-            panel.draw(surface)
+        self.panels.draw(surface)
         self.notes.draw(surface, MARGIN, self.hud.rect.bottom + MARGIN, TOAST_WIDTH)
         self.feed.draw(surface, self.feed_room())
 
@@ -614,11 +599,10 @@ class TownScene(Scene):
         """Where the "what happened" log may go: bottom right, left of the inspector and
         right of the chat and editor; an empty rect when they leave it too little room."""
         w, h = self.app.size
-        right = self.inspector.rect.x - MARGIN if self.inspector else w - MARGIN
+        side = self.panels.docked(Dock.SIDE)
+        right = min((p.rect.x for p in side), default=w) - MARGIN
         width = min(420, max(200, right - 560))
-        stacked = [
-            p.rect.right + MARGIN for p in (self.chat, self.editor, self.announce) if p is not None
-        ]
+        stacked = [p.rect.right + MARGIN for p in self.panels.docked(Dock.STACK)]
         width = min(width, right - max(stacked, default=MARGIN))
         if width < 180:
             return pygame.Rect(0, 0, 0, 0)
