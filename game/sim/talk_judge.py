@@ -231,7 +231,25 @@ _TIME = re.compile(
     r"tonight|tomorrow|today|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|"
     r"sunday|week|o'clock|february|later|soon|now)\b"
 )
-_ANSWERISH = re.compile(r"^\W*(yes|yeah|yep|no|nope|sure|of course|not really|maybe|perhaps)\b")
+_ANSWERISH = re.compile(
+    r"^\W*(?:(?:oh|well|ah|hmm|um|so|now|say|mind you|you know|honestly)\W+)?"
+    r"(yes|yeah|yep|no|nope|sure|of course|not really|maybe|perhaps)\b"
+)
+# a statement with a question tag wants a yes or a no ('You'll come, won't you, Klaus?')
+_TAG_Q = re.compile(
+    r",\s*(?:won't|will|aren't|are|isn't|is|don't|do|didn't|did|haven't|have|can't|can|"
+    r"wouldn't|right)(?: you| it| we| they)?\b[^,?]*(?:,\s*[\w' ]+)?\?\s*$"
+)
+# a question after one's well-being or how something went, and the answers to it
+_HOW_ARE = re.compile(
+    r"\bhow(?:'s| is| are| has| have| did| was)\b.*\b(?:been|going|doing|go|things|you|day)\b|"
+    r"\b(?:everything|all) (?:all right|alright|ok|okay|well)\b"
+)
+_WELL = re.compile(
+    r"\b(?:not bad|can't complain|doing well|pretty good|very well|(?:good|well|fine|great),? "
+    r"thanks|(?:has|have|'s) been (?:good|great|fine|lovely|busy|quiet)|so far|it went \w+|"
+    r"(?:going|went) (?:well|fine|nicely|slowly)|all good|i'm (?:good|well|fine))\b"
+)
 
 
 @dataclass(frozen=True)
@@ -253,7 +271,7 @@ def question_kind(question: str) -> str:
     if "what time" in q:
         return "when"
     last = sentences(q)[-1] if sentences(q) else q
-    return "yesno" if _YES_NO_Q.search(last) else "open"
+    return "yesno" if _YES_NO_Q.search(last) or _TAG_Q.search(last) else "open"
 
 
 def answers(question: str, reply: str, lex: Lexicon) -> bool:
@@ -262,15 +280,20 @@ def answers(question: str, reply: str, lex: Lexicon) -> bool:
     The rule: a reply that only denies knowing, or is itself only a question, answers
     nothing. A yes/no question is answered by a yes/no word at the reply's start; a
     when-question by a time or day; a where-question by a place name or 'at/in the';
-    a who-question by a resident's name. Any question is also answered by a reply that
-    shares a content word (names excluded) with it.
+    a who-question by a resident's name; a question after one's well-being or how
+    something went ('How's your morning been?') by a well-being phrase in the reply's first
+    two sentences ('Not bad, thanks'). A yes or a no may follow an interjection ('Oh, yes').
+    Any question is also answered by a reply that shares a content word (names excluded)
+    with it.
     """
     r = norm(reply)
     if not r.strip() or denies(r) or r.strip().endswith("?") and len(sentences(r)) == 1:
         return False
     kind = question_kind(question)
-    if kind == "yesno" and _ANSWERISH.search(r):
+    if kind == "yesno" and (_ANSWERISH.search(r) or polarity(r) is not None):
         return True
+    if _HOW_ARE.search(norm(question)) and _WELL.search(" ".join(sentences(r)[:2])):
+        return True  # 'How's your morning been?' 'Not bad, thanks.
     if kind == "when" and _TIME.search(r):
         return True
     if kind == "where" and (names_any(r, lex.places) or re.search(r"\b(at|in) the\b", r)):

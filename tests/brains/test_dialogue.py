@@ -123,3 +123,30 @@ def test_state_keeps_the_open_question_until_the_listener_answers():
     state = state.then("Bob", a.text, a)
     assert state.open_question("Bob") is None
     assert state.has_said("at the lin family's house") and not state.has_said("elsewhere")
+
+
+@pytest.mark.parametrize(
+    ("text", "wh"),
+    [
+        ("When does your shift usually begin?", Wh.WHEN),
+        ("Where will you be around six this evening?", Wh.WHERE),
+        ("Were you at Isabella's party in the end?", Wh.YESNO),
+        ("Hi, Tom, still stocking the shelves?", Wh.YESNO),
+        ("Do you know when the party starts?", Wh.WHEN),
+    ],
+)
+def test_the_answer_wanted_comes_from_the_question_form_before_the_label(text, wh):
+    assert hear(text).wh is wh
+
+
+def test_a_greeting_before_a_question_does_not_hide_the_question():
+    assert focus("Good evening, Abigail, busy chatting about the day?") == (
+        "Abigail, busy chatting about the day?"
+    )
+    assert focus("Hi there, how's the painting going?") == "how's the painting going?"
+    assert focus("Hello, Sam!") == "Hello, Sam!"
+
+
+def test_a_place_named_in_a_question_is_not_taken_for_an_event_held_there():
+    act = hear("Could I grab a bite to eat at Hobbs Cafe?")  # the party is at Hobbs Cafe
+    assert act.intent == "" and act.place == "Hobbs Cafe"

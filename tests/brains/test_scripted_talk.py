@@ -216,6 +216,7 @@ def test_tom_is_gruff_about_sams_campaign() -> None:
     answer = lines[shared + 1]
     assert answer.speaker == tom.name
     assert "believe it when I see it" in answer.text
+    assert answer.text.startswith("No, Sam")  # to the candidate's face: an answer, to him
     assert len(lines) <= 5  # no love lost: a short exchange
 
 

@@ -107,3 +107,39 @@ def test_plans_fill_their_parents(day):
         for (b, h), actions in plan.actions.items():
             parent = plan.hours[b][h]
             assert actions[0].start == parent.start and actions[-1].end == parent.end
+
+
+def _own_lines(sim):
+    for e in sim.log.of(EventKind.CONVERSATION):
+        if not e.data.get("visitor"):
+            yield e.data.get("lines", [])
+
+
+def test_residents_answer_most_of_the_questions_they_ask_each_other(day):
+    from game.sim.talk_judge import Lexicon, answers, last_question
+
+    sim, _, _ = day
+    names = sorted(sim.agents)
+    people = (*names, *{n.split()[0] for n in names})
+    places = tuple(a.name for a in sim.town.areas.values() if a.name)
+    lex = Lexicon(people, places, ())
+    asked = answered = 0
+    for lines in _own_lines(sim):
+        for i, (speaker, text) in enumerate(lines):
+            question = last_question(text)
+            if not question:
+                continue
+            asked += 1
+            nxt = lines[i + 1] if i + 1 < len(lines) else None
+            answered += nxt is not None and nxt[0] != speaker and answers(question, nxt[1], lex)
+    assert asked >= 20
+    assert answered / asked >= 0.5, (answered, asked)
+
+
+def test_no_conversation_ends_on_a_question_and_a_greeting_is_not_asked_back(day):
+    sim, _, _ = day
+    for lines in _own_lines(sim):
+        assert not lines[-1][1].rstrip().endswith("?"), lines
+        if len(lines) > 1 and lines[0][1].endswith("?"):
+            first_q = lines[0][1].rsplit(",", 1)[-1].strip()
+            assert first_q not in lines[1][1], lines[:2]

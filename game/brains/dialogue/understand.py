@@ -400,7 +400,7 @@ class Understander:
         near, word = ("", "") if slots.intent else self._near_word(text)
         if near:
             slots = replace(slots, intent=near, named=word)
-        intent = slots.intent or self._intent_like(vec, text, label)
+        intent = slots.intent or self._intent_like(vec, slots.masked or text, label)
         kind = label.kind if label else _kind_by_form(text)
         if label is None and text.rstrip().endswith("?"):
             kind = ActKind.QUESTION
@@ -423,23 +423,29 @@ class Understander:
         if not (intent or act.person or act.place or act.obj):
             act = replace(act, event=leftover(slots.masked))
         act = _tense(act, now)
-        if _YESNO_START.match(text) and act.wh in (Wh.WHAT, Wh.HOW, Wh.NONE) and act.asks:
-            act = replace(act, wh=Wh.YESNO)  # 'Are you ...?' wants a yes or a no
+        act = replace(act, wh=_wh_of(act, text))
         act = _by_slots(act, label)
-        if act.intent and not slots.intent and act.aspect not in (Aspect.EVENT, Aspect.PERSON):
+        if act.intent and not slots.intent and act.aspect not in _OF_ONESELF:
             act = replace(act, aspect=Aspect.EVENT, label="event.know")  # by meaning alone
         if _PRONOUN_YOU.search(text) or (label is not None and label.name == "follow.you"):
             act = replace(act, about_you=True)
         bare = not (act.person or act.place or act.obj or act.intent)
         refers = bare and act.asks and _REFERS.search(text) is not None and len(words(text)) <= 12
         topic = state.topic if state is not None else None
-        if bare and act.asks and topic is not None and topic.aspect is act.aspect and (
-            topic.intent or topic.person or topic.place
+        if (
+            bare
+            and act.asks
+            and topic is not None
+            and topic.aspect is act.aspect
+            and (topic.intent or topic.person or topic.place)
         ):
             refers = True  # more about the same thing: 'who's hosting?' after the party
         if (label is not None and label.follow) or act.about_you or refers:
-            if refers and label is not None and not label.follow and (
-                label.kind is ActKind.OPINION or label.aspect is Aspect.INTERESTS
+            if (
+                refers
+                and label is not None
+                and not label.follow
+                and (label.kind is ActKind.OPINION or label.aspect is Aspect.INTERESTS)
             ):  # 'do you enjoy it?': an opinion of the topic, not a new topic
                 act = replace(act, label="follow.opinion", kind=ActKind.OPINION)
             act = _follow(act, state)
@@ -600,7 +606,16 @@ def focus(text: str) -> str:
     asked = [i for i, p in enumerate(parts) if p.endswith("?")]
     if not asked:
         return text
-    return parts[asked[-1]]
+    question = parts[asked[-1]]
+    rest = _GREETING_LEAD.sub("", question, count=1)
+    return rest if len(words(rest)) >= 2 else question  # 'Hi, Sam, still reading?' asks
+
+
+_GREETING_LEAD = re.compile(
+    r"^\s*(?:oh,\s*)?(?:hi|hello|hey|howdy|good (?:morning|afternoon|evening)|morning|evening)"
+    r"(?: again| there)?\s*,\s*(?:(?:dear|love|dad|mum|mom)\s*,\s*)?",
+    re.I,
+)
 
 
 def is_yes_no(text: str) -> bool:
@@ -640,6 +655,9 @@ def _tense(act: Act, now: datetime) -> Act:
     other way round ('what were you up to yesterday afternoon?')."""
     if act.window is None:
         return act
+    bare = not (act.place or act.person or act.intent or act.obj)
+    if bare and act.asks and act.aspect in (Aspect.GENERAL, Aspect.PLACE) and act.window.end > now:
+        return replace(act, aspect=Aspect.PLANS, label="plans.at")  # 'where can I find you at 7?'
     if act.aspect is Aspect.PLANS and act.window.end <= now:
         return replace(act, aspect=Aspect.PAST, label="past")
     if act.aspect is Aspect.PAST and act.window.start > now:
@@ -651,9 +669,35 @@ def _about_person(act: Act, state: DialogueState) -> Act:
     """'What is he up to?': the last person the conversation named."""
     for s in reversed(state.said):
         if s.act.person:
-            return replace(act, aspect=Aspect.PERSON, person=s.act.person, intent="", event="",
-                           label="person.about" if act.label.startswith("follow") else act.label)
+            return replace(
+                act,
+                aspect=Aspect.PERSON,
+                person=s.act.person,
+                intent="",
+                event="",
+                label="person.about" if act.label.startswith("follow") else act.label,
+            )
     return act
+
+
+# aspects whose words are about oneself or a named thing: a nearby intent does not take them
+_OF_ONESELF = frozenset({Aspect.EVENT, Aspect.PERSON, Aspect.PLACE, Aspect.HOME, Aspect.WORK,
+                         Aspect.ROUTINE, Aspect.FAMILY, Aspect.IDENTITY})  # fmt: skip
+_EMBEDDED_WH = re.compile(r"\b(?:who|when|where|what time)\b", re.I)
+
+
+def _wh_of(act: Act, text: str) -> Wh:
+    """The answer wanted: the question's own wh-word first ('When do you start work?' asks
+    when, of work), then a yes/no form ('Were you at the party?'; 'Do you know when it
+    is?' still asks when), then what the label usually wants."""
+    if not act.asks:
+        return act.wh
+    said = _wh_by_form(text)
+    if said in _EXPLICIT_WH:
+        return said
+    if _YESNO_START.match(text) and not (act.wh in _EXPLICIT_WH and _EMBEDDED_WH.search(text)):
+        return Wh.YESNO
+    return act.wh
 
 
 def _kind_by_form(text: str) -> ActKind:
@@ -664,6 +708,7 @@ _WH_WORDS = {"who": Wh.WHO, "whom": Wh.WHO, "when": Wh.WHEN, "where": Wh.WHERE, 
              "how": Wh.HOW, "what": Wh.WHAT, "which": Wh.WHAT}  # fmt: skip
 
 
+_EXPLICIT_WH = frozenset({Wh.WHO, Wh.WHEN, Wh.WHERE, Wh.WHY})
 _FOLLOW_BY_WH = {Wh.WHO: "follow.who", Wh.WHEN: "follow.when", Wh.WHERE: "follow.where",
                  Wh.WHY: "follow.why", Wh.YESNO: "follow.going"}  # fmt: skip
 

@@ -13,6 +13,7 @@ past, and a question about yesterday is answered from yesterday.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -51,6 +52,7 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     """The answer to `act`; `state` is the conversation so far (None: asked alone)."""
     if act.asks and act.label not in PLANNERS_OF_TROUBLE and iv.trouble(act.text) is not None:
         act = replace(act, label="object.trouble", aspect=Aspect.OBJECT)  # the trouble table
+    act = _as_place_question(act)
     planner = PLANNERS.get(act.label) or ASPECTS.get(act.aspect)
     text = planner(ctx, act, seed) if planner else ""
     if not text and act.aspect is not Aspect.GENERAL and act.label in PLANNERS:
@@ -58,11 +60,33 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
         text = aspect_planner(ctx, act, seed) if aspect_planner else ""
     if not text and not (act.follow_up and act.aspect is Aspect.EVENT):
         text = from_retrieval(ctx, act)
+    if act.wh is Wh.YESNO and text and not text.startswith(DONT_KNOW):
+        text = with_polarity(text, polarity(ctx, act, seed))
     if state is not None and text and state.has_said(text):
         text = _another_way(ctx, act, seed, text)
     if text:
         return Reply(text, fallback=text.startswith(DONT_KNOW))
     return _dont_know(ctx, act, state)
+
+
+def _as_place_question(act: Act) -> Act:
+    """A yes/no question naming a place asks about the place ('Can you get lunch at Hobbs
+    Cafe?' is not about one's lunch), and one that asks only how often one goes there asks
+    whether one is a regular."""
+    if not act.place or act.wh is not Wh.YESNO or act.aspect not in (Aspect.PLACE, Aspect.PAST):
+        return act
+    asked = content_stems(_without_place(act))
+    label = "place.regular" if asked <= _VISIT_WORDS else "place.about"
+    return replace(act, label=label, aspect=Aspect.PLACE)
+
+
+_VISIT_WORDS = frozenset(
+    content_stems("go often visit regular come usually frequently much lot there")
+)
+
+
+def _without_place(act: Act) -> str:
+    return act.text.replace(act.place, " ") if act.place else act.text
 
 
 def said_dont_know(state: DialogueState | None, me: str) -> bool:
@@ -89,10 +113,153 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
 def _another_way(ctx: AgentContext, act: Act, seed: int, said: str) -> str:
     """The same question again in one conversation: the answer stands, said shorter."""
     first = said.split(". ")[0].rstrip(".")
-    keep = first.startswith(("I ", "I'")) or first.split(" ", 1)[0].istitle() and " " in first \
+    keep = (
+        first.startswith(("I ", "I'"))
+        or first.split(" ", 1)[0].istitle()
+        and " " in first
         and first.split(" ", 1)[0] not in ("There", "It", "Yes", "No", "The", "Usually", "Most")
+    )
     lead = pick(("Like I said,", "As I said,", "Again,"), seed, ctx.persona.name, act.text)
     return f"{lead} {first if keep else first[:1].lower() + first[1:]}."
+
+
+# -- yes or no --------------------------------------------------------------------------------
+Polar = Callable[[AgentContext, Act, int], "bool | None"]
+_POLAR_START = re.compile(
+    r"^\W*(?:yes|yeah|no|nope|not|nobody|never|of course|sure|i do|i don't|i'm not|i am|i did|"
+    r"i didn't|i haven't|i have|can't say|hmm, not)\b",
+    re.I,
+)
+_RUN_ON = frozenset({"there", "it", "the", "not", "usually", "most", "according", "probably",
+                     "last", "later", "nobody", "yesterday", "today", "my", "that's", "around",
+                     "a", "an", "we", "they", "this", "by", "as", "mostly", "well", "that",
+                     "someone", "nothing", "from", "in", "on", "at", "once", "all"})  # fmt: skip
+
+
+def with_polarity(text: str, yes: bool | None) -> str:
+    """A yes/no question is answered yes or no first, then with the fact that makes it so
+    ('Do you live alone?' 'No, I live with ...')."""
+    if yes is None or _POLAR_START.match(text):
+        return text
+    first = text.split(" ", 1)[0].strip(",.!").lower()
+    rest = text[:1].lower() + text[1:] if first in _RUN_ON else text
+    return f"{'Yes' if yes else 'No'}, {rest}"
+
+
+def polarity(ctx: AgentContext, act: Act, seed: int) -> bool | None:
+    """Whether the answer to a yes/no question is yes, from the same persona, plan and
+    memories the answer is planned from (None: the planner's words say it themselves)."""
+    fn = POLARITY.get(act.label) or POLAR_ASPECTS.get(act.aspect)
+    return fn(ctx, act, seed) if fn is not None else None
+
+
+def _early(me, act: Act) -> bool:
+    """'A morning person?' yes for an early riser; 'a night person?' yes for a late sleeper."""
+    if act.window is not None and act.window.start.hour >= 17:
+        return not 4 * 60 <= me.sleep < 23 * 60
+    return me.wake <= 7 * 60
+
+
+def _housemates(ctx: AgentContext) -> list[str]:
+    return [n for n in ctx.persona.household if n != ctx.persona.name]
+
+
+def _regular_at(ctx: AgentContext, place: str) -> bool:
+    return any(b.place.split(":")[0] == place for b in ctx.persona.routine)
+
+
+def _place_serves(ctx: AgentContext, act: Act, seed: int) -> bool | None:
+    """'Can you eat at Hobbs Cafe?': the place the planner would choose for the asked
+    activity is that place, or one of its kind."""
+    if not act.place:
+        return None
+    if content_stems(_without_place(act)) <= _VISIT_WORDS:
+        return _regular_at(ctx, act.place)
+    where = places.Directory.of(ctx)
+    roles = {act.place: where.role(act.place)}
+    return places.serves(ctx.persona, _without_place(act), act.place, roles, where)
+
+
+def _trouble_where(ctx: AgentContext, act: Act) -> str:
+    here = ctx.location.split(":")[0]
+    if act.place:
+        return act.place
+    return here if _HERE.search(act.text) and here else ctx.persona.home
+
+
+_HERE = re.compile(r"\b(?:here|this place)\b", re.I)
+
+
+def troubles_now(ctx: AgentContext, sector: str) -> list[MemoryRecord]:
+    """What one last saw in trouble in `sector`: each object's latest state, if a trouble."""
+    latest: dict[str, MemoryRecord] = {}
+    for m in ctx.memories:
+        f = m.fact
+        inside = f.kind is FactKind.OBJECT_STATE and (f.address or "").startswith(sector + ":")
+        if inside and (f.address not in latest or latest[f.address].created < m.created):
+            latest[f.address] = m
+    return [m for m in latest.values() if iv.trouble(m.fact.state) is not None]
+
+
+def _work_matches(ctx: AgentContext, act: Act, seed: int) -> bool | None:
+    """'Are you a student?', 'Do you work at the cafe?': the asked words against one's
+    occupation and workplace; asked of the job itself ('Do you like it?'), yes."""
+    me = ctx.persona
+    if act.place:
+        return act.place == me.workplace
+    asked = content_stems(act.event or "") - _WORK_WORDS
+    if not asked:
+        return True
+    return bool(asked & content_stems(f"{me.occupation} {me.workplace}"))
+
+
+_WORK_WORDS = frozenset(content_stems("work job like enjoy love happy working jobs career"))
+
+
+def _at_work(ctx: AgentContext, act: Act, seed: int) -> bool | None:
+    me = ctx.persona
+    return bool(me.workplace) and ctx.location.split(":")[0] == me.workplace
+
+
+def _event_yes(ctx: AgentContext, act: Act, seed: int) -> bool | None:
+    found = event_facts(ctx, act)
+    event = next((e for _, e in found if e is not None), None)
+    if act.label in ("event.know", "news", "statement.event"):
+        return bool(found)
+    if event is None:
+        return None
+    if event.end <= ctx.now:
+        return _went(ctx, event, act.intent)
+    return going(ctx, event, seed)
+
+
+def _knows(ctx: AgentContext, act: Act, seed: int) -> bool | None:
+    if not act.person or act.person == ctx.persona.name:
+        return None
+    return bool(ctx.persona.relation_to(act.person) or iv._memories_naming(ctx, act.person))
+
+
+def _close_to(ctx: AgentContext, act: Act, seed: int) -> bool | None:
+    if not act.person or act.person == ctx.persona.name:
+        return None
+    return bool(ctx.persona.relation_to(act.person)) and not dislikes(ctx.persona, act.person)
+
+
+POLARITY: dict[str, Polar] = {
+    "home": lambda ctx, act, seed: bool(_housemates(ctx)),
+    "home.alone": lambda ctx, act, seed: not _housemates(ctx),
+    "routine.early": lambda ctx, act, seed: _early(ctx.persona, act),
+    "routine.late": lambda ctx, act, seed: not 4 * 60 <= ctx.persona.sleep < 23 * 60,
+    "place.regular": lambda ctx, act, seed: _regular_at(ctx, act.place) if act.place else None,
+    "place.about": _place_serves,
+    "object.state": lambda ctx, act, seed: bool(troubles_now(ctx, _trouble_where(ctx, act))),
+    "person.about": _knows,
+    "person.opinion": _close_to,
+    "work": _work_matches,
+    "work.here": _at_work,
+    "friends": lambda ctx, act, seed: bool(ctx.persona.relationships),
+}
+POLAR_ASPECTS: dict[Aspect, Polar] = {Aspect.EVENT: _event_yes, Aspect.NEWS: _event_yes}
 
 
 # -- what retrieval found ----------------------------------------------------------------------
@@ -229,7 +396,12 @@ def _told(source: str, subject: str, text: str) -> str:
 
 
 def event_line(
-    ctx: AgentContext, event: Event, text: str, source: str, intent: str, wh: Wh,
+    ctx: AgentContext,
+    event: Event,
+    text: str,
+    source: str,
+    intent: str,
+    wh: Wh,
     question: str = "",
 ) -> str:
     """An event in the tense its time calls for, leading with what the question asks."""
@@ -245,12 +417,12 @@ def event_line(
             came = iv._seen_at(ctx, event)
             who = f" {join_and(came)} came, among others." if came else ""
             return f"I hosted the {what} at {event.place} {when}.{who}"
-        tail = "and I went." if went else "but I didn't go."
+        tail = {True: ", and I went.", False: ", but I didn't go.", None: "."}[went]
         if Wh.WHO in asks and host:
-            return f"{host} hosted it: {whose} at {event.place} {when}, {tail}"
+            return f"{host} hosted it: {whose} at {event.place} {when}{tail}"
         if Wh.WHERE in asks or Wh.WHEN in asks:
-            return f"It was at {event.place} {when}, {tail}"
-        return f"There was {whose} at {event.place} {when}, {tail}"
+            return f"It was at {event.place} {when}{tail}"
+        return f"There was {whose} at {event.place} {when}{tail}"
     if host == me.name:
         return f"Yes! I'm hosting the {what} at {event.place} {when}. I'd love you to come."
     parts = []
@@ -299,14 +471,19 @@ def _clock(when: datetime) -> str:
     return selfknow.clock(when.hour * 60 + when.minute)
 
 
-def _went(ctx: AgentContext, event: Event, intent: str) -> bool:
+def _went(ctx: AgentContext, event: Event, intent: str) -> bool | None:
+    """Whether one went to an ended event, from what one remembers doing while it ran: yes
+    if there, no if elsewhere or one had declined, None if the memories at hand do not say
+    (retrieval brings what the question is about, not always one's whole evening)."""
     me = ctx.persona.name
-    return any(
-        m.fact.kind is FactKind.DOING and m.fact.subject == me
-        and (m.fact.intent == intent or event.place in (m.fact.address or m.text))
-        and event.start <= m.created < event.end
-        for m in ctx.memories
-    )  # fmt: skip
+    during = [m for m in ctx.memories if m.fact.kind is FactKind.DOING
+              and m.fact.subject == me and event.start <= m.created < event.end]  # fmt: skip
+    if any((intent and m.fact.intent == intent) or event.place in (m.fact.address or m.text)
+           for m in during):  # fmt: skip
+        return True
+    if during or rsvp_of(ctx.memories, event) is Rsvp.DECLINED:
+        return False
+    return None
 
 
 def going(ctx: AgentContext, event: Event, seed: int) -> bool:
@@ -321,6 +498,8 @@ def _going_line(ctx: AgentContext, event: Event, seed: int) -> str:
     what = event.what or "event"
     if event.end <= ctx.now:
         went = _went(ctx, event, "")
+        if went is None:
+            return f"The {what} was {_day(ctx.now, event.start)} at {event.place}."
         return f"I did, yes; the {what} was lovely." if went else f"No, I missed the {what}."
     when = _when_words(ctx.now, event)
     if event.host == ctx.persona.name:
@@ -348,8 +527,14 @@ def _event_opinion(ctx: AgentContext, m: MemoryRecord, event: Event | None, seed
         if subject and dislikes(me, subject):
             return f"I don't think {first_name(subject)} is the right person for it, frankly."
         who = first_name(subject) if subject else "them"
-        return pick((f"I'd give {who} a fair hearing; I'm curious how it turns out.",
-                     f"I lean towards {who}, but I want to hear more first."), seed, me.name)
+        return pick(
+            (
+                f"I'd give {who} a fair hearing; I'm curious how it turns out.",
+                f"I lean towards {who}, but I want to hear more first.",
+            ),
+            seed,
+            me.name,
+        )
     if going(ctx, event, seed):
         return f"I think it'll be fun, and I'm planning to go to the {event.what or 'event'}."
     return "It sounds nice, but it's not really for me."
@@ -374,6 +559,32 @@ def plan_person(ctx: AgentContext, act: Act, seed: int) -> str:
     if label in slots:
         return selfknow.taste(ctx, act.text, act.person, slots[label])
     return iv._who_is(ctx, f"who is {act.person}", seed)
+
+
+def plan_find(ctx: AgentContext, act: Act, seed: int) -> str:
+    """'Anyone around here who's into podcasts?': someone one has seen doing it, or whose
+    relationship to one names it; else an honest no."""
+    me = ctx.persona
+    asked = content_stems(act.event or act.text) - _FIND_WORDS
+    if not asked:
+        return ""
+    for m in sorted(ctx.memories, key=lambda m: m.created, reverse=True):
+        f = m.fact
+        if f.kind is FactKind.DOING and f.subject not in ("", me.name) and f.source is Source.SEEN \
+                and asked & content_stems(f.object):  # fmt: skip
+            when = iv._when(ctx.now, m.created)
+            return f"Yes, {first_name(f.subject)} is; I saw them {f.object} {when}."
+    for name, relation in me.relationships:
+        if asked & content_stems(relation):
+            return f"Yes, {first_name(name)}: {relation_in_first_person(relation, me)}."
+    where = ctx.location.split(":")[0] if ctx.location else ""
+    ask = f" You could ask around {where}." if where and where != me.home else ""
+    thing = " ".join(w for w in (act.event or "").split() if not content_stems(w) <= _FIND_WORDS)
+    return f"No, nobody I know is into {thing}.{ask}" if thing else f"No, nobody I know.{ask}"
+
+
+_FIND_WORDS = frozenset(content_stems("anyone anybody someone into interested keen likes enjoys "
+                                      "around here know town who does people"))  # fmt: skip
 
 
 def _talked(ctx: AgentContext, act: Act) -> str:
@@ -408,11 +619,11 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
             when = f"around {selfknow.clock(usual.start)}"
             parts.append(f"I go there most days {when}, {mine(usual.activity, me)}.")
         else:
-            parts.append(f"I know {place}; I go there now and then.")
+            parts.append(f"I know {place}, but I only go there now and then.")
     else:
         parts.append(f"I know where {place} is, but I don't go there much.")
     events = [k.event for k in remembered_events(ctx.memories) if k.event.place == place]
-    if events:
+    if events and act.label != "place.regular":
         e = max(events, key=lambda x: x.start)
         parts.append(event_line(ctx, e, "", "", "", Wh.NONE))
     return " ".join(parts)
@@ -449,7 +660,9 @@ def plan_where_to(ctx: AgentContext, act: Act, seed: int) -> str:
 def plan_object(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.label == "fridge":
         return selfknow.empty_fridge(ctx, act.text, seed)
-    if act.label == "object.trouble" or iv.trouble(act.text) is not None:
+    if act.label == "object.trouble" or (
+        act.label != "object.state" and iv.trouble(act.text) is not None
+    ):
         return iv._emergency(ctx, act.text, seed)
     seen = [m for m in ctx.memories if m.fact.kind is FactKind.OBJECT_STATE
             and act.obj and act.obj.lower() in (m.fact.address or "").lower()]  # fmt: skip
@@ -457,19 +670,19 @@ def plan_object(ctx: AgentContext, act: Act, seed: int) -> str:
         last = max(seen, key=lambda m: m.created)
         when = iv._when(ctx.now, last.created)
         return f"Last I saw, the {act.obj} was {last.fact.state}, {when}."
-    return _troubles_seen(ctx) if act.label == "object.state" or not act.obj else ""
+    return _troubles_seen(ctx, act) if act.label == "object.state" or not act.obj else ""
 
 
-def _troubles_seen(ctx: AgentContext) -> str:
-    """Anything broken? What one has seen in trouble lately, else an honest no."""
-    recent = ctx.now - timedelta(hours=12)
-    bad = [m for m in ctx.memories if m.fact.kind is FactKind.OBJECT_STATE
-           and m.created >= recent and iv.trouble(m.fact.state) is not None]  # fmt: skip
+def _troubles_seen(ctx: AgentContext, act: Act) -> str:
+    """Anything broken? The things one last saw in trouble where asked, else an honest no."""
+    where = _trouble_where(ctx, act)
+    bad = troubles_now(ctx, where)
+    place = "home" if where == ctx.persona.home else where
     if not bad:
-        return "Not that I've noticed; everything I've used today worked fine."
+        return f"Nothing that I've noticed; everything at {place} worked when I last used it."
     last = max(bad, key=lambda m: m.created)
     thing = last.fact.address.split(":")[-1]
-    return f"The {thing} was {last.fact.state} {iv._when(ctx.now, last.created)}."
+    return f"The {thing} at {place} was {last.fact.state} {iv._when(ctx.now, last.created)}."
 
 
 # -- oneself -----------------------------------------------------------------------------------
@@ -524,8 +737,8 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
         if whole_day and window.start.date() == ctx.now.date() - timedelta(days=1):
             return selfknow.yesterday(ctx, act.text, seed)  # the day by its parts, and talks
         return _done_in(ctx, window.start, window.end) or selfknow.yesterday(ctx, act.text, seed)
-    return iv._event_at(ctx, when, seed) or iv._plan_at(ctx, when) or iv._routine_at(
-        ctx.persona, when
+    return (
+        iv._event_at(ctx, when, seed) or iv._plan_at(ctx, when) or iv._routine_at(ctx.persona, when)
     )
 
 
@@ -553,7 +766,15 @@ def _done_in(ctx: AgentContext, start: datetime, end: datetime) -> str:
         return ""
     ordered = sorted(done, key=lambda m: m.created)
     acts = list(dict.fromkeys(mine(m.fact.object, me) for m in ordered))
-    return f"I was {join_and(acts[:3])} {iv._when(ctx.now, start)}."
+    where = list(dict.fromkeys(_at_words(me, m.fact.address) for m in ordered if m.fact.address))
+    at = f", {join_and(where[:2])}" if where and where[0] else ""
+    return f"I was {join_and(acts[:3])}{at} {iv._when(ctx.now, start)}."
+
+
+def _at_words(me, address: str) -> str:
+    """'at home', 'at Hobbs Cafe': where an address is, as one says it."""
+    place = address.split(":")[0]
+    return "at home" if place == me.home else f"at {place}" if place else ""
 
 
 def plan_past(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -562,8 +783,11 @@ def plan_past(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.window is not None:
         return plan_at(ctx, act, seed)
     today = ctx.now.replace(hour=0, minute=0, second=0, microsecond=0)
-    return selfknow.yesterday(ctx, act.text, seed) if "yesterday" in act.text.lower() else (
-        _done_in(ctx, today, ctx.now) or selfknow.yesterday(ctx, act.text, seed))
+    return (
+        selfknow.yesterday(ctx, act.text, seed)
+        if "yesterday" in act.text.lower()
+        else (_done_in(ctx, today, ctx.now) or selfknow.yesterday(ctx, act.text, seed))
+    )
 
 
 MEALS = ("breakfast", "lunch", "dinner", "supper")
@@ -598,8 +822,10 @@ def _ahead(ctx: AgentContext, seed: int) -> str:
                     key=lambda e: e.start)  # fmt: skip
     for event in coming:
         if going(ctx, event, seed):
-            return f"I'm looking forward to the {event.what or 'event'} at {event.place} " \
-                   f"{_when_words(ctx.now, event)}."
+            return (
+                f"I'm looking forward to the {event.what or 'event'} at {event.place} "
+                f"{_when_words(ctx.now, event)}."
+            )
     return iv._ahead(ctx, "", seed) if not coming else _work_ahead(ctx, seed)
 
 
@@ -642,23 +868,68 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
         span = f"from {selfknow.clock(block.start)} to {selfknow.clock(block.end)}"
         hours = f" Most days I'm {mine(block.activity, me)}, {span}."
     lead = selfknow.occupation(ctx, act.text, seed).split(".")[0]
-    if act.wh is Wh.YESNO and act.follow_up or act.kind is ActKind.OPINION:
+    if act.wh is Wh.WHEN:
+        return _work_hours(ctx) or f"{lead}{where}.{hours}"
+    if (
+        act.wh is Wh.YESNO
+        and not content_stems(act.event or "") - _WORK_WORDS
+        or (act.kind is ActKind.OPINION)
+    ):
         project = selfknow.own_project(me)
         return f"I do, mostly. {project.rstrip('.')}." if project else "I do, most days."
     return f"{lead}{where}.{hours}"
+
+
+def _work_hours(ctx: AgentContext) -> str:
+    """When one starts and stops work: the routine's blocks at one's workplace."""
+    me = ctx.persona
+    blocks = [b for b in me.routine if me.workplace and b.place.split(":")[0] == me.workplace]
+    if not blocks:
+        block = selfknow._main_block(me)
+        blocks = [block] if block is not None else []
+    if not blocks:
+        return ""
+    where = "at home" if me.workplace == me.home else f"at {me.workplace}" if me.workplace else ""
+    start, end = selfknow.clock(blocks[0].start), selfknow.clock(blocks[-1].end)
+    return f"I usually start around {start} and finish around {end}, {where}.".replace(", .", ".")
+
+
+def plan_work_here(ctx: AgentContext, act: Act, seed: int) -> str:
+    """'Is this where you work?': where one is, and where one works."""
+    me = ctx.persona
+    here = iv._where(ctx, act.text, seed)
+    if not me.workplace or ctx.location.split(":")[0] == me.workplace:
+        return here
+    works = "from home" if me.workplace == me.home else f"at {me.workplace}"
+    return f"{here} I work {works}."
+
+
+def sleep_words(me) -> str:
+    """When one gets up and goes to bed, and so how long one sleeps."""
+    hours = round(((me.wake - me.sleep) % (24 * 60)) / 60)
+    return (f"I'm up around {selfknow.clock(me.wake)} and in bed by {selfknow.clock(me.sleep)}, "
+            f"so about {hours} hours of sleep.")  # fmt: skip
+
+
+def _block_words(me, block) -> str:
+    place = block.place.split(":")[0]
+    at = " at home" if place == me.home else f" at {place}" if place else ""
+    return f"{mine(block.activity, me)}{at} from {selfknow.clock(block.start)}"
 
 
 def plan_routine(ctx: AgentContext, act: Act, seed: int) -> str:
     """A usual day: asked of a part of the day, what one usually does then; else the
     day from waking to bed."""
     me = ctx.persona
-    hours = f"I'm up around {selfknow.clock(me.wake)} and in bed by {selfknow.clock(me.sleep)}."
+    hours = sleep_words(me)
+    if act.label in ("routine.early", "routine.late") or act.wh is Wh.WHEN and not act.window:
+        return hours
     if act.window is not None:
         start = act.window.start.hour * 60 + act.window.start.minute
         end = start + max(60, int((act.window.end - act.window.start).total_seconds() // 60))
         blocks = [b for b in me.routine if start <= b.start < end or b.start <= start < b.end]
         if blocks:
-            said = [f"{mine(b.activity, me)} from {selfknow.clock(b.start)}" for b in blocks[:3]]
+            said = [_block_words(me, b) for b in blocks[:3]]
             return f"Usually I'm {join_and(said)}. {hours}"
     return selfknow.weekday(ctx, act.text, seed) or hours
 
@@ -686,10 +957,17 @@ def plan_doing(ctx: AgentContext, act: Act, seed: int) -> str:
     """Where one is and what one is doing, from the current action and place; asked
     'busy painting?', yes or no by whether the words are one's action's."""
     where = iv._where(ctx, act.text, seed)
+    if act.wh in (Wh.WHEN, Wh.HOW):
+        item = next((i for i in selfknow.plan_for(ctx.memories, ctx.now.date())
+                     if i.covers(ctx.now)), None)  # fmt: skip
+        if item is not None:
+            return f"{where.rstrip('.')}, until about {_clock(item.end)}."
     if act.wh is not Wh.YESNO or not act.event:
         return where
     doing = content_stems(ctx.status) | content_stems(ctx.location.replace(":", " "))
     asked = content_stems(act.event) - {"busy", "still", "right", "now", "moment"}
+    if asked and asked <= _WORK_WORDS:  # 'are you at work now?'
+        return with_polarity(plan_work_here(ctx, act, seed), _at_work(ctx, act, seed))
     if not asked:
         return where
     return f"Yes! {where}" if asked & doing else f"Not really. {where}"
@@ -723,9 +1001,16 @@ def plan_statement(ctx: AgentContext, act: Act, seed: int) -> str:
         found = event_facts(ctx, act)
         if len(found) > 1:
             return "Yes, I'd heard about that already. " + (plan_event(ctx, act, seed) or "")
-    return pick(("Oh, really? I hadn't heard that. Thanks for telling me.",
-                 "Is that so? I'll keep that in mind, thanks.",
-                 "Huh, that's news to me. Good to know!"), seed, ctx.persona.name, act.text)
+    return pick(
+        (
+            "Oh, really? I hadn't heard that. Thanks for telling me.",
+            "Is that so? I'll keep that in mind, thanks.",
+            "Huh, that's news to me. Good to know!",
+        ),
+        seed,
+        ctx.persona.name,
+        act.text,
+    )
 
 
 def plan_social(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -741,11 +1026,17 @@ def plan_social(ctx: AgentContext, act: Act, seed: int) -> str:
     return pick(("Mm, yes.", "Right.", "I know what you mean."), seed, me.name, act.text)
 
 
-PLANNERS_OF_TROUBLE = frozenset({"object.trouble", "fridge"})
+PLANNERS_OF_TROUBLE = frozenset({"object.trouble", "object.state", "fridge"})
 PLANNERS: dict[str, Planner] = {
     "identity": plan_identity,
     "work": plan_work,
     "home": plan_home,
+    "home.alone": plan_home,
+    "routine.early": plan_routine,
+    "routine.late": plan_routine,
+    "place.regular": plan_place,
+    "work.here": plan_work_here,
+    "person.find": plan_find,
     "family": plan_family,
     "friends": _legacy(iv._friends),
     "spend_time": _legacy(iv._spend_time),

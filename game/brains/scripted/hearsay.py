@@ -47,8 +47,8 @@ SOURCED_LEADS = (
     "{source} mentioned {who} {rest}; had you heard?",
     "I had it from {source} that {who} {rest}.",
 )
-HEARSAY_TAILS = ("", "", "What do you make of that?", "Can you believe it?",
-                 "Thought you'd want to know.", "Interesting, isn't it?", "who'd have thought?",
+HEARSAY_TAILS = ("", "", "What do you make of that?", "Quite something.",
+                 "Thought you'd want to know.", "Interesting, that.", "Who'd have thought it.",
                  "Not that it surprises me.", "We'll see how that goes.")  # fmt: skip
 
 

@@ -562,8 +562,18 @@ def _plan_at(ctx: AgentContext, when: datetime) -> str:
     for m in ctx.memories:
         for item in m.fact.plan if m.fact.kind is FactKind.PLAN else ():
             if item.covers(when):
-                return f"According to my plan, I'll be {mine(item.description, ctx.persona)}."
+                me = ctx.persona
+                place = item.place.split(":")[0]
+                at = " at home" if place == me.home else f" at {place}" if place else ""
+                if place and place in item.description or at.strip() in item.description:
+                    at = ""
+                span = f"{_clock_of(item.start)} to {_clock_of(item.end)}"
+                return f"According to my plan, I'll be {mine(item.description, me)}{at}, {span}."
     return ""
+
+
+def _clock_of(when: datetime) -> str:
+    return selfknow.clock(when.hour * 60 + when.minute)
 
 
 def _routine_at(me: Resident, when: datetime) -> str:
@@ -575,7 +585,8 @@ def _routine_at(me: Resident, when: datetime) -> str:
         end = block.end if block.end > block.start else block.end + 24 * 60
         if block.start <= minute < end:
             place = block.place.split(":")[0]
-            return f"Probably {block.activity} at {place}, like most days."
+            at = "at home" if place == me.home else f"at {place}"
+            return f"Probably {mine(block.activity, me)} {at}, like most days."
     return "I haven't planned that far ahead yet."
 
 

@@ -262,6 +262,22 @@ def choose(
     return usable[0]
 
 
+def serves(
+    persona: Resident, action: str, sector: str, roles: Roles, directory: Directory
+) -> bool | None:
+    """Whether a sector is a place for `action` ('a drink', 'lunch') by the same keyword
+    tables the planner uses to choose one (None: the tables say nothing of the action)."""
+    q = AreaQuestion(persona, action, AreaKind.SECTOR, "", "", roles, directory)
+    for keys, prefs in SECTOR_RULES:
+        if has_any(action, keys):
+            return any(q.match([sector], p) for p in prefs)
+    role = roles.get(sector)
+    for keys, prefs in ARENA_RULES:  # 'lunch' is had in a room: a cafe's, a pub's
+        if has_any(action, keys):
+            return role is not None and role in prefs
+    return None
+
+
 def _staff_only(option: str, q: AreaQuestion) -> bool:
     """A public place's kitchen is for its staff."""
     sector = q.hint_sector

@@ -70,14 +70,14 @@ def decide(ctx: AgentContext, event: Event, teller: str, seed: int) -> Decision 
 
 
 ACCEPT_FRIEND = (
-    "For {name}? I wouldn't miss it.",
+    "For {name}, I wouldn't miss it.",
     "Of course I'll come to {name}'s {what}!",
     "Count me in; I'll tell {name} myself.",
     "I'll be at {name}'s {what}, wouldn't miss it.",
-    "{name}'s {what}? I'm there.",
+    "{name}'s {what}: I'm there.",
 )
 ACCEPT_LINES = (
-    "A {what}? I'll be there, {reason}.",
+    "A {what}! I'll be there, {reason}.",
     "Oh, {reason}, so I'll come on {day}.",
     "I'd love to come; {reason}.",
     "Sounds good, I'll come along on {day}; {reason}.",

@@ -26,6 +26,7 @@ from game.core.records import (
     Observation,
     Reaction,
     ReactionKind,
+    Rsvp,
     Source,
     Utterance,
 )
@@ -100,9 +101,9 @@ SMALL_TALK_LINES = 1
 LINE_LIMIT = 200
 
 WEATHER_LINES = (
-    "Lovely {part} for it, isn't it?",
+    "Lovely {part} for it.",
     "{where} is busy this {part}.",
-    "It's a quiet {part} at {where}, isn't it?",
+    "It's a quiet {part} at {where}.",
 )
 INTEREST_LINES = (
     "I've been thinking a lot about {interest} lately.",
@@ -231,7 +232,10 @@ class Turn:
 
 
 def utter(
-    ctx: AgentContext, partner: str, history: Sequence[Utterance], seed: int,
+    ctx: AgentContext,
+    partner: str,
+    history: Sequence[Utterance],
+    seed: int,
     state: DialogueState | None = None,
 ) -> Utterance:
     line = _utter(ctx, partner, history, seed, state)
@@ -257,7 +261,10 @@ def pending_decision(
 
 
 def _utter(
-    ctx: AgentContext, partner: str, history: Sequence[Utterance], seed: int,
+    ctx: AgentContext,
+    partner: str,
+    history: Sequence[Utterance],
+    seed: int,
     state: DialogueState | None = None,
 ) -> Utterance:
     turn = Turn(ctx, partner, tuple(history), seed)
@@ -266,7 +273,14 @@ def _utter(
     last = turn.last
     reply = _reply(ctx, partner, last, seed, turn.key) if last else ""
     asked = state.open_question(ctx.persona.name) if state is not None else None
-    if asked is not None and not last.shares and asked.act.label not in SOCIAL_LABELS:
+    social = (
+        asked is not None
+        and asked.act.label in SOCIAL_LABELS
+        and not (
+            asked.act.label == "feelings" and turn.mine  # 'how did it go?' after the hellos
+        )
+    )
+    if asked is not None and not last.shares and not social:
         said = answer.answer(ctx, asked.act, state, seed).text  # answered before moving on
         if last.end:
             return _line(turn, said, _goodbye(ctx, partner, turn.key), end=True)
@@ -308,8 +322,10 @@ def _to_visitor(turn: Turn, state: DialogueState | None = None) -> Utterance:
     if last is None:
         return _line(turn, "", _opening(ctx, partner, "", True, turn.key))
     heard = state.last.act if state is not None and state.last is not None else None
-    if last.end or (heard is not None and heard.kind is ActKind.FAREWELL) or (
-        heard is None and has_any(last.text, BYE_KEYS)
+    if (
+        last.end
+        or (heard is not None and heard.kind is ActKind.FAREWELL)
+        or (heard is None and has_any(last.text, BYE_KEYS))
     ):
         return _line(turn, hello, _goodbye(ctx, partner, turn.key), end=True)
     if heard is not None and heard.label not in ("greeting", "feelings", "ack"):
@@ -329,9 +345,18 @@ def _closing(turn: Turn, reply: str, news: list[News]) -> Utterance:
     """The last line: news not yet told goes out with the goodbye."""
     goodbye = _goodbye(turn.ctx, turn.partner, turn.key)
     if news and not any(u.shares for u in turn.mine):
-        share = _share(turn.ctx, turn.partner, news[0], turn.key)
+        share = without_questions(_share(turn.ctx, turn.partner, news[0], turn.key))
         return _line(turn, reply, f"{share} {goodbye}", news[0], end=True)
     return _line(turn, reply, goodbye, end=True)
+
+
+def without_questions(text: str) -> str:
+    """A last line asks nothing: nobody would be left to answer (the news stays)."""
+    parts = re.split(r"(?<=[.!?])\s+", text.strip())
+    kept = [p for p in parts if not p.endswith("?")]
+    if not kept:
+        return text.rstrip("?") + "."
+    return " ".join(kept)
 
 
 def _line(
@@ -370,6 +395,8 @@ def coloured(text: str, *key: object) -> str:
     first = text.split()[0].strip(",?.!") if text.split() else ""
     if chance(*key, "marker") >= MARKED or first.lower() in ("well", "oh", "so", "ha", "right"):
         return text
+    if first.lower() in ("yes", "no", "not", "maybe", "sure"):
+        return text  # an answer's yes or no comes first
     if first.lower() not in SOFT_STARTS and first != "I" and not first.startswith("I'"):
         return text  # a name, or a word a marker would read oddly before
     return pick(MARKERS, *key) + lower_first(text)
@@ -406,10 +433,12 @@ def _small_talk_done(mine: list[Utterance]) -> bool:
 def _opening(ctx: AgentContext, partner: str, reply: str, opener: bool, key: tuple) -> str:
     """Greeting, then (for the one answering) how one is, then what one is doing: one
     sentence each, each carrying something of this moment (a place, an activity)."""
-    hello = greeting(ctx, partner, key)
+    hello = greeting(ctx, partner, key, asking=opener)
     doing = _doing(ctx, partner, key)
     if tension(ctx.persona, partner):
         return f"{hello} {doing}".strip()
+    if opener and hello.endswith("?"):
+        return hello  # the question is the line's last word, for the partner to answer
     if not opener and _strangers(ctx, partner):
         who = f"I'm {first_name(ctx.persona.name)}, {article(ctx.persona.occupation)}"
         nice = pick(MEET_LINES, *key).format(name=first_name(partner))
@@ -419,7 +448,9 @@ def _opening(ctx: AgentContext, partner: str, reply: str, opener: bool, key: tup
     return " ".join(p for p in (hello, reply, doing) if p)
 
 
-def greeting(ctx: AgentContext, partner: str, key: tuple) -> str:
+def greeting(ctx: AgentContext, partner: str, key: tuple, asking: bool = True) -> str:
+    """Hello, by name and relationship, with a clause about the partner or the place; the
+    one answering a greeting does not ask the same thing back (`asking` False)."""
     me, name = ctx.persona, first_name(partner)
     relation = me.relation_to(partner)
     if tension(me, partner):
@@ -429,13 +460,13 @@ def greeting(ctx: AgentContext, partner: str, key: tuple) -> str:
     if relation is not None:
         family = next((t for w, t in FAMILY_NAMES if re.search(rf"\b{w}\b", relation)), None)
         hi = pick(("Hi", "Hey", _time_hello(ctx), "Oh, hello"), *key)
-        return f"{hi}, {family or name}, {_about_them(ctx, partner, key)}"
+        return f"{hi}, {family or name}, {_about_them(ctx, partner, key, asking)}"
     if _met(ctx, partner):
         hi = pick(("Hi again", "Hello again", _time_hello(ctx)), *key)
-        return f"{hi}, {name}, {_about_them(ctx, partner, key)}"
+        return f"{hi}, {name}, {_about_them(ctx, partner, key, asking)}"
     if _seen(ctx, partner):
         hi = pick(("Hi", "Hello", _time_hello(ctx)), *key)
-        return f"{hi}, {name}, {_about_them(ctx, partner, key)}"
+        return f"{hi}, {name}, {_about_them(ctx, partner, key, asking)}"
     return _introduce(ctx, partner, key)
 
 
@@ -452,17 +483,18 @@ def _seen(ctx: AgentContext, partner: str) -> bool:
     return _seen_doing(ctx, partner) != ""
 
 
-def _about_them(ctx: AgentContext, partner: str, key: tuple) -> str:
+def _about_them(ctx: AgentContext, partner: str, key: tuple, asking: bool = True) -> str:
     """A clause about the partner or the place: what they were doing, where we are."""
     doing = _seen_doing(ctx, partner)
     where = _public_place(ctx)
     part = _part_of_day(ctx)
     options = []
-    if doing:
+    if doing and asking:
         options += [f"busy {doing}?", f"still {doing}?", f"how's {doing} going?"]
     if where:
         options += [f"nice to see you at {where} this {part}!", f"fancy meeting you at {where}!"]
-    options += [f"how's your {part} been?", f"good to see you this {part}!"]
+    options += [f"how's your {part} been?"] if asking else []
+    options += [f"good to see you this {part}!"]
     return pick(options, *key, "about")
 
 
@@ -500,7 +532,7 @@ VISITOR_HELLOS = (
 STRANGER_HELLOS = (
     "Hi, I don't think we've met; {who}.",
     "Hello, I've seen you around {where}, I think; {who}.",
-    "We haven't really talked before, have we, {name}? {who}.",
+    "I don't think we've really talked before, {name}; {who}.",
     "I don't believe we've been introduced, {name}; {who}.",
     "Hi there, I keep seeing you at {where}; {who}.",
 )
@@ -561,7 +593,7 @@ INVITE_LEADS = (
     "I'm throwing {a_what} at {place}, {when}.",
     "We're having {a_what} at {place} {when}.",
     "I'm putting on {a_what} at {place} {when}, and I'd love to see you there.",
-    "Have I told you about my {what}? It's at {place} {when}.",
+    "Let me tell you about my {what}: it's at {place} {when}.",
     "You're invited to my {what} at {place} {when}.",
 )
 INVITE_CLOSE = ("Would you like to come?", "I'd love for you to come.", "Do come if you can!")
@@ -652,8 +684,13 @@ def _reply(ctx: AgentContext, partner: str, last: Utterance, seed: int, key: tup
     if _is_greeting(last.text) and "?" in last.text:
         where = _public_place(ctx)
         part = _part_of_day(ctx)
-        options = ["Not bad, thanks", "Doing well, thanks", "Can't complain",
-                   f"My {part} has been good, thanks", f"A good {part} so far, thanks"]
+        options = [
+            "Not bad, thanks",
+            "Doing well, thanks",
+            "Can't complain",
+            f"My {part} has been good, thanks",
+            f"A good {part} so far, thanks",
+        ]
         if where:
             options.append(f"Good, thanks; {where} is treating me well")
         return pick(options, *key) + "."
@@ -685,28 +722,33 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
         else:
             said = pick(HEARD, *key).format(about=about, part=_part_of_day(ctx))
         said = _yes_first(told.text, said, "Yes")
-        return hearsay.tailed(said, decision.line) if decision is not None else said
+        if decision is not None:
+            return hearsay.tailed(said, decision.line)
+        return hearsay.tailed(said, _own_answer(ctx, shared)) if shared is not None else said
     if decision is not None:
-        return decision.line
+        return _yes_first(told.text, decision.line, _yes_word(decision.answer))
     subject = subject_of(shared) if shared is not None else ""
+    if subject and subject == partner and (_political(fact) or told.shared.intent):
+        return _react_pitch(me, partner, _political(fact), key)  # asked for one's support
     if _political(fact):
-        return _react_politics(me, subject, key)
+        return _yes_first(told.text, _react_politics(me, subject, key), "No")
     event = shared.event if shared is not None else None
     if event is not None or has_any(fact, ("party", "celebrat", "exhibition", "show\\b")):
         if declines(me, event_key(event) if event else fact, seed):
             return _decline(me, key)
         what = (event.what if event is not None else "") or topic_word(fact) or "event"
-        return pick(
+        said = pick(
             (
-                f"Oh, the {what}? I'll see you there then.",
+                f"Oh, the {what}! I'll see you there then.",
                 f"I'm looking forward to the {what}.",
                 f"Yes, I'll be at the {what}.",
             ),
             *key,
         )
+        return _yes_first(told.text, said, "Yes")
     said = pick(
         ("Oh really, I hadn't heard that.", "Interesting, thanks for telling me.",
-         "Is that so? News to me.", "Huh, I had no idea.", "Well, that's news to me."),
+         "Huh, news to me.", "Huh, I had no idea.", "Well, that's news to me."),
         *key,
     )  # fmt: skip
     return _yes_first(told.text, said, "No")
@@ -727,14 +769,21 @@ HEARD = ("Yes, I'd heard about {about}.", "I know about {about}, yes.",
 
 
 def _yes_first(asked: str, said: str, word: str) -> str:
-    """News told as a question ('had you heard?') is answered yes or no first."""
-    if not is_yes_no(asked) or said.startswith(("No", "Yes")) or "yes" in said.lower():
+    """A yes/no question ('had you heard?', 'are you going?') is answered yes or no
+    first; a 'yes' said later in the line moves to its front."""
+    if not is_yes_no(asked) or said.startswith(("No", "Yes", "Not", "Maybe", "Sure")):
         return said
+    if word == "Yes":
+        said = re.sub(r",? yes\b,?|\byes, ", "", said, count=1, flags=re.I).strip()
     for filler in ("Oh, ", "Ha, ", "Well, "):
         said = said.removeprefix(filler)
     first = said.split(" ", 1)[0]
-    opener = first in ("I", "I'd", "I'm", "I've") or first[:1].isupper() and first.istitle() \
+    opener = (
+        first in ("I", "I'd", "I'm", "I've")
+        or first[:1].isupper()
+        and first.istitle()
         and first.lower() not in SOFT_STARTS
+    )
     return f"{word}, {said if opener else lower_first(said)}"
 
 
@@ -750,25 +799,55 @@ def _what(fact: Fact) -> str:
 def _react_politics(me: Resident, subject: str, key: tuple) -> str:
     name = first_name(subject) if subject else "them"
     if subject and dislikes(me, subject):
-        return f"{name}? Mayor? I'll believe it when I see it."
+        return f"{name} as mayor; I'll believe it when I see it."
     if any("politic" in i for i in me.interests):
         return f"I'd like to hear what {name} stands for before I decide."
     if has_trait(me, BLUNT_TRAITS):
         return f"Politics, huh. Well, good luck to {name}."
     return pick(
-        (f"Huh, I didn't know that; good for {name}.", f"{name}, running? Good for {name}.",
-         f"Well, {name} has my attention.", f"Really? I'll have to ask {name} about it.",
-         f"{name} for mayor, eh? We'll see."),
+        (f"Huh, I didn't know that; good for {name}.", f"{name} is running; good for {name}.",
+         f"Well, {name} has my attention.", f"I'll have to ask {name} about it.",
+         f"{name} for mayor; we'll see."),
         me.name, subject, *key,
     )  # fmt: skip
 
 
 def _decline(me: Resident, key: tuple) -> str:
     if has_trait(me, BLUNT_TRAITS):
-        return "Parties aren't really my thing."
+        return "No, parties aren't really my thing."
     return pick(
-        ("Thanks, but I don't think I can make it.", "That's kind, but I'm busy that day."), *key
+        ("No, I don't think I can make it, sorry.", "Not this time; I'm busy that day."), *key
     )
+
+
+def _own_answer(ctx: AgentContext, shared: Fact) -> str:
+    """Told of an event one has already answered: whether one goes, said again."""
+    event = shared.event
+    if event is None or event.end <= ctx.now or event.host == ctx.persona.name:
+        return ""
+    answer = rsvp_of(ctx.memories, event)
+    if answer is None:
+        return ""
+    return "I'm going too." if answer is not Rsvp.DECLINED else "I can't make it, though."
+
+
+def _yes_word(answer: Rsvp) -> str:
+    return "No" if answer is Rsvp.DECLINED else "Yes"
+
+
+def _react_pitch(me: Resident, partner: str, political: bool, key: tuple) -> str:
+    """A candidate asks for one's vote, to one's face: an answer to them, not about them."""
+    name = first_name(partner)
+    if dislikes(me, partner):
+        if political:
+            return f"No, {name}. You as mayor: I'll believe it when I see it."
+        return f"No, {name}; I have my doubts about it."
+    if any("politic" in i for i in me.interests):
+        return f"Maybe; I'd like to hear more about what you stand for first, {name}."
+    options = (f"Sure, I'll think about it, {name}. Good luck!",
+               f"Maybe; tell me more about your plans first, {name}.",
+               "Yes, you've got my attention; good luck with it.")  # fmt: skip
+    return pick(options, me.name, partner, *key)
 
 
 # -- small talk and goodbye ------------------------------------------------------------------
@@ -793,8 +872,12 @@ def _small_talk(turn: Turn) -> str:
 def _fresh(turn: Turn, state: DialogueState) -> str:
     """A line this conversation has not had yet (it never repeats one of its own)."""
     ctx, key = turn.ctx, turn.key
-    candidates = (_follow_up(ctx, turn.partner, key), _project_line(ctx, key),
-                  _seen_line(ctx, turn.partner), *_interest_lines(ctx, turn.partner, key))
+    candidates = (
+        _follow_up(ctx, turn.partner, key),
+        _project_line(ctx, key),
+        _seen_line(ctx, turn.partner),
+        *_interest_lines(ctx, turn.partner, key),
+    )
     for line in candidates:
         if line and not state.has_said(line):
             return line

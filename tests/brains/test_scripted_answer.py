@@ -1,0 +1,96 @@
+"""Answers planned from the understood act: yes/no questions answered yes or no first, from
+the same persona, plan and memories the rest of the answer comes from; the answer leads
+with what the question's own wh-word asks (when, where). Phrasings are not in the exemplars.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import cache
+
+from test_scripted_personas import DAY, context, did, memory, planned, smallville
+
+from game.brains.dialogue.understand import Understander
+from game.brains.scripted import answer
+from game.core.records import PlanItem
+from game.mind import facts
+from game.mind.dialogue import understander_for
+from game.world.tmx import load_town
+
+NOW = DAY + timedelta(days=1, hours=11)
+
+
+@cache
+def words() -> Understander:
+    scenario = smallville()
+    return understander_for(load_town(scenario.map_path), scenario.residents, scenario.intents)
+
+
+def ask(name: str, question: str, memories=(), location: str = "", status: str = "") -> str:
+    ctx = context(smallville().resident(name), NOW, tuple(memories), status, location)
+    return answer.answer(ctx, words().understand(question, NOW), None, 0).text
+
+
+def test_living_alone_is_answered_no_by_one_with_a_household_and_yes_by_one_without():
+    assert ask("Eddy Lin", "Are you living there all by yourself?").startswith("No, ")
+    lone = ask("Giorgio Rossi", "Are you living there all by yourself?")
+    assert lone.startswith("Yes, ") and "own" in lone
+
+
+def test_rising_early_is_answered_from_the_wake_time():
+    early = [r for r in smallville().residents if r.wake <= 6 * 60][0]
+    late = [r for r in smallville().residents if r.wake >= 9 * 60][0]
+    assert ask(early.name, "Would you say you're an early bird?").startswith("Yes")
+    assert ask(late.name, "Would you say you're an early bird?").startswith("No")
+
+
+def test_a_question_about_sleep_hours_gets_the_hours():
+    me = smallville().resident("Ayesha Khan")
+    hours = round(((me.wake - me.sleep) % 1440) / 60)
+    assert f"{hours} hours" in ask(me.name, "How many hours of sleep do you usually get?")
+
+
+def test_when_work_starts_is_answered_with_the_routine_hours_at_the_workplace():
+    me = smallville().resident("Isabella Rodriguez")
+    got = ask(me.name, "What time does your working day usually kick off?")
+    first = next(b for b in me.routine if b.place.split(":")[0] == me.workplace)
+    assert answer.selfknow.clock(first.start) in got
+
+
+def test_trouble_at_home_is_answered_from_the_latest_state_seen():
+    me = smallville().resident("Klaus Mueller")
+    sink = f"{me.home}:bathroom:sink"
+    fine = ask(me.name, "Anything at your place in need of a repair?")
+    assert fine.startswith("No, ")
+    leak = memory(1, "the sink is leaking", fact=facts.object_state(sink, "leaking"),
+                  when=NOW - timedelta(hours=1))  # fmt: skip
+    broken = ask(me.name, "Anything at your place in need of a repair?", (leak,))
+    assert broken.startswith("Yes, ") and "sink" in broken and "leaking" in broken
+
+
+def test_a_place_that_serves_what_is_asked_gets_a_yes():
+    got = ask("Tom Moreno", "Could I get a pint at The Rose and Crown Pub?")
+    assert got.startswith("Yes, ")
+
+
+def test_where_one_will_be_names_the_planned_place_and_time():
+    me = smallville().resident("Maria Lopez")
+    item = PlanItem("streaming games online", NOW.replace(hour=19), 120, place=me.home)
+    plan = planned(3, me.name, (item,), NOW - timedelta(hours=2))
+    got = ask(me.name, "Where can I find you around seven tonight?", (plan,))
+    assert "streaming games online" in got and "at home" in got and "7 pm" in got
+
+
+def test_whether_one_went_to_an_event_is_not_claimed_without_evidence():
+    me = smallville().resident("Carlos Gomez")
+    party = smallville().intents[0].event
+    assert party is not None
+    after = party.end + timedelta(hours=14)
+    ctx = context(me, after, (), "", me.home)
+    event_said = answer.event_line(ctx, party, "", "", "", answer.Wh.NONE)
+    assert "I went" not in event_said and "didn't go" not in event_said
+    there = did(
+        2, me.name, f"trying the party food at {party.place}", party.start + timedelta(minutes=30)
+    )
+    ctx = context(me, after, (there,), "", me.home)
+    assert "and I went" in answer.event_line(ctx, party, "", "", "", answer.Wh.NONE)
