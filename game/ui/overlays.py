@@ -3,62 +3,42 @@ on a thing in use, and a short ring when a state changes.
 
 Why on the map: the headline experiment (set a stove burning, watch its owner come and put
 it out) must be visible without opening a panel. What is shown is decided in `update` from
-the town's states and the event log (through SimView); `draw` only paints it.
+the town's states and the event log (through SimView); `draw` only paints it. How a
+trouble looks is its entry's `look` in game.world.troubles, the name of a painter here.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import Enum
+from typing import Protocol
 
 import pygame
 
 from game.sim.view import SimView, StateChange, state_changes
 from game.ui.mapview import Camera
 from game.world.town import AreaKind
+from game.world.troubles import LIGHT, trouble
 
 FLASH_SECONDS = 1.6  # how long the ring of a change lasts (real seconds)
-
-
-class Effect(Enum):
-    """How a non-idle state looks on the map."""
-
-    FIRE = "fire"  # flames and smoke
-    WATER = "water"  # drips and a puddle
-    BROKEN = "broken"  # a red warning mark
-    LIGHT = "light"  # a warm glow: on, in use, cooking
-
-
-# Word starts of a state, worst first; the first match gives the look. Anything else that
-# is not the object's resting state glows as "in use".
-EFFECT_WORDS: tuple[tuple[Effect, tuple[str, ...]], ...] = (
-    (Effect.FIRE, ("burn", "fire", "flame", "smok", "scorch", "burnt")),
-    (Effect.WATER, ("leak", "drip", "flood", "overflow", "wet")),
-    (
-        Effect.BROKEN,
-        ("broken", "crack", "jam", "stuck", "clog", "block", "out of order", "not working"),
-    ),
-)
+# States in which a thing is at rest and drawn as the map shows it.
 RESTING = frozenset({"idle", "off", "closed", "empty", "clean", "made", "tidy", ""})
 
 
 def notable(old: str, new: str, default: str) -> bool:
     """Whether a change is news (a trouble starts or ends), not the routine of a thing
     going in and out of use."""
-    looks = (effect_of(old, default), effect_of(new, default))
-    return any(look not in (None, Effect.LIGHT) for look in looks)
+    return any(trouble(state) is not None for state in (old, new) if state != default)
 
 
-def effect_of(state: str, default: str) -> Effect | None:
-    """The look of a state (None: the object is at rest and drawn as the map shows it)."""
+def effect_of(state: str, default: str) -> str | None:
+    """The painter of a state (None: the object is at rest and drawn as the map shows it):
+    a trouble's look from the troubles table, else the warm light of a thing in use."""
     words = state.strip().lower()
     if words == default.strip().lower() or words in RESTING:
         return None
-    for effect, starts in EFFECT_WORDS:
-        if any(start in words for start in starts):
-            return effect
-    return Effect.LIGHT
+    found = trouble(words)
+    return found.look if found is not None and found.look in PAINTERS else LIGHT
 
 
 @dataclass(frozen=True)
@@ -66,7 +46,7 @@ class Shown:
     """One object's overlay: where (tiles) and how."""
 
     address: str
-    effect: Effect
+    effect: str  # the painter's name (a look in the troubles table, or light)
     rect: tuple[int, int, int, int]  # x, y, w, h in tiles
 
 
@@ -118,7 +98,7 @@ class ObjectOverlays:
             rect = _screen(shown.rect, cam, tile)
             if not view.colliderect(rect.inflate(60, 60)):
                 continue
-            _PAINTERS[shown.effect](surface, rect, self.clock)
+            PAINTERS[shown.effect](surface, rect, self.clock)
             self.painted.add(shown.address)
         for box, until in self.flashes:
             _ring(surface, _screen(box, cam, tile), 1 - (until - self.clock) / FLASH_SECONDS)
@@ -214,4 +194,9 @@ def _ring(surface: pygame.Surface, rect: pygame.Rect, progress: float) -> None:
     surface.blit(layer, (rect.centerx - radius - 2, rect.centery - radius - 2))
 
 
-_PAINTERS = {Effect.FIRE: _fire, Effect.WATER: _water, Effect.BROKEN: _broken, Effect.LIGHT: _light}
+class Painter(Protocol):
+    def __call__(self, surface: pygame.Surface, rect: pygame.Rect, clock: float) -> None: ...
+
+
+# The looks a trouble may name in game.world.troubles, by name; a new look is one painter here.
+PAINTERS: dict[str, Painter] = {"fire": _fire, "water": _water, "broken": _broken, LIGHT: _light}

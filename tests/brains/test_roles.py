@@ -13,12 +13,13 @@ from tinymap import write_map
 from game.brains.questions import AgentContext, PlanDay
 from game.brains.scripted import ScriptedBrain
 from game.brains.scripted.activities import classify
-from game.brains.scripted.lexicon import TROUBLES, emoji, fix_of, object_state
+from game.brains.scripted.lexicon import emoji, fix_of, object_state
 from game.brains.scripted.places import Directory, choose
 from game.sim.factory import build_simulation
 from game.world.roles import Role
 from game.world.scenario import load_world
 from game.world.town import AreaKind
+from game.world.troubles import TROUBLES
 
 ART = "\n".join(["." * 20] * 9)
 HOME, CAFE = "Cottage", "Brew House"
@@ -169,7 +170,7 @@ def test_a_cafe_by_another_name_is_where_lunch_is(tmp_path) -> None:
     assert any(CAFE in text for text in places), places
 
 
-@pytest.mark.parametrize("rule", TROUBLES, ids=lambda t: t.keys[0])
+@pytest.mark.parametrize("rule", TROUBLES, ids=lambda t: t.name)
 def test_each_trouble_is_one_record_every_table_reads(rule) -> None:
     action = rule.fix("hob")
     assert fix_of(action) is rule

@@ -94,3 +94,29 @@ def test_whether_one_went_to_an_event_is_not_claimed_without_evidence():
     )
     ctx = context(me, after, (there,), "", me.home)
     assert "and I went" in answer.event_line(ctx, party, "", "", "", answer.Wh.NONE)
+
+
+def test_a_project_whose_day_is_over_is_no_longer_spoken_of_as_current():
+    me = smallville().resident("Isabella Rodriguez")
+    before = answer.selfknow.own_project(me, DAY)
+    assert "party" in before.lower()
+    after = answer.selfknow.own_project(me, DAY + timedelta(days=2))
+    assert "party" not in after.lower()
+
+
+def test_an_opinion_of_an_ended_event_is_in_the_past():
+    me = smallville().resident("Carlos Gomez")
+    party = smallville().intents[0].event
+    ctx = context(me, party.end + timedelta(hours=14), (), "", me.home)
+    said = answer._ended_opinion(ctx, party, 0)
+    assert " was " in said or "went" in said or "enjoyed" in said
+    assert "will" not in said and "planning" not in said
+
+
+def test_something_seen_hours_ago_is_told_in_the_past():
+    me = smallville().resident("Carlos Gomez")
+    seen = memory(1, "Tom Moreno is stocking the shelves",
+                  fact=facts.doing("Tom Moreno", "stocking the shelves", facts.Source.SEEN),
+                  when=NOW - timedelta(hours=3))  # fmt: skip
+    ctx = context(me, NOW, (seen,), "", me.home)
+    assert answer._fact_line(ctx, seen, {"stock"}).startswith("I saw Tom stocking the shelves")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game.brains.scripted.lexicon import EMOJI_DEFAULT, EMOJI_RULES, TROUBLES
+from game.brains.scripted.lexicon import EMOJI_DEFAULT, EMOJI_RULES
 from game.ui.emoji import (
     STAND_INS,
     EmojiRenderer,
@@ -15,6 +15,7 @@ from game.ui.emoji import (
     stand_in,
     stand_in_key,
 )
+from game.world.troubles import TROUBLES
 from tests.brains.protocol_server import EMOJI as SERVER_EMOJI
 
 # The simulation's own bubbles (waiting, talking) and the thinking mark.

@@ -8,7 +8,6 @@ import pytest
 
 from game.sim.factory import build_simulation
 from game.ui.input import click_events, key_event, text_event, wheel_event
-from game.ui.overlays import Effect
 from game.ui.settings import SettingsScene
 from tests.ui.helpers import frames, realtime, run_until
 
@@ -43,7 +42,7 @@ def test_a_burning_stove_is_drawn_on_the_map_and_told(make_app):
     stove = town.sim.town.areas[STOVE].rect
     look_at(app, (stove.x, stove.y))
     frames(app, 2)
-    assert town.overlays.shown[STOVE].effect is Effect.FIRE
+    assert town.overlays.shown[STOVE].effect == "fire"
     assert STOVE in town.overlays.painted
     assert any("The stove is now burning" in t.text for t in town.notes.toasts)
     assert any("The stove is now burning" in line.text for line in town.feed.lines)

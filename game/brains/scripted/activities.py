@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass
 
 from game.world.roles import Role
+from game.world.troubles import fix_of
 
-from .lexicon import FIX_VERBS
 from .spots import (
     BAR_COUNTER,
     BAR_SEAT,
@@ -89,8 +89,11 @@ class Activity:
         return (*self.first, *self.middle, *self.last)
 
 
+# Dealing with a trouble: what is a fix is the troubles table's to say (game.world.troubles).
+FIXING = Activity("fixing", (), middle=(("{what}", 5, None),))
+
 ACTIVITIES: tuple[Activity, ...] = (
-    Activity("fixing", FIX_VERBS, middle=(("{what}", 5, None),)),  # keys: lexicon.TROUBLES
+    FIXING,
     Activity(
         "party_prep",
         (
@@ -863,6 +866,8 @@ PLACE_NAME = re.compile(
 
 
 def _first_match(description: str, at_home: bool | None) -> Activity:
+    if fix_of(description) is not None:  # a fix, by the troubles table
+        return FIXING
     for activity in ACTIVITIES:
         if activity.at_home is False and at_home is not False:
             continue  # 'ordering lunch' needs to know it happens away from home

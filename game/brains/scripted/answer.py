@@ -285,6 +285,8 @@ def _fact_line(ctx: AgentContext, m: MemoryRecord, wanted: set[str]) -> str:
         return ""
     if fact.kind is FactKind.CLAIM and fact.source in (Source.VISITOR, Source.NOTICE):
         return _claim_line(ctx, m)
+    if fact.kind is FactKind.DOING and m.created < ctx.now - timedelta(minutes=30):
+        return _did_line(ctx, m)  # what was being done then, in the past
     for s in facts_in(m, me):
         if s.fact.event is not None:
             return event_line(ctx, s.fact.event, s.text, s.source, s.fact.intent, Wh.NONE)
@@ -296,6 +298,16 @@ def _fact_line(ctx: AgentContext, m: MemoryRecord, wanted: set[str]) -> str:
     if fact.kind is FactKind.DOING and fact.subject == me.name:
         return f"I was {mine(fact.object, me)} {iv._when(ctx.now, m.created)}."
     return ""
+
+
+def _did_line(ctx: AgentContext, m: MemoryRecord) -> str:
+    f, me = m.fact, ctx.persona
+    when = iv._when(ctx.now, m.created)
+    if f.subject == me.name:
+        return f"I was {mine(f.object, me)} {when}."
+    if f.subject and f.source is Source.SEEN:
+        return f"I saw {first_name(f.subject)} {f.object} {when}."
+    return f"I heard {first_name(f.subject)} was {f.object} {when}." if f.subject else ""
 
 
 def _claim_line(ctx: AgentContext, m: MemoryRecord) -> str:
@@ -517,10 +529,26 @@ def _rsvp_reason(ctx: AgentContext, event: Event) -> str:
     return ""
 
 
+def _ended_opinion(ctx: AgentContext, event: Event, seed: int) -> str:
+    """What one thinks of an event that is over: as host, as a guest, or having missed it."""
+    what, me = event.what or "event", ctx.persona
+    if event.host == me.name:
+        return f"I think the {what} went well; I was glad so many people came."
+    went = _went(ctx, event, "")
+    if went:
+        return pick((f"I enjoyed the {what}; it was a lovely evening.",
+                     f"The {what} was fun; I'm glad I went."), seed, me.name)  # fmt: skip
+    if went is False:
+        return f"I missed the {what}, but I heard it went well."
+    return f"The {what} was {_day(ctx.now, event.start)}; people seemed to like it."
+
+
 def _event_opinion(ctx: AgentContext, m: MemoryRecord, event: Event | None, seed: int) -> str:
     me = ctx.persona
     stated = facts_in(m, me)
     subject = stated[0].subject if stated else m.fact.subject
+    if event is not None and event.end <= ctx.now:
+        return _ended_opinion(ctx, event, seed)
     if subject == me.name or (event is not None and event.host == me.name):
         return "It matters a lot to me, so of course I'm all for it."
     if event is None:
@@ -830,7 +858,7 @@ def _ahead(ctx: AgentContext, seed: int) -> str:
 
 
 def _work_ahead(ctx: AgentContext, seed: int) -> str:
-    project = selfknow.own_project(ctx.persona)
+    project = selfknow.own_project(ctx.persona, ctx.now)
     if project:
         return f"Getting on with my work, mostly. {project.rstrip('.')}."
     return "A quiet few days, mostly, and that suits me."
@@ -875,7 +903,7 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
         and not content_stems(act.event or "") - _WORK_WORDS
         or (act.kind is ActKind.OPINION)
     ):
-        project = selfknow.own_project(me)
+        project = selfknow.own_project(me, ctx.now)
         return f"I do, mostly. {project.rstrip('.')}." if project else "I do, most days."
     return f"{lead}{where}.{hours}"
 

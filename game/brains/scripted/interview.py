@@ -30,7 +30,7 @@ from .util import (
     pick,
     sentence,
 )
-from .wording import PROJECT_KEYS, first_person, mine, relation_in_first_person
+from .wording import first_person, mine, relation_in_first_person
 
 TOPICS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("mayor", "election", "office", "candida", "campaign", "vote"), "anyone running for mayor"),
@@ -45,6 +45,7 @@ OBJECT_WORDS = (
 GERUND_BASE = {
     "turning": "turn", "putting": "put", "fixing": "fix", "mopping": "mop",
     "repairing": "repair", "stopping": "stop", "unjamming": "unjam", "cleaning": "clean",
+    "wiping": "wipe",
 }  # fmt: skip
 _WHO_IS = re.compile(r"\b(?i:who (?:is|was|'s)) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)")
 _ABOUT = re.compile(
@@ -54,7 +55,7 @@ _ABOUT = re.compile(
 
 def answer(ctx: AgentContext, question: str, seed: int) -> str:
     for test, handler in _HANDLERS:
-        if re.search(test, question, re.I):
+        if test(question) if callable(test) else re.search(test, question, re.I):
             reply = handler(ctx, question, seed)
             if reply:
                 return reply
@@ -69,18 +70,10 @@ def _intro(ctx: AgentContext, question: str, seed: int) -> str:
         parts.append(f"People would say I'm {join_and(list(me.traits))}.")
     if me.interests:
         parts.append(f"I care about {join_and(list(me.interests))}.")
-    project = _project(me)
+    project = selfknow.own_project(me, ctx.now)
     if project:
         parts.append(project + ".")
     return " ".join(parts)
-
-
-def _project(me: Resident) -> str:
-    """What the persona is working on, from its own seed (skipping who and how it is)."""
-    for clause in me.seed_memories()[2:]:
-        if has_any(clause, PROJECT_KEYS) and not is_private(clause):
-            return first_person(sentence(clause), me)
-    return ""
 
 
 # -- people ----------------------------------------------------------------------------------
@@ -423,7 +416,7 @@ def _meal(ctx: AgentContext, question: str, seed: int) -> str:
 
 def _news(ctx: AgentContext, question: str, seed: int) -> str:
     """The best public news one holds, with who told it; a quiet week is an answer too."""
-    found = shareable(ctx.memories, ctx.persona)
+    found = [s for s in shareable(ctx.memories, ctx.persona) if not _over(ctx, s)]
     if not found:
         return "Nothing much, it's been quiet around here."
     best = found[0]
@@ -433,6 +426,14 @@ def _news(ctx: AgentContext, question: str, seed: int) -> str:
         return f"Have you heard? {best.text}. {first_name(best.source)} told me so in person."
     told = f"{first_name(best.source)} told me that " if best.source else ""
     return f"Have you heard? {told}{best.text}."
+
+
+def _over(ctx: AgentContext, stated: Stated) -> bool:
+    """One's own news about an event that has ended, or naming a day gone by, is old."""
+    event = stated.fact.event or _event_of(ctx, stated.fact.intent)
+    if event is not None and event.end <= ctx.now:
+        return stated.own
+    return selfknow.stale(stated.text, ctx.now)
 
 
 def _event_when(now: datetime, event: Event) -> str:
@@ -520,7 +521,7 @@ def _ahead(ctx: AgentContext, question: str, seed: int) -> str:
         if attends(me, event, seed):
             when = _event_when(ctx.now, event)
             return f"I'm looking forward to {event_text(me, event)} {when}."
-    project = selfknow.own_project(me)
+    project = selfknow.own_project(me, ctx.now)
     over = [
         k.event.what for k in remembered_events(ctx.memories)
         if k.event.host == me.name and k.event.end <= ctx.now and k.event.what
@@ -641,7 +642,8 @@ def _person_taste(slot: int) -> Handler:
     return handler
 
 
-_HANDLERS: tuple[tuple[str, Handler], ...] = (
+# A test is a pattern, or a function of the question (a table that knows the words).
+_HANDLERS: tuple[tuple[str | Callable[[str], object], Handler], ...] = (
     (r"^\s*why\b", selfknow.why),
     (
         r"\boccupation\b|for a living|what is your job|what's your job|where do you work"
@@ -674,7 +676,7 @@ _HANDLERS: tuple[tuple[str, Handler], ...] = (
     (r"birthday|gift|present for", _person_taste(1)),
     (r"compliment", _person_taste(2)),
     (r"who came|who was at|who attended|who showed up", _who_came),
-    (r"burning|on fire|\bfire\b|leaking|flood|broken|overflow", _emergency),
+    (trouble, _emergency),  # a question naming a trouble (game.world.troubles)
     (r"spend time with|one person|who would it be", _spend_time),
     (r"how do you feel|what do you think (?:of|about)", _feel),
     (r"look(?:ing)? forward|excited about|can't wait", _ahead),

@@ -1,18 +1,16 @@
-"""Word tables: how poignant a memory is, which emoji an action shows, what an object's
-state becomes, and which object states call for action.
+"""Word tables: how poignant a memory is, which emoji an action shows and what an object's
+state becomes.
 
 Each table is ordered data read top to bottom, so tuning is editing a line. Troubles (a
-burning stove, a leaking shower) are records: everything about fixing one lives in its
-line of TROUBLES, and the emoji, object-state and activity tables read it from there.
+burning stove, a leaking shower) are the town's table (game.world.troubles): everything
+about fixing one lives in its entry, and the emoji and object-state rules read it there.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from game.core.records import Fact, FactKind
 from game.world.scenario import Resident
+from game.world.troubles import fix_of, trouble
 
 from .util import content_words, has_any
 
@@ -55,7 +53,7 @@ INTEREST_TOPICS: dict[str, tuple[str, ...]] = {
 }
 
 # (keys, emoji): the first two rules that match give the bubble (one or two symbols). Fixing
-# a trouble shows the trouble's own emoji first (see TROUBLES).
+# a trouble shows the trouble's own emoji first (see game.world.troubles).
 EMOJI_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("sleep", "nap\\b", "asleep", "going to bed"), "😴"),
     (("waking up", "alarm"), "⏰"),
@@ -133,7 +131,7 @@ EMOJI_DEFAULT = "🙂"
 EMOJI_MAX = 2
 
 # (object keys, action keys, state): the first matching rule gives the object's state.
-# Empty action keys match any action. Fixing a trouble comes first (see TROUBLES).
+# Empty action keys match any action. Fixing a trouble comes first (game.world.troubles).
 OBJECT_STATE_RULES: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
     (("coffee machine",), ("espresso", "coffee", "latte", "cappuccino", "brew"), "brewing coffee"),
     (("coffee machine",), ("clean", "wip"), "being cleaned"),
@@ -162,52 +160,12 @@ OBJECT_STATE_RULES: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
 OBJECT_STATE_DEFAULT = "in use"
 
 
-@dataclass(frozen=True)
-class Trouble:
-    """One kind of trouble with a thing: the states that show it, what a person does about
-    it and for how long, the state the thing is in while being fixed, and the bubble."""
-
-    keys: tuple[str, ...]  # word starts of the abnormal state ('burning', 'smok')
-    action: str  # the fix; '{obj}' is the object's name
-    minutes: int
-    fixed: str  # the object's state while (and after) someone fixes it
-    emoji: str
-
-    def fix(self, obj: str) -> str:
-        """The fixing action for one object: 'turning off the burning stove'."""
-        return self.action.format(obj=obj)
-
-    @property
-    def verb(self) -> str:
-        """The fix's words before the object ('turning off the burning'): what marks an
-        action as this fix, whatever the object."""
-        return self.action.split("{obj}")[0].strip()
-
-
-# Abnormal object states, worst first. Anything not listed (idle, in use, cooking ...)
-# is a normal state and the agent carries on.
-TROUBLES: tuple[Trouble, ...] = (
-    Trouble(("on fire", "in flames", "fire\\b"),
-            "putting out the fire at the {obj}", 10, "off", "🧯"),
-    Trouble(("burning", "burnt", "smok", "scorch"),
-            "turning off the burning {obj}", 5, "off", "🧯"),
-    Trouble(("flood",), "mopping up the water around the {obj}", 20, "idle", "🔧"),
-    Trouble(("leak", "dripping"), "fixing the leaking {obj}", 15, "idle", "🔧"),
-    Trouble(("overflow",), "stopping the overflowing {obj}", 10, "idle", "🔧"),
-    Trouble(("broken", "out of order", "not working", "cracked"),
-            "repairing the broken {obj}", 20, "idle", "🔧"),
-    Trouble(("jammed", "stuck", "clogged", "blocked"), "unjamming the {obj}", 10, "idle", "🔧"),
-    Trouble(("left on",), "turning off the {obj}", 3, "off", "🔌"),
-    Trouble(("dirty", "messy", "spilled", "spilt"),
-            "wiping up the mess on the {obj}", 10, "clean", "🧹"),
-)  # fmt: skip
-FIX_VERBS: tuple[str, ...] = tuple(re.escape(t.verb) for t in TROUBLES)  # what fixing reads like
-
-
 def importance(persona: Resident, text: str, fact: Fact) -> int:
     """Poignancy 1..10 of one memory for this persona: its words by the keyword table,
     its shape (someone's everyday doing, a conversation) by its fields."""
     score = max((s for s, keys in IMPORTANCE_RULES if has_any(text, keys)), default=0)
+    seen = trouble(fact.state) if fact.kind is FactKind.OBJECT_STATE else None
+    score = max(score, seen.importance if seen is not None else 0)
     if score == 0:
         score = _default_importance(persona, fact)
     score = _everyday(persona, fact, score)
@@ -268,21 +226,3 @@ def object_state(action: str, obj: str, old_state: str) -> str:
         if not action_keys or has_any(action, action_keys):
             return state
     return OBJECT_STATE_DEFAULT
-
-
-def trouble(state: str) -> Trouble | None:
-    """The rule for an abnormal state, or None when the state is normal."""
-    if not state:
-        return None
-    for rule in TROUBLES:
-        if has_any(state, rule.keys):
-            return rule
-    return None
-
-
-def fix_of(action: str) -> Trouble | None:
-    """The trouble an action is fixing ('turning off the burning stove'), if any."""
-    for rule in TROUBLES:
-        if has_any(action, (re.escape(rule.verb),)):
-            return rule
-    return None

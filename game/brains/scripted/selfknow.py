@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
+from game.brains.event_words import find_date
 from game.brains.questions import AgentContext
 from game.core.records import FactKind, MemoryKind, MemoryRecord, PlanItem, Source
 from game.world.roles import Role
@@ -83,19 +84,31 @@ def interests(ctx: AgentContext, question: str, seed: int) -> str:
         return ""
     lead = pick(("I love", "I'm really into", "Mostly"), seed, me.name, "interests")
     text = f"{lead} {join_and(list(mine(i, me) for i in me.interests))}."
-    project = own_project(me)
+    project = own_project(me, ctx.now)
     if project:
         text += f" Lately {lower_first(project)}."
     return text
 
 
-def own_project(me: Resident) -> str:
+def own_project(me: Resident, now: datetime | None = None) -> str:
+    """What the persona is working on, from its own seed (skipping who and how it is, and a
+    project whose date has passed: a party planned for Tuesday is no project on Wednesday)."""
     from .wording import PROJECT_KEYS
 
-    for clause in me.seed_memories()[2:]:
-        if has_any(clause, PROJECT_KEYS) and not is_private(clause):
-            return first_person(sentence(clause), me)
+    clauses = [c for c in me.seed_memories()[2:] if has_any(c, PROJECT_KEYS) and not is_private(c)]
+    over = {w for c in clauses if stale(c, now) for w in content_words(c)}
+    for clause in clauses:
+        if not stale(clause, now) and not over & set(content_words(clause)):
+            return first_person(sentence(clause), me)  # ('... invite everyone to the party')
     return ""
+
+
+def stale(clause: str, now: datetime | None) -> bool:
+    """Whether a clause names a day that is already over."""
+    if now is None:
+        return False
+    day, _ = find_date(clause, now.year, now.date())
+    return day is not None and day < now.date()
 
 
 def household(ctx: AgentContext, question: str, seed: int) -> str:
@@ -293,7 +306,7 @@ def inspires(ctx: AgentContext, question: str, seed: int) -> str:
     me = ctx.persona
     clauses = [sentence(c) for c in me.seed_memories()[1:] if not is_private(c)]
     reasons = [c for c in clauses if has_any(c, REASON_KEYS)]
-    project = own_project(me)
+    project = own_project(me, ctx.now)
     parts = []
     if project:
         parts.append(f"Right now it's my work: {lower_first(project)}.")

@@ -32,7 +32,7 @@ from game.core.records import (
 )
 from game.world.scenario import Resident
 
-from . import answer, hearsay, interview
+from . import answer, hearsay, interview, selfknow
 from .activities import classify
 from .goals import rsvp_of
 from .lexicon import trouble
@@ -912,7 +912,10 @@ def _project_line(ctx: AgentContext, key: tuple) -> str:
     clauses = [
         c.rstrip(".")
         for c in me.seed_memories()
-        if has_any(c, PROJECT_KEYS) and not is_private(c) and not is_news(c)
+        if has_any(c, PROJECT_KEYS)
+        and not is_private(c)
+        and not is_news(c)
+        and not selfknow.stale(c, ctx.now)
     ]
     if not clauses:
         return ""
