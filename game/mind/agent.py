@@ -34,6 +34,7 @@ class Action:
     object_state: str = ""  # the state its object takes while the action runs ('' = unchanged)
     fixes_to: str = ""  # for a reaction to an object: the state the object is left in
     importance: int = 0  # how poignant its planner rated doing it (0 = not rated)
+    said: str = ""  # called out as it starts (noticing trouble: 'Something's burning!')
 
     def over(self, now: datetime) -> bool:
         return now >= self.end

@@ -79,6 +79,7 @@ from game.mind.plan import DayPlan, fit_day, fit_to_span
 from game.mind.retrieval import retrieve
 from game.world.scenario import Intent
 from game.world.town import SEP, AreaKind, Town, split
+from game.world.troubles import trouble
 
 
 @dataclass(frozen=True)
@@ -742,6 +743,11 @@ def _reaction(mind, snap, world, obs, reaction, talkable) -> Perceived | None:
     action = make_action(mind, snap, world, item, ActionKind.REACT, target)
     fixed = world.town.areas[target].default_state if target in world.town.areas else ""
     action = replace(action, fixes_to=fixed if not obs.is_agent else "")
+    found = trouble(obs.status) if not obs.is_agent else None
+    if found is not None:  # whoever answered, trouble shows on the map the table's way
+        name = world.town.areas[obs.subject].name if obs.subject in world.town.areas else ""
+        emoji = action.emoji if action.emoji.startswith(found.emoji) else found.emoji
+        action = replace(action, emoji=emoji, said=found.call(name or "thing"))
     plan = snap.plan.replan_from(snap.now, item)
     note = f"{snap.name} reacts to {obs.text}: {reaction.action}"
     return Perceived(snap.name, action=action, plan=plan, note=note)

@@ -19,32 +19,53 @@ from game.mind.agent import Agent
 from game.world.town import Area, AreaKind, Rect, Town
 
 FORGET_AFTER = timedelta(hours=3)  # a subject unseen this long is noticed afresh
+TROUBLE_AGAIN = timedelta(minutes=5)  # trouble nobody deals with is noticed again this often
 NOTICE_BOARD = "notice board"  # the name (or role) of an object that carries notices
 
 
 @dataclass(frozen=True)
 class Sighting:
+    """Something in sight (or smelt, or heard). A `salient` sighting (trouble) is attended
+    before anything nearer, and `since`, when its state began (None: unknown), makes the
+    same trouble begun again news. Routine states keep the paper's filter: seen once in a
+    while, not each time a thing is used."""
+
     observation: Observation
     distance: int
+    since: datetime | None = None
+    salient: bool = False
 
 
 def attend(
     agent: Agent, now: datetime, visible: Sequence[Sighting], settings: MindSettings
 ) -> list[Observation]:
-    """Update what the agent has seen and return the observations worth remembering."""
-    nearest = sorted(visible, key=lambda s: (s.distance, s.observation.subject))
+    """Update what the agent has seen and return the observations worth remembering:
+    trouble first, then the nearest, up to the attention bandwidth."""
+    nearest = sorted(visible, key=lambda s: (not s.salient, s.distance, s.observation.subject))
     new: list[Observation] = []
     for sighting in nearest[: settings.attention_bandwidth]:
         obs = sighting.observation
         last = agent.seen.get(obs.subject)
+        still = _still(sighting, last, now)
+        if sighting.salient and still:
+            continue  # trouble keeps the time it was last noticed, to notice it again
         agent.seen[obs.subject] = (obs.status, now)
-        if last is not None and last[0] == obs.status and now - last[1] < FORGET_AFTER:
-            continue
-        if (obs.subject, obs.status) in agent.recent:
+        if still or (not sighting.salient and (obs.subject, obs.status) in agent.recent):
             continue
         agent.recent.append((obs.subject, obs.status))
         new.append(obs)
     return new
+
+
+def _still(sighting: Sighting, last: tuple[str, datetime] | None, now: datetime) -> bool:
+    """The subject was seen lately as it is now. Trouble left alone is noticed again every
+    few minutes, and trouble begun again since (a stove put out and set burning again) is a
+    new fire, whatever the agent remembers of the first."""
+    obs = sighting.observation
+    lately = TROUBLE_AGAIN if sighting.salient else FORGET_AFTER
+    if last is None or last[0] != obs.status or now - last[1] >= lately:
+        return False
+    return not (sighting.salient and sighting.since is not None and last[1] < sighting.since)
 
 
 # -- notices on the town's boards -----------------------------------------------------------

@@ -53,7 +53,7 @@ from game.mind.effects import (
     VisitorReplied,
     Woke,
 )
-from game.mind.perception import Sighting, attend
+from game.mind.perception import Sighting, attend, distance_to
 from game.mind.plan import DayPlan
 from game.sim.events import EventKind, EventLog
 from game.sim.pace import Pace, PaceMeter
@@ -72,7 +72,8 @@ from game.sim.view import (
 )
 from game.world.pathfinding import PathFinder
 from game.world.scenario import Scenario
-from game.world.town import SEP, AreaKind, Town, split
+from game.world.town import SEP, AreaKind, Town, sector_of, split
+from game.world.troubles import Trouble, fix_of, trouble
 
 NOTICE_AFTER = 3  # failed jobs of one resident before a person is told
 
@@ -223,6 +224,8 @@ class Simulation:
         self.log = EventLog()
         self.steps = 0
         self.state_by: dict[str, str] = {}  # object address -> who set its current state
+        self.state_since: dict[str, datetime] = {}  # object address -> when it took it
+        self._troubled: dict[str, dict[str, Trouble]] = {}  # sector -> objects in trouble
         dim = self.mind.embedder.dim
         self.agents: dict[str, Agent] = {
             r.name: make_agent(town, r, self.now, dim) for r in scenario.residents
@@ -407,10 +410,14 @@ class Simulation:
             self._set_state(action.address, action.object_state, agent.name, keep_player=True)
 
     def _finish(self, agent: Agent, action: Action) -> None:
-        """An action ends: its object goes back to rest, or is left fixed by a reaction."""
+        """An action ends: its object goes back to rest, or is left fixed by a reaction (or
+        by the rest of one taken up again from the plan, after an interruption)."""
         address = action.address
-        if action.fixes_to and address in self.town.states and not agent.path:
-            self._set_state(address, action.fixes_to, agent.name)
+        fixes_to = action.fixes_to or (
+            self.town.areas[address].default_state if self._fixing(action) else ""
+        )
+        if fixes_to and address in self.town.states and not agent.path:
+            self._set_state(address, fixes_to, agent.name)
         elif action.object_state and self.state_by.get(address) == agent.name:
             default = self.town.areas[address].default_state
             self._set_state(address, default, agent.name)
@@ -426,6 +433,7 @@ class Simulation:
             return
         self.town.set_state(address, state)
         self.state_by[address] = by
+        self.state_since[address] = self.now
         foresee(self.mind, [facts.render(facts.object_state(address, state), self.town)])
         self.log.add(
             self.now,
@@ -458,6 +466,7 @@ class Simulation:
         if not awake:
             return
         radius = self.config.mind.vision_radius
+        self._index_troubles()
         pos = np.array([a.pos for a in awake])
         for i, agent in enumerate(awake):
             if agent.conversation is not None:
@@ -492,22 +501,60 @@ class Simulation:
 
     def _sight_objects(self, agent: Agent, radius: int) -> list[Sighting]:
         """Objects at rest are furniture, not events; an agent notices one whose state is
-        not its default (in use, brewing coffee, burning)."""
-        out = []
+        not its default (in use, brewing coffee, burning) within sight in its room. Trouble
+        is noticed anywhere in the room, and from as many rooms away as it reaches (smoke
+        and the sound of water reach the next room, then spread: game.world.troubles)."""
+        troubled = self._troubled.get(sector_of(agent.location), {}) if agent.location else {}
+        out = [self._sense(agent, a, t) for a, t in troubled.items()]
+        out = [s for s in out if s is not None]
         for address in self._objects_in.get(agent.location, ()):
-            rect = self.town.areas[address].rect
-            d = max(
-                max(rect.x - agent.pos[0], agent.pos[0] - (rect.x + rect.w - 1), 0),
-                max(rect.y - agent.pos[1], agent.pos[1] - (rect.y + rect.h - 1), 0),
-            )
-            state = self.town.state(address)
-            if d <= radius and state != self.town.areas[address].default_state:
-                fact = facts.object_state(address, state)
-                text = facts.render(fact, self.town)
-                routine = self.state_by.get(address, "") in self.agents  # a resident's doing
-                obs = Observation(address, text, False, state, fact, routine=routine)
-                out.append(Sighting(obs, d))
+            area = self.town.areas[address]
+            d = distance_to(area.rect, agent.pos)
+            if address in troubled or d > radius or self.town.state(address) == area.default_state:
+                continue
+            out.append(self._object_sighting(address, d))
         return out
+
+    def _sense(self, agent: Agent, address: str, what: Trouble) -> Sighting | None:
+        """A trouble in the agent's building, if it reaches the agent's room by now."""
+        apart = self.town.rooms_apart(agent.location, self.town.areas[address].parent or "")
+        since = self.state_since.get(address)
+        minutes = (self.now - since).total_seconds() / 60 if since is not None else 0.0
+        if apart is None or apart > what.reach_after(minutes):
+            return None
+        d = distance_to(self.town.areas[address].rect, agent.pos)
+        return replace(self._object_sighting(address, d), since=since, salient=True)
+
+    def _object_sighting(self, address: str, d: int) -> Sighting:
+        state = self.town.state(address)
+        fact = facts.object_state(address, state)
+        text = facts.render(fact, self.town)
+        routine = self.state_by.get(address, "") in self.agents  # a resident's doing
+        return Sighting(Observation(address, text, False, state, fact, routine=routine), d)
+
+    def _tending(self, agent: Agent) -> Trouble | None:
+        return self._fixing(agent.action)
+
+    def _fixing(self, action: Action | None) -> Trouble | None:
+        """The trouble an action deals with: it fixes the trouble its object is in (by the
+        troubles table), whatever kind of action it is (a reaction, or its rest taken up
+        again from the plan)."""
+        if action is None or action.address not in self.town.states:
+            return None
+        found = trouble(self.town.state(action.address))
+        return found if found is not None and fix_of(action.description) is found else None
+
+    def _index_troubles(self) -> None:
+        """Which objects are in trouble and left alone now, by building (once a step, for
+        every agent): trouble someone is already dealing with is seen like anything else."""
+        self._troubled = {}
+        tended = {a.action.address for a in self.agents.values() if self._tending(a)}
+        for address, state in self.town.states.items():
+            found = trouble(state)
+            if found is None or address in tended:
+                continue
+            if state != self.town.areas[address].default_state:
+                self._troubled.setdefault(sector_of(address), {})[address] = found
 
     # -- scheduling ------------------------------------------------------------------------
     def surroundings(self) -> Surroundings:
@@ -524,8 +571,11 @@ class Simulation:
         return Surroundings(self.town, dict(self.town.states), occupancy, targets)
 
     def _talkable(self, agent: Agent) -> frozenset[str]:
+        """Whom the agent may start talking to: nobody while dealing with trouble."""
         cooldown = timedelta(minutes=self.config.mind.conversation_cooldown_minutes)
-        out = []
+        out: list[str] = []
+        if self._tending(agent) is not None:
+            return frozenset(out)
         for obs in agent.pending:
             v = self.visitor
             if v is not None and obs.subject == v.name and not v.talking_to:
@@ -537,6 +587,8 @@ class Simulation:
                 continue
             if self.scheduler.busy(other.name) or other.action is None:
                 continue
+            if self._tending(other) is not None:
+                continue  # putting out a fire is no time for a chat
             last = agent.last_chat.get(other.name)
             if last is None or self.now - last >= cooldown:
                 out.append(other.name)

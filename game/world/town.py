@@ -107,6 +107,7 @@ class Town:
     _grids: dict[AreaKind, np.ndarray] = field(default_factory=dict, repr=False)
     _ids: list[str] = field(default_factory=list, repr=False)
     _access: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
+    _apart: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -132,6 +133,10 @@ class Town:
             for a in self.areas.values()
             if a.kind is AreaKind.OBJECT
         }
+        self._apart = {}
+        for sector in self.areas.values():
+            if sector.kind is AreaKind.SECTOR:
+                self._apart.update(_rooms_apart(self, sector))
 
     def _find_access(self, obj: Area) -> tuple[int, int] | None:
         """The walkable tile from which one uses an object: inside it, else beside it."""
@@ -207,6 +212,19 @@ class Town:
                 return area
         return None
 
+    def rooms_apart(self, here: str, there: str) -> int | None:
+        """How many rooms apart two places of one building are: 0 in the same room, 1 next
+        door (rooms whose walls touch), 2 through the room between... None in different
+        buildings or on the street. Standing in a building but in none of its rooms (a hall)
+        is next door to every room. Why: smoke and the sound of water reach the next room."""
+        if not here or not there or sector_of(here) != sector_of(there):
+            return None
+        if here == there:
+            return 0
+        if SEP not in here or SEP not in there:
+            return 1
+        return self._apart.get((here, there))
+
     def state(self, address: str) -> str:
         return self.states[address]
 
@@ -214,3 +232,30 @@ class Town:
         if address not in self.states:
             raise KeyError(f"no object at {address!r}")
         self.states[address] = state
+
+def _touch(a: Rect, b: Rect) -> bool:
+    """Two rectangles that touch or have one tile (a wall) between them."""
+    gap_x = max(b.x - (a.x + a.w), a.x - (b.x + b.w), 0)
+    gap_y = max(b.y - (a.y + a.h), a.y - (b.y + b.h), 0)
+    return max(gap_x, gap_y) <= 1
+
+
+def _rooms_apart(town: Town, sector: Area) -> dict[tuple[str, str], int]:
+    """Rooms apart for every pair of one sector's rooms, by breadth-first search over the
+    rooms next door to each other."""
+    rooms = [town.areas[c] for c in sector.children if town.areas[c].kind is AreaKind.ARENA]
+    door = {r.address: [o.address for o in rooms if o is not r and _touch(r.rect, o.rect)]
+            for r in rooms}  # fmt: skip
+    out: dict[tuple[str, str], int] = {}
+    for start in door:
+        hops, front = {start: 0}, [start]
+        while front:
+            step = []
+            for room in front:
+                for near in door[room]:
+                    if near not in hops:
+                        hops[near] = hops[room] + 1
+                        step.append(near)
+            front = step
+        out.update({(start, room): n for room, n in hops.items()})
+    return out
