@@ -89,6 +89,7 @@ class TownScene(Scene):
         self.held: list[tuple[int, int]] = []  # walk directions held, latest last
         self.walk_timer = 0.0
         self.speech: dict[str, tuple[str, float]] = {}  # who -> (line, until real time)
+        self._called: dict[str, object] = {}  # who -> the reaction whose call was shown
         self._chat_seen = {k: len(v) for k, v in sim.chats.items()}
         self.overlays = ObjectOverlays()
         self.feed = Feed()
@@ -482,14 +483,25 @@ class TownScene(Scene):
         self.actors.spread()
 
     def _speech_for(self, agent, clock: float) -> str:
-        """What a resident is saying now: its line in a conversation, or its chat reply."""
+        """What a resident is saying now: its line in a conversation, its chat reply, or
+        what it called out on noticing trouble."""
         talk = agent.conversation
         if talk is not None:
             line = talk.line_at(self.sim.now)
             if line is not None and line.speaker == agent.name:
                 return line.text
+        self._call_out(agent, clock)
         said = self.speech.get(agent.name)
         return said[0] if said and said[1] > clock else ""
+
+    def _call_out(self, agent, clock: float) -> None:
+        """An action that calls something out ('Something's burning! The stove!') says it
+        in a bubble once, as the player first sees it start."""
+        action = agent.action
+        if action is None or not action.said or self._called.get(agent.name) == action:
+            return
+        self._called[agent.name] = action
+        self.speech[agent.name] = (action.said, clock + SPEECH_SECONDS)
 
     def _frame_resident(self, snap: bool = False) -> None:
         """Until the player walks, drags or zooms, the camera shows a resident who is doing
