@@ -553,6 +553,8 @@ def _by_slots(act: Act, label: Label | None) -> Act:
     names: 'tell me about Hobbs Cafe' is about a place, '... Sam's campaign' an event."""
     if act.aspect is Aspect.PERSON and not act.person:
         act = replace(act, aspect=Aspect.GENERAL)
+    if act.person and act.aspect is Aspect.IDENTITY:  # 'how would you describe Klaus?'
+        return replace(act, aspect=Aspect.PERSON, label="person.about")
     if act.aspect not in (Aspect.GENERAL, Aspect.NEWS):
         return act
     if act.intent:

@@ -23,12 +23,12 @@ from game.brains.dialogue.state import DialogueState
 from game.brains.dialogue.understand import content_stems
 from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
-from game.world.town import AreaKind
+from game.world import troubles
 
 from . import interview as iv
 from . import places, selfknow
 from .goals import rsvp_of
-from .news import facts_in, is_private, shareable
+from .news import chat_partner, facts_in, is_private, shareable
 from .plans import attends, remembered_events
 from .traits import dislikes
 from .util import first_name, join_and, pick
@@ -615,6 +615,20 @@ _FIND_WORDS = frozenset(content_stems("anyone anybody someone into interested ke
                                       "around here know town who does people"))  # fmt: skip
 
 
+def _talked_most(ctx: AgentContext) -> str:
+    """Whom one talks with most, by the conversations one remembers."""
+    counts: dict[str, int] = {}
+    for m in ctx.memories:
+        partner = chat_partner(m)
+        if partner and partner != ctx.persona.name:
+            counts[partner] = counts.get(partner, 0) + 1
+    if not counts:
+        return ""
+    best = max(counts, key=lambda n: (counts[n], n))
+    times = f"; we've talked {counts[best]} times lately" if counts[best] > 1 else ""
+    return f"Probably {best}{times}."
+
+
 def _talked(ctx: AgentContext, act: Act) -> str:
     """Whom one talked with on the day asked of (today when none is named)."""
     day = act.window.start.date() if act.window is not None else ctx.now.date()
@@ -674,20 +688,47 @@ def plan_nearby(ctx: AgentContext, act: Act, seed: int) -> str:
 def plan_where_to(ctx: AgentContext, act: Act, seed: int) -> str:
     """'Where do you buy groceries?': the known place the planner would choose for it."""
     where = places.Directory.of(ctx)
-    options = sorted({*ctx.known_places, *ctx.persona.known_places})
-    if not options:
+    known = sorted({*ctx.known_places, *ctx.persona.known_places})
+    town = sorted({a.name for a in ctx.sectors} - set(known))
+    for options, line in ((known, "I usually go to {} for that."),
+                          (town, "There's {}; I don't go there much myself.")):  # fmt: skip
+        roles = {o: where.role(o) for o in options}
+        asked = act.event or act.text
+        fits = [o for o in options if places.serves(ctx.persona, asked, o, roles, where)]
+        if fits and fits[0] != ctx.persona.home:
+            return line.format(fits[0])
+    return ""
+
+
+_THING = re.compile(r"\b(?:your|the|a|my) ((?!place\b|home\b|house\b)[a-z]+)", re.I)
+
+
+def plan_what_if(ctx: AgentContext, act: Act, seed: int) -> str:
+    """'What would you do if your bed broke?': the fix the troubles table gives for it,
+    and whom one would turn to (one's household first) if one could not do it alone."""
+    found = troubles.trouble(act.text)
+    if found is None:
         return ""
-    roles = {o: where.role(o) for o in options}
-    found = places.choose(ctx.persona, act.event or act.text, AreaKind.SECTOR, options, "",
-                          "", roles, where)  # fmt: skip
-    if not found or found == ctx.persona.home:
-        return ""
-    return f"I usually go to {found} for that."
+    named = _THING.search(act.text)
+    obj = act.obj.split(":")[-1] if act.obj else (named.group(1).lower() if named else "thing")
+    verb, _, rest = found.fix(obj).partition(" ")
+    fix = f"{iv.GERUND_BASE.get(verb, verb.removesuffix('ing'))} {rest}"
+    others = _housemates(ctx)
+    helper = f"ask {first_name(others[0])} to help" if others else "call a repair person in"
+    if found.importance >= 9:
+        return f"I'd {fix} straight away and call for help if it spread."
+    if act.wh is Wh.WHO:
+        return f"I'd try to {fix} myself first; if I couldn't, I'd {helper}."
+    return f"I'd {fix} myself, and if I couldn't, I'd {helper}."
 
 
 def plan_object(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.label == "fridge":
         return selfknow.empty_fridge(ctx, act.text, seed)
+    if act.label == "object.trouble" and act.wh is not Wh.YESNO:
+        said = plan_what_if(ctx, act, seed)
+        if said:
+            return said
     if act.label == "object.trouble" or (
         act.label != "object.state" and iv.trouble(act.text) is not None
     ):
@@ -754,6 +795,10 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
     if window.start > ctx.now and window.end - window.start >= timedelta(hours=20):
         return _day_ahead(ctx, window.start, seed)
     when = window.start
+    if act.aspect is Aspect.PAST and window.start <= ctx.now:  # 'so far today'
+        done = _done_in(ctx, window.start, ctx.now) or _routine_so_far(ctx, window.start)
+        if done:
+            return done
     if window.start <= ctx.now < window.end:  # 'today', 'this afternoon': from now on
         later = [i for i in selfknow.plan_for(ctx.memories, ctx.now.date())
                  if i.start >= ctx.now and i.start < window.end]  # fmt: skip
@@ -768,6 +813,16 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
     return (
         iv._event_at(ctx, when, seed) or iv._plan_at(ctx, when) or iv._routine_at(ctx.persona, when)
     )
+
+
+def _routine_so_far(ctx: AgentContext, since: datetime) -> str:
+    """What one's day has held so far, by one's routine, when no memory of it came up."""
+    me, now = ctx.persona, ctx.now.hour * 60 + ctx.now.minute
+    start = max(since.hour * 60 + since.minute, me.wake) if since.date() == ctx.now.date() else 0
+    blocks = [b for b in me.routine if start <= b.start < now]
+    if not blocks:
+        return ""
+    return f"So far I've been {join_and([_block_words(me, b) for b in blocks[:3]])}."
 
 
 def _day_ahead(ctx: AgentContext, day: datetime, seed: int) -> str:
@@ -873,6 +928,8 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
         return from_retrieval(ctx, act)
     found = shareable(ctx.memories, ctx.persona)
     best = found[0] if found else None
+    if act.wh is Wh.WHO and best is not None and best.source and not best.own:
+        return f"{best.source} told me: {first_person(best.text, ctx.persona)}."
     event = None
     if best is not None:
         event = best.fact.event or iv._event_of(ctx, best.fact.intent)
@@ -955,6 +1012,8 @@ def plan_routine(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.window is not None:
         start = act.window.start.hour * 60 + act.window.start.minute
         end = start + max(60, int((act.window.end - act.window.start).total_seconds() // 60))
+        if start < 12 * 60:
+            start = min(start, me.wake)  # one's morning starts when one gets up
         blocks = [b for b in me.routine if start <= b.start < end or b.start <= start < b.end]
         if blocks:
             said = [_block_words(me, b) for b in blocks[:3]]
@@ -1065,6 +1124,9 @@ PLANNERS: dict[str, Planner] = {
     "place.regular": plan_place,
     "work.here": plan_work_here,
     "person.find": plan_find,
+    "person.talk": lambda ctx, act, seed: (
+        (_talked_most(ctx) if not (act.person or act.window) else "") or plan_person(ctx, act, seed)
+    ),
     "family": plan_family,
     "friends": _legacy(iv._friends),
     "spend_time": _legacy(iv._spend_time),
