@@ -63,6 +63,7 @@ def load_town(path: str | Path) -> Town:
     _check_size(tmx, str(path))
     try:
         walkable = _walkable(tmx)
+        walls = _walls(tmx)
         raw = _area_objects(tmx, str(path))
         areas = _build_tree(raw, str(path), tmx.width, tmx.height)
         spawns = _spawns(tmx, str(path))
@@ -78,6 +79,7 @@ def load_town(path: str | Path) -> Town:
         areas=areas,
         spawns=spawns,
         source=str(path),
+        walls=walls,
     )
 
 
@@ -225,17 +227,29 @@ def _check_size(tmx: pytmx.TiledMap, path: str) -> None:
         raise MapError(path, "tiles must be square, 8 to 256 pixels")
 
 
+def _blocked_gids(tmx: pytmx.TiledMap) -> list[int]:
+    return [gid for gid, props in tmx.tile_properties.items() if _truthy(props.get("blocked"))]
+
+
 def _walkable(tmx: pytmx.TiledMap) -> np.ndarray:
     """A cell is blocked when any tile on it carries the property blocked=true."""
-    blocked_gids = [
-        gid for gid, props in tmx.tile_properties.items() if _truthy(props.get("blocked"))
-    ]
+    blocked_gids = _blocked_gids(tmx)
     blocked = np.zeros((tmx.height, tmx.width), dtype=bool)
     for layer in tmx.visible_layers:
         if isinstance(layer, pytmx.TiledTileLayer):
             data = np.asarray(layer.data, dtype=np.int64)
             blocked |= np.isin(data, blocked_gids)
     return ~blocked
+
+
+def _walls(tmx: pytmx.TiledMap) -> np.ndarray | None:
+    """The blocked tiles of the `walls` layer, which hide what is behind them (None when
+    the map has no such layer: the town then counts blocked tiles outside objects)."""
+    layers = [x for x in tmx.visible_layers if isinstance(x, pytmx.TiledTileLayer)]
+    layer = next((x for x in layers if x.name == "walls"), None)
+    if layer is None:
+        return None
+    return np.isin(np.asarray(layer.data, dtype=np.int64), _blocked_gids(tmx))
 
 
 def _truthy(value: Any) -> bool:

@@ -14,6 +14,7 @@ import numpy as np
 
 from game.core.clock import in_window
 from game.world.roles import Role
+from game.world.sight import clear, default_walls
 
 WORLD = ""  # the address of the root of the tree
 SEP = ":"
@@ -104,6 +105,7 @@ class Town:
     spawns: dict[str, tuple[int, int]]
     source: str = ""
     states: dict[str, str] = field(default_factory=dict)
+    walls: np.ndarray | None = None  # bool (height, width): what hides what is behind it
     _grids: dict[AreaKind, np.ndarray] = field(default_factory=dict, repr=False)
     _ids: list[str] = field(default_factory=list, repr=False)
     _access: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
@@ -115,6 +117,8 @@ class Town:
                 a.address: a.default_state for a in self.areas.values() if a.kind is AreaKind.OBJECT
             }
         self._index()
+        if self.walls is None:
+            self.walls = default_walls(self.walkable, self._grids[AreaKind.OBJECT] >= 0)
 
     # -- building the lookups -------------------------------------------------
     def _index(self) -> None:
@@ -158,6 +162,10 @@ class Town:
 
     def is_walkable(self, tx: int, ty: int) -> bool:
         return self.in_bounds(tx, ty) and bool(self.walkable[ty, tx])
+
+    def in_sight(self, a: tuple[int, int], b: tuple[int, int]) -> bool:
+        """No wall between two tiles (furniture does not hide anyone)."""
+        return clear(self.walls, a, b)
 
     def area_at(self, tx: int, ty: int, kind: AreaKind = AreaKind.ARENA) -> Area | None:
         """The sector, arena or object covering a tile, if any."""
