@@ -68,6 +68,16 @@ class Scheduler:
         """A decision is being asked ahead for this agent."""
         return name in self._busy[Lane.AHEAD]
 
+    def deciding(self) -> set[str]:
+        """The agents a decision is still being worked out for (a job of theirs outside the
+        thought lane that has not finished): who is really waiting for the brain."""
+        return {
+            name
+            for job in self._jobs
+            if job.lane is not Lane.THOUGHT and not job.future.done()
+            for name in job.agents
+        }
+
     @property
     def pending(self) -> int:
         return len(self._jobs)

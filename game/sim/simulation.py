@@ -9,6 +9,7 @@ mode the step first waits for every job (deterministic); in real-time mode it ne
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -76,6 +77,7 @@ from game.world.town import SEP, AreaKind, Town, sector_of, split
 from game.world.troubles import Trouble, fix_of, trouble
 
 NOTICE_AFTER = 3  # failed jobs of one resident before a person is told
+MAX_PACE_SECONDS = 1.0  # the most real time one step counts for on the pace meter
 
 
 @dataclass
@@ -235,6 +237,8 @@ class Simulation:
         self.player = Player(self._player_context())
         self.jobs = JobHealth()
         self.pace_meter = PaceMeter()
+        self.wall_clock: Callable[[], float] = time.monotonic  # real time, for the pace
+        self._wall_last: float | None = None
         # Called each step once the clock has moved, before anyone walks or looks: a
         # script's interventions (game/sim/script.py) land at their game minute.
         self.on_tick: list[Callable[[Simulation], None]] = []
@@ -312,6 +316,7 @@ class Simulation:
     # -- the step ------------------------------------------------------------------
     def step(self) -> None:
         lockstep = self.config.mode is ClockMode.LOCKSTEP
+        self._meter_pace(lockstep)  # the time since the last step: who waited for the brain
         for finished in self.scheduler.collect(block=lockstep, step=self.steps):
             self._apply(finished)
         self.clock.tick()
@@ -326,18 +331,36 @@ class Simulation:
         self._perceive_all()
         self.player.submit_jobs()
         self._schedule()
-        self._meter_pace()
 
-    def _meter_pace(self) -> None:
+    def _meter_pace(self, lockstep: bool) -> None:
+        """Residents awake (or due to wake) since the last step, and those of them standing
+        still for a decision, weighted by the real time that passed. In real time a
+        resident waits for the brain only while its decision is still being worked out: a
+        job done before this step came is the step's own delay, not the brain's. In
+        lockstep the clock itself waits, so every resident standing still counts."""
+        seconds = self._pace_seconds(lockstep)
+        out = None if lockstep else self.scheduler.deciding()
         waiting = awake = 0
         for agent in self.agents.values():
-            stands = self._needs_decision(agent)  # after scheduling: none came back yet
-            waiting += stands
+            stands = self._needs_decision(agent)
+            waiting += stands and (out is None or agent.name in out)
             awake += stands or not agent.asleep
-        self.pace_meter.record(waiting, awake)
+        if self.steps:
+            self.pace_meter.record(waiting, awake, seconds)
+
+    def _pace_seconds(self, lockstep: bool) -> float:
+        """The real time one step stood for: since the last step in real time (at most a
+        second: a pause or a stalled frame is nobody's waiting), what it takes at 1x in
+        lockstep."""
+        if lockstep:
+            self._wall_last = None
+            return self.step_seconds / 60
+        now = self.wall_clock()
+        last, self._wall_last = self._wall_last, now
+        return 0.0 if last is None else min(MAX_PACE_SECONDS, max(0.0, now - last))
 
     def pace(self) -> Pace:
-        return self.pace_meter.pace()
+        return self.pace_meter.pace(model=self.brain_name != "scripted")
 
     def run_until(self, end: datetime, progress: Callable[[Simulation], None] | None = None):
         while self.now < end:

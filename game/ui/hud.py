@@ -155,7 +155,8 @@ class Hud:
             button.on = button.key == shown
             x = button.fit(x, 10, pad=8).right + 4
         self.buttons[-1].fit(self.buttons[-2].rect.right + 14, 10, pad=8)
-        self.pace_text = pace_line(sim.pace(), pacer.speed)
+        # the night's fast-forward outruns any brain: waits then are the night's, not the model's
+        self.pace_text = "" if fast_forward else pace_line(sim.pace(), pacer.speed)
         fnt = theme.font(INFO_SIZE)
         need = max(fnt.size(self.brain_text)[0], fnt.size(self.usage_text)[0])
         self.stacked = need > self._side_room()
