@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -35,6 +35,16 @@ from game.mind.perception import (
     read_notice,
 )
 from game.sim import stride
+from game.sim.chats import (
+    CHAT_IDLE,
+    EXCUSED,
+    ChatEnd,
+    TalkTarget,
+    TalkWhy,
+    VisitorChat,
+    in_reach,
+    nearest,
+)
 from game.sim.events import EventKind, EventLog
 from game.sim.scheduler import Scheduler
 from game.sim.setup import facing
@@ -43,8 +53,6 @@ from game.world.town import AreaKind, Town
 # What a visitor's name may hold: it goes into every prompt, so nothing that could end a
 # quotation or start a new line of the prompt (letters, digits, spaces, - ' .).
 VISITOR_NAME = re.compile(r"[^\w '.-]")
-CHAT_RANGE = 4  # tiles: how near the visitor must stand to talk
-CHAT_IDLE = timedelta(minutes=3)  # game time without a word before a chat lapses
 NOTICE_LIMIT = 500  # characters of one notice
 STATE_LIMIT = 60  # characters of an object's state
 
@@ -141,7 +149,12 @@ class Player:
         self.visitor: Visitor | None = None
         self.chats: dict[str, list[Utterance]] = {}
         self._jobs: dict[str, PlayerJob] = {}
-        self._chat_last: dict[str, datetime] = {}
+        # the latest conversation with each resident (at most one goes on); not saved: a
+        # loaded game has none going on, so no finished one is ever taken up again
+        self.talks: dict[str, VisitorChat] = {}
+        self._holds: dict[str, Action] = {}  # the action that holds a resident for a chat
+        self._asked: dict[str, VisitorChat] = {}  # the conversation a reply is asked for
+        self._excused: dict[str, datetime] = {}  # who had to go, until when
         self._chat_status: dict[str, str] = {}
         self.notices: list[Notice] = []  # posted on every notice board, oldest first
         self.notices_read: dict[str, set[int]] = {}  # resident -> numbers of notices read
@@ -204,7 +217,7 @@ class Player:
         if v is None or self.ctx.town.address_at(*v.pos) != agent.location:
             return None
         d = _distance(v.pos, agent.pos)
-        if d > radius:
+        if d > radius or not self.ctx.town.in_sight(v.pos, agent.pos):
             return None
         status = f"talking with {v.talking_to}" if v.talking_to else "looking around"
         fact = facts.doing(v.name, status, Source.VISITOR)
@@ -226,12 +239,60 @@ class Player:
         return v
 
     def visitor_near(self, resident: str) -> bool:
+        """Whether the visitor can talk with the resident now (`game.sim.chats.in_reach`:
+        near, in the same building or street, no wall between); a conversation going on
+        holds a step or two further than one may begin."""
         v, agent = self.visitor, self.ctx.agents.get(resident)
         if v is None or agent is None:
             return False
-        return _distance(v.pos, agent.pos) <= CHAT_RANGE
+        return in_reach(self.ctx.town, v.pos, agent, self.chatting(resident))
 
     # -- chat ---------------------------------------------------------------------------
+    @property
+    def live_chat(self) -> VisitorChat | None:
+        """The visitor's conversation going on, if any (there is at most one)."""
+        return next((t for t in self.talks.values() if t.live), None)
+
+    def chatting(self, resident: str) -> bool:
+        """Whether the resident is in a conversation with the visitor now."""
+        talk = self.talks.get(resident)
+        return talk is not None and talk.live
+
+    def chat_over(self, resident: str) -> ChatEnd | None:
+        """How the last conversation with the resident ended (None: it goes on, or there
+        was none since the game began or was loaded)."""
+        talk = self.talks.get(resident)
+        return None if talk is None else talk.ended
+
+    def talk_target(self, chosen: str = "") -> TalkTarget | None:
+        """Whom T talks with: the resident in a conversation with the visitor, or who just
+        greeted it and waits for an answer; else `chosen` (open in the inspector) if in
+        reach; else the nearest awake resident in reach. None: nobody is in reach."""
+        v = self.visitor
+        if v is None:
+            return None
+        talk = self.live_chat
+        if talk is not None and self.visitor_near(talk.resident):
+            fresh = talk.greeted and not talk.visitor_spoke
+            return TalkTarget(talk.resident, TalkWhy.GREETED if fresh else TalkWhy.TALKING)
+        agents = self.ctx.agents.values()
+        awake = [a for a in agents if not a.asleep and self.visitor_near(a.name)]
+        if any(a.name == chosen for a in awake):
+            return TalkTarget(chosen, TalkWhy.CHOSEN)
+        best = nearest(v.pos, awake)
+        return None if best is None else TalkTarget(best.name, TalkWhy.NEAREST)
+
+    def begin_chat(self, resident: str) -> VisitorChat:
+        """The visitor turns to the resident (T, or Talk in the inspector): the conversation
+        going on with them, else a new one on a fresh transcript (a finished conversation
+        is never taken up again). The resident stops to listen."""
+        talk = self.talks.get(resident)
+        if talk is not None and talk.live:
+            return talk
+        talk = self._begin(resident, fresh=True)
+        self._hold_for_chat(resident)
+        return talk
+
     def visitor_say(self, resident: str, text: str) -> None:
         self._agent(resident)
         if self.visitor is None:
@@ -239,10 +300,20 @@ class Player:
         text = " ".join(clean(text).split())[:500]
         if not text:
             return
+        talk = self.talks.get(resident)
+        if talk is None or not talk.live:  # words after an ending begin the next conversation
+            talk = self._begin(resident, fresh=False)
         self.chats.setdefault(resident, []).append(Utterance(self.visitor.name, text))
-        self.visitor.talking_to = resident
+        talk.heard, talk.visitor_spoke = self.now, True
         self._jobs[resident] = VisitorReply()
         self._hold_for_chat(resident)
+
+    def visitor_typing(self, resident: str) -> None:
+        """The visitor is typing to the resident (the window's chat box holds a draft): the
+        resident waits for the sentence, so the silence does not count."""
+        talk = self.talks.get(resident)
+        if talk is not None and talk.live:
+            talk.heard = self.now
 
     def chat_pending(self, resident: str) -> bool:
         """Whether the resident's answer to the visitor is on its way."""
@@ -251,61 +322,125 @@ class Player:
         return resident in self._jobs or (self.ctx.scheduler.busy(resident) and waiting)
 
     def end_chat(self, resident: str) -> None:
-        if self.visitor is not None and self.visitor.talking_to == resident:
-            self.visitor.talking_to = ""
-        agent = self.ctx.agents.get(resident)
-        chatting = agent is not None and agent.action is not None and agent.conversation is None
-        if chatting and agent.action.kind is ActionKind.CHAT:
-            agent.action = None
+        """The visitor leaves the conversation (closes the chat)."""
+        talk = self.talks.get(resident)
+        if talk is not None and talk.live:
+            self._end(talk, ChatEnd.LEFT)
 
     def greet(self, resident: str) -> None:
-        """A resident who noticed the visitor decided to speak first."""
-        if self.visitor is None or self.visitor.talking_to not in ("", resident):
+        """A resident who noticed the visitor decided to speak first (not while the visitor
+        is in a conversation)."""
+        if self.visitor is None or self.live_chat is not None:
             return
-        self.visitor.talking_to = resident
+        self._begin(resident, fresh=True, greeted=True)
         self._jobs[resident] = VisitorReply()
         self._hold_for_chat(resident)
 
+    def _begin(self, resident: str, fresh: bool, greeted: bool = False) -> VisitorChat:
+        """A new conversation with the resident: on a fresh transcript, or below the last
+        one. The visitor leaves any other; the resident's next plan item will end it."""
+        agent = self._agent(resident)
+        live = self.live_chat
+        if live is not None:
+            self._end(live, ChatEnd.LEFT)  # the visitor turns to someone else
+        if fresh or resident not in self.chats:
+            self.chats[resident] = []
+        now = self.now
+        due = agent.plan.next_start(now) or agent.plan.end
+        item = next((i.description for i in agent.plan.broad if i.start == due), "")
+        lines = len(self.chats[resident])
+        talk = VisitorChat(resident, now, now, greeted, due, item, lines)
+        self.talks[resident] = talk
+        if self.visitor is not None:
+            self.visitor.talking_to = resident
+            agent.last_chat[self.visitor.name] = now  # they have met: no greeting after
+        return talk
+
+    def _end(self, talk: VisitorChat, why: ChatEnd) -> None:
+        """The conversation is over: the resident goes back to its day."""
+        talk.ended = why
+        resident = talk.resident
+        if self.visitor is not None and self.visitor.talking_to == resident:
+            self.visitor.talking_to = ""
+        if why is ChatEnd.PLAN:
+            self._excused[resident] = self.now + EXCUSED
+        agent = self.ctx.agents[resident]
+        hold = self._holds.pop(resident, None)
+        if hold is not None and agent.action is hold and agent.conversation is None:
+            agent.action = None
+
     def _hold_for_chat(self, resident: str) -> None:
-        """A resident stops to talk with the visitor."""
+        """A resident stops to talk with the visitor (one who had to go answers on the
+        way, without stopping)."""
         agent = self.ctx.agents[resident]
         if agent.asleep or agent.conversation is not None:
             return
-        if agent.action is None or agent.action.kind is not ActionKind.CHAT:
-            self._chat_status[resident] = agent.status  # what they were doing, to talk about
+        if self.now < self._excused.get(resident, self.now):
+            return
+        hold = self._holds.get(resident)
+        if hold is not None and agent.action is hold:
+            self._holds[resident] = agent.action = replace(hold, end=self.now + CHAT_IDLE)
+            return
+        if agent.action is not None and agent.action.kind is ActionKind.CHAT:
+            return  # a conversation with another resident is starting
+        self._chat_status[resident] = agent.status  # what they were doing, to talk about
         self.ctx.stop(agent)
         who = self.visitor.name if self.visitor else "the visitor"
         now = self.now
         agent.action = Action(
             f"talking with {who}", agent.location, now, now + CHAT_IDLE, ActionKind.CHAT, "💬"
         )
-        self._chat_last[resident] = now
+        self._holds[resident] = agent.action
 
     def expire_chats(self) -> None:
-        """Chats lapse after a silence or when the visitor walks away; live ones go on."""
-        for resident, since in list(self._chat_last.items()):
-            agent = self.ctx.agents[resident]
-            if self.now - since > CHAT_IDLE or not self.visitor_near(resident):
-                del self._chat_last[resident]
-                self.end_chat(resident)
-            elif agent.action is not None and agent.action.kind is ActionKind.CHAT:
-                agent.action = replace(agent.action, end=self.now + CHAT_IDLE, emoji="💬")
+        """The conversation going on ends at a goodbye, when the resident's next plan item
+        is due, after a few game minutes of silence, or when the two are out of each
+        other's reach; until then the resident stays (held again after a conversation with
+        another resident that was starting)."""
+        v = self.visitor
+        if v is not None and v.talking_to and not self.chatting(v.talking_to):
+            v.talking_to = ""  # a loaded game: no conversation goes on
+        talk = self.live_chat
+        if talk is None:
+            return
+        resident = talk.resident
+        pending = self.chat_pending(resident)
+        why = talk.over(self.now, v is not None and self.visitor_near(resident), pending)
+        if why is not None:
+            self._end(talk, why)
+        else:
+            self._hold_for_chat(resident)
 
     def apply_reply(self, resident: str, reply: Utterance) -> None:
-        """A resident's answer to the visitor arrived from its job."""
+        """A resident's answer to the visitor arrived from its job: shown in the
+        conversation it was asked for (and dropped if a newer one has begun since); the
+        conversation's one line in the event log is written with its first answer."""
+        talk, asked = self.talks.get(resident), self._asked.pop(resident, None)
+        if talk is None or asked is not talk:
+            return
         self.chats.setdefault(resident, []).append(reply)
-        self._chat_last[resident] = self.now
+        self._log_once(talk)
+        if not talk.live:
+            return  # said as the two parted
+        talk.heard = self.now
+        if reply.end:
+            self._end(talk, ChatEnd.GOODBYE)
+
+    def _log_once(self, talk: VisitorChat) -> None:
+        if talk.logged:
+            return
+        talk.logged = True
+        resident = talk.resident
+        lines = self.chats.get(resident, [])[talk.first :]
         self.ctx.log.add(
             self.now,
             EventKind.CONVERSATION,
             resident,
             f"{resident} talks with the visitor",
             participants=[resident, self.visitor.name if self.visitor else "visitor"],
-            lines=[[reply.speaker, reply.text]],
+            lines=[[u.speaker, u.text] for u in lines],
             visitor=True,
         )
-        if reply.end:
-            self.end_chat(resident)
 
     # -- interview, inner voice, objects -----------------------------------------------
     def interview(self, resident: str, question: str) -> Ticket:
@@ -391,8 +526,11 @@ class Player:
                 continue
             job = self._jobs.pop(resident)
             call = self._call(resident, job)
-            if call is not None:
-                self.ctx.scheduler.submit((resident,), job.kind.value, *call)
+            if call is None:
+                continue
+            self.ctx.scheduler.submit((resident,), job.kind.value, *call)
+            if isinstance(job, VisitorReply):
+                self._asked[resident] = self.talks[resident]
 
     def _call(self, resident: str, job: PlayerJob) -> tuple[Any, ...] | None:
         """The job function and its arguments (None: the visitor has gone)."""
@@ -402,8 +540,11 @@ class Player:
             return (inner_voice_job, ctx.mind, snap, ctx.town, job.text)
         if self.visitor is None:
             return None
+        talk = self.talks.get(resident)
+        if talk is None:
+            return None
         snap = replace(snap, status=self._chat_status.get(resident, snap.status))
-        history = tuple(self.chats.get(resident, []))
+        history = tuple(self.chats.get(resident, [])[talk.first :])  # this conversation's
         return (visitor_chat_job, ctx.mind, snap, ctx.town, self.visitor.name, history)
 
 

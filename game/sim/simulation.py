@@ -602,12 +602,14 @@ class Simulation:
         for obs in agent.pending:
             v = self.visitor
             if v is not None and obs.subject == v.name and not v.talking_to:
-                if obs.subject not in agent.last_chat:
-                    out.append(v.name)
+                if obs.subject not in agent.last_chat and self.player.visitor_near(agent.name):
+                    out.append(v.name)  # near enough for the visitor to answer
                 continue
             other = self.agents.get(obs.subject)
             if other is None or other.asleep or other.conversation is not None:
                 continue
+            if self.player.chatting(other.name):
+                continue  # talking with the visitor
             if self.scheduler.busy(other.name) or other.action is None:
                 continue
             if self._tending(other) is not None:
@@ -1015,12 +1017,15 @@ class Simulation:
     # -- conversations ------------------------------------------------------------------------
     def _request_talk(self, agent: Agent, partner_name: str) -> None:
         if self.visitor is not None and partner_name == self.visitor.name:
-            agent.last_chat[partner_name] = self.now
-            self.player.greet(agent.name)
+            if self.player.visitor_near(agent.name):  # not gone out of reach meanwhile
+                agent.last_chat[partner_name] = self.now
+                self.player.greet(agent.name)
             return
         other = self.agents.get(partner_name)
         if other is None or other.asleep or other.conversation is not None:
             return
+        if self.player.chatting(agent.name) or self.player.chatting(partner_name):
+            return  # one of them is talking with the visitor
         if self.scheduler.busy(partner_name) or self.scheduler.busy(agent.name):
             return
         far = max(abs(agent.pos[0] - other.pos[0]), abs(agent.pos[1] - other.pos[1]))

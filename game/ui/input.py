@@ -12,7 +12,7 @@ from enum import Enum
 
 import pygame
 
-from game.sim.player import CHAT_RANGE
+from game.sim.chats import CHAT_RANGE
 
 
 class Act(Enum):
@@ -128,7 +128,11 @@ ZOOM_KEYS: dict[int, int] = {
 # (control, what it does): the help overlay and docs/CONTROLS.md both come from this table.
 CONTROLS: tuple[tuple[str, str], ...] = (
     ("W A S D / arrow keys", "walk the visitor (walls block; a lamp post is walked round)"),
-    ("T", f"talk with the nearest resident within {CHAT_RANGE} tiles (or Talk in the inspector)"),
+    (
+        "T",
+        f"talk: answer whoever greeted you, else the nearest resident in sight within "
+        f"{CHAT_RANGE} tiles (or Talk in the inspector)",
+    ),
     ("Left click a resident", "open the inspector: identity, plan, memories, reflections"),
     ("Left click an object", "open the object editor: read and change its state"),
     ("N", "announce: post a notice on the town's notice boards (read by those who pass)"),

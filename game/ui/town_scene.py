@@ -16,6 +16,7 @@ from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
 from game.sim import saves
 from game.sim.autosave import Autosaver
+from game.sim.chats import TalkTarget
 from game.sim.player import Visitor
 from game.sim.simulation import ClockMode
 from game.sim.view import SimView
@@ -94,6 +95,7 @@ class TownScene(Scene):
         self.overlays = ObjectOverlays()
         self.feed = Feed()
         self.invited = ""  # who greeted the visitor: T answers them
+        self._told_end = None  # the last conversation whose ending was told
         self.invited_until = 0.0
         self.confirm_load_until = 0.0
         self.fast_forward = False  # the whole town sleeps: the night runs fast
@@ -249,16 +251,16 @@ class TownScene(Scene):
             self.app.open_settings()
 
     def _talk(self, command: Command) -> None:
-        if self.chat is not None and self._near(self.chat.resident):
+        target = self.talk_target()  # whom T answers: game/sim/player.py decides
+        if target is not None and self._answering(target):
             self.panels.focus_only(self.chat)
             self.chat.focus.set(self.chat.box)  # answer whoever is already talking to us
             return
-        invited = self.invited if self.invited_until > self.actors.clock else ""
-        who = invited if invited and self._near(invited) else self.nearest_resident()
-        if who is None:
-            self.notes.push("No one is near enough to talk: walk up to a resident first.")
+        if target is None:
+            self.notes.push("No one to talk with here: walk up to someone in sight.")
             return
-        self.open_chat(who)
+        if self.open_chat(target.resident) is not None and target.describe():
+            self.notes.push(target.describe())  # whom T picked, and why
 
     def _follow(self, command: Command) -> None:
         self.camera.following, self.watching = True, ""
@@ -316,6 +318,7 @@ class TownScene(Scene):
         chat = self.open_panel(ChatPanel, name, lambda: ChatPanel(self.sim, name))
         self.panels.focus_only(chat)
         chat.focus.set(chat.box)
+        self.sim.player.begin_chat(name)  # the one going on, else a new one (never an old)
         self.notes.dismiss(invitation(name))  # answered: the invitation has done its work
         self.invited = ""
         return chat
@@ -339,16 +342,24 @@ class TownScene(Scene):
         self.actors.select(inspected.subject if inspected is not None else None)
 
     def nearest_resident(self) -> str | None:
-        """Who T talks to: the inspected resident if near, else the nearest one in range."""
-        v = self.visitor
-        if v is None:
+        """Whom T talks with (None in a replay, or with nobody in reach)."""
+        target = self.talk_target()
+        return target.resident if target is not None else None
+
+    def talk_target(self) -> TalkTarget | None:
+        """Whom T talks with, and why: the one who greeted the visitor (or talks with it),
+        else the one open in the inspector if in reach, else the nearest awake resident
+        in sight (game/sim/player.py decides)."""
+        player = self.sim.player
+        if player is None:
             return None
-        if self.inspector is not None and self._near(self.inspector.name):
-            return self.inspector.name
-        near = [a for a in self.sim.agents.values() if self._near(a.name)]
-        if not near:
-            return None
-        return min(near, key=lambda a: (_distance(a.pos, v.pos), a.name)).name
+        return player.talk_target(self.inspector.name if self.inspector is not None else "")
+
+    def _answering(self, target: TalkTarget) -> bool:
+        """The chat panel shows the conversation going on that T goes on with."""
+        chat, player = self.chat, self.sim.player
+        same = chat is not None and chat.resident == target.resident
+        return same and player is not None and player.chatting(target.resident)
 
     def _near(self, name: str) -> bool:
         """Whether the visitor stands near enough to talk (never, in a replay)."""
@@ -365,6 +376,7 @@ class TownScene(Scene):
         self.notes.watch(self.sim)
         self._watch_objects(dt)
         self._watch_chats()
+        self._tell_typing()
         self._close_finished()
         self._autosave()
         self._update_actors(dt)
@@ -437,11 +449,26 @@ class TownScene(Scene):
             self.notes.push(text, colour)
         self.feed.watch(self.sim)
 
+    def _tell_typing(self) -> None:
+        """A draft in the chat box: the resident waits for the sentence (its silence does
+        not run out while the player types). A chat that ended by itself says why, once."""
+        chat, player = self.chat, self.sim.player
+        if chat is None or player is None:
+            return
+        if chat.box.text:
+            player.visitor_typing(chat.resident)
+        talk = player.talks.get(chat.resident)
+        if talk is not None and talk is not self._told_end and talk.ending():
+            self._told_end = talk
+            self.notes.push(talk.ending())
+
     def _watch_chats(self) -> None:
         """New chat lines (the visitor's or a resident's) become speech bubbles; a resident
         who greets the visitor gets an invitation (T to answer), never a panel."""
         for name, lines in self.sim.chats.items():
             seen = self._chat_seen.get(name, 0)
+            if len(lines) < seen:  # a new conversation began on a fresh transcript
+                seen = 0
             if len(lines) <= seen:
                 continue
             self._chat_seen[name] = len(lines)
@@ -629,10 +656,6 @@ class TownScene(Scene):
 def invitation(name: str) -> str:
     """The toast of a resident who spoke first."""
     return f"{name} speaks to you: T to answer."
-
-
-def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def _ensure_visitor(sim: SimView, name: str) -> Visitor | None:
