@@ -160,6 +160,25 @@ def _early(me, act: Act) -> bool:
     return me.wake <= 7 * 60
 
 
+_ALONE = re.compile(r"\b(?:alone|by (?:your|one)self|on your own|just you|only you)\b", re.I)
+_OTHERS = re.compile(
+    r"\b(?:anyone|anybody|someone|somebody|with|share|shares|family|room-?mates?|"
+    r"housemates?|flatmates?|partner|kids|children)\b",
+    re.I,
+)
+_LIVES = frozenset(content_stems("live lives living home house"))
+
+
+def _home_yes(ctx: AgentContext, act: Act) -> bool:
+    """Asked whether one lives alone, yes if nobody shares one's home; whether someone
+    lives with one, yes if somebody does; whether one lives here, in town, yes."""
+    if _ALONE.search(act.text):
+        return not _housemates(ctx)
+    if _OTHERS.search(act.text):
+        return bool(_housemates(ctx))
+    return True
+
+
 def _housemates(ctx: AgentContext) -> list[str]:
     return [n for n in ctx.persona.household if n != ctx.persona.name]
 
@@ -187,7 +206,7 @@ def _trouble_where(ctx: AgentContext, act: Act) -> str:
     return here if _HERE.search(act.text) and here else ctx.persona.home
 
 
-_HERE = re.compile(r"\b(?:here|this place)\b", re.I)
+_HERE = re.compile(r"\b(?:here|this place|is this|this is)\b", re.I)
 
 
 def troubles_now(ctx: AgentContext, sector: str) -> list[MemoryRecord]:
@@ -205,9 +224,13 @@ def _work_matches(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     """'Are you a student?', 'Do you work at the cafe?': the asked words against one's
     occupation and workplace; asked of the job itself ('Do you like it?'), yes."""
     me = ctx.persona
+    if _HERE.search(act.text):
+        return _at_work(ctx, act, seed)
     if act.place:
         return act.place == me.workplace
-    asked = content_stems(act.event or "") - _WORK_WORDS
+    asked = content_stems(_without_place(act)) - _WORK_WORDS
+    if asked & _LIVES:  # 'do you work where you live?', '... from home?'
+        return me.workplace == me.home
     if not asked:
         return True
     return bool(asked & content_stems(f"{me.occupation} {me.workplace}"))
@@ -246,7 +269,7 @@ def _close_to(ctx: AgentContext, act: Act, seed: int) -> bool | None:
 
 
 POLARITY: dict[str, Polar] = {
-    "home": lambda ctx, act, seed: bool(_housemates(ctx)),
+    "home": lambda ctx, act, seed: _home_yes(ctx, act),
     "home.alone": lambda ctx, act, seed: not _housemates(ctx),
     "routine.early": lambda ctx, act, seed: _early(ctx.persona, act),
     "routine.late": lambda ctx, act, seed: not 4 * 60 <= ctx.persona.sleep < 23 * 60,
@@ -955,11 +978,10 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
     lead = selfknow.occupation(ctx, act.text, seed).split(".")[0]
     if act.wh is Wh.WHEN:
         return _work_hours(ctx) or f"{lead}{where}.{hours}"
-    if (
-        act.wh is Wh.YESNO
-        and not content_stems(act.event or "") - _WORK_WORDS
-        or (act.kind is ActKind.OPINION)
-    ):
+    if act.wh is Wh.YESNO and _HERE.search(act.text):
+        return plan_work_here(ctx, act, seed)  # 'is this where you work?'
+    bare = not act.place and not content_stems(_without_place(act)) - _WORK_WORDS
+    if act.wh is Wh.YESNO and bare or act.kind is ActKind.OPINION:
         project = selfknow.own_project(me, ctx.now)
         return f"I do, mostly. {project.rstrip('.')}." if project else "I do, most days."
     return f"{lead}{where}.{hours}"
@@ -1052,6 +1074,8 @@ def plan_doing(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.wh is not Wh.YESNO or not act.event:
         return where
     doing = content_stems(ctx.status) | content_stems(ctx.location.replace(":", " "))
+    if ctx.location.split(":")[0] == ctx.persona.home:
+        doing |= _LIVES  # 'are you at home?' at one's own house
     asked = content_stems(act.event) - {"busy", "still", "right", "now", "moment"}
     if asked and asked <= _WORK_WORDS:  # 'are you at work now?'
         return with_polarity(plan_work_here(ctx, act, seed), _at_work(ctx, act, seed))
