@@ -201,7 +201,7 @@ def find_slots(text: str, lex: Lexicon, now: datetime, speaker: str = "") -> Slo
     place = _longest(masked, lex.places)
     if place:
         masked = _mask(masked, [k for k, v in lex.places.items() if v == place], "place")
-    obj = _longest(masked, lex.objects)
+    obj = _longest(_IDIOMS.sub(" ", masked), lex.objects)
     if obj:
         masked = _mask(masked, [obj.lower()], "object")
     intent, named = "", []
@@ -256,6 +256,7 @@ def _mask(text: str, forms: Sequence[str], slot: str) -> str:
 def find_time(text: str, now: datetime) -> Window | None:
     """The stretch of time a line names, resolved against the clock."""
     low = _AROUND.sub("at ", text.lower())
+    low = _HABITUAL.sub(r"\1", low)  # 'most mornings' names the time of day a habit takes
     day, rest = find_date(low, now.year, now.date())
     offset = next((d for w, d in _RELATIVE.items() if re.search(rf"\b{w}\b", low)), None)
     if day is None and offset is not None:
@@ -272,6 +273,9 @@ def find_time(text: str, now: datetime) -> Window | None:
     return Window(_at(base, window[0]), _at(base, window[1]), spoken)
 
 
+# phrases that name a thing's word but no thing: 'go to bed' is about sleep, not a bed
+_IDIOMS = re.compile(r"\b(?:(?:go|went|going|get|got|put) (?:to|out of) bed|in bed|bedtime)\b")
+_HABITUAL = re.compile(r"\b(morning|afternoon|evening|night)s\b")
 _EVENING = re.compile(r"\b(?:tonight|this evening|in the evening|at night|last night)\b")
 _AM = re.compile(r"\b(?:am|a\.m\.|in the morning)\b")
 
@@ -699,6 +703,8 @@ def _wh_of(act: Act, text: str) -> Wh:
         return said
     if _YESNO_START.match(text) and not (act.wh in _EXPLICIT_WH and _EMBEDDED_WH.search(text)):
         return Wh.YESNO
+    if act.wh is Wh.YESNO:  # a label that is usually asked yes or no, asked otherwise
+        return said if said is not Wh.YESNO else Wh.WHAT
     return act.wh
 
 

@@ -1018,6 +1018,9 @@ def sleep_words(me) -> str:
             f"so about {hours} hours of sleep.")  # fmt: skip
 
 
+_SLEEP_WORDS = frozenset(content_stems("sleep bed wake up rise get turn asleep hours night"))
+
+
 def _block_words(me, block) -> str:
     place = block.place.split(":")[0]
     at = " at home" if place == me.home else f" at {place}" if place else ""
@@ -1029,7 +1032,12 @@ def plan_routine(ctx: AgentContext, act: Act, seed: int) -> str:
     day from waking to bed."""
     me = ctx.persona
     hours = sleep_words(me)
-    if act.label in ("routine.early", "routine.late") or act.wh is Wh.WHEN and not act.window:
+    sleep = bool(content_stems(act.text) & _SLEEP_WORDS)
+    if (
+        act.label in ("routine.early", "routine.late")
+        and act.wh is Wh.YESNO
+        or (act.wh is Wh.WHEN and not act.window and sleep)
+    ):
         return hours
     if act.window is not None:
         start = act.window.start.hour * 60 + act.window.start.minute
