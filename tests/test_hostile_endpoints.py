@@ -152,7 +152,9 @@ def test_a_key_echoed_in_answers_never_reaches_disk(tmp_path, monkeypatch, capsy
 
 
 EMBED_CASES = [("mid-run", f) for f in BAD_EMBEDDINGS] + [
-    ("probe", f) for f in BAD_EMBEDDINGS if f != "ragged"  # the probe is a single row
+    ("probe", f)
+    for f in BAD_EMBEDDINGS
+    if f != "ragged"  # the probe is a single row
 ]
 
 

@@ -881,8 +881,11 @@ def _turn_by_turn(mind, first, second, town, touched) -> list[Utterance]:
         touched[speaker.name].extend(idx)
         if state is not None and history:  # the last line, heard by its listener
             last = history[-1]
-            state = state.then(last.speaker, last.text, hear(mind.words, last.text, speaker.now,
-                                                              state, last.speaker))
+            state = state.then(
+                last.speaker,
+                last.text,
+                hear(mind.words, last.text, speaker.now, state, last.speaker),
+            )
         line = mind.brain.ask(Utter(ctx, listener.name, tuple(history), state))
         history.append(replace(line, speaker=speaker.name, text=line.text.strip()[:300]))
         if line.end or not line.text.strip():
@@ -961,7 +964,10 @@ def _heard(mind: Mind, line: Utterance) -> Note:
 
 
 def interview(
-    mind: Mind, snap: AgentSnapshot, town: Town, question: str,
+    mind: Mind,
+    snap: AgentSnapshot,
+    town: Town,
+    question: str,
     state: DialogueState | None = None,
 ) -> str:
     """An answer through retrieval and the brain; changes no memory (the caller may not
@@ -971,7 +977,10 @@ def interview(
 
 
 def interview_act(
-    mind: Mind, snap: AgentSnapshot, town: Town, question: str,
+    mind: Mind,
+    snap: AgentSnapshot,
+    town: Town,
+    question: str,
     state: DialogueState | None = None,
 ) -> tuple[str, Act | None]:
     """The answer and the act the question was understood as (None without a town)."""

@@ -45,9 +45,7 @@ class Spots:
                     return rank
         return 2
 
-    def choose(
-        self, address: str, taken: set[Tile], pick: Callable[[int], int]
-    ) -> Tile | None:
+    def choose(self, address: str, taken: set[Tile], pick: Callable[[int], int]) -> Tile | None:
         """A free seat of the best kind left (`pick(n)` chooses among n, stable per
         resident, so customers spread over the tables), else the access tile if free,
         else the nearest free tile beside the object in its room."""

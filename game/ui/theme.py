@@ -147,8 +147,10 @@ def blit_text(
     bold: bool = False,
 ) -> pygame.Rect:
     """Draw one line of text at a top-left position; returns the rect it covers."""
-    image = render(text, size, color) if not bold else font(size, bold).render(
-        printable(text, size), True, color
+    image = (
+        render(text, size, color)
+        if not bold
+        else font(size, bold).render(printable(text, size), True, color)
     )
     return surface.blit(image, pos)
 

@@ -170,8 +170,11 @@ class TextBox:
         image = fnt.render(theme.printable(line, self.size), True, theme.TEXT)
         y = self.rect.centery - image.get_height() // 2
         if self.selected:
-            pygame.draw.rect(surface, theme.HIGHLIGHT, (inner.x, y, min(inner.width,
-                             image.get_width()), image.get_height()))
+            pygame.draw.rect(
+                surface,
+                theme.HIGHLIGHT,
+                (inner.x, y, min(inner.width, image.get_width()), image.get_height()),
+            )
         clip = surface.get_clip()
         surface.set_clip(inner.clip(clip) if clip else inner)
         surface.blit(image, (inner.x, y))

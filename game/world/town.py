@@ -241,6 +241,7 @@ class Town:
             raise KeyError(f"no object at {address!r}")
         self.states[address] = state
 
+
 def _touch(a: Rect, b: Rect) -> bool:
     """Two rectangles that touch or have one tile (a wall) between them."""
     gap_x = max(b.x - (a.x + a.w), a.x - (b.x + b.w), 0)

@@ -47,8 +47,10 @@ def test_the_key_typed_in_the_settings_goes_only_to_the_config_file(
         assert "not set" in settings.key_box.placeholder
         type_into(app, settings.url_box, server.url)
         type_into(app, settings.key_box, KEY)
-        post(app, click_events(next(b for b in settings.brain_buttons if b.key[1] == "llm")
-                               .rect.center))
+        post(
+            app,
+            click_events(next(b for b in settings.brain_buttons if b.key[1] == "llm").rect.center),
+        )
         frames(app, 1)  # the box draws dots, never the key
         assert settings.key_box.shown_text() == "\u2022" * len(KEY)
         post(app, click_events(settings.save_button.rect.center))

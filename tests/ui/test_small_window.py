@@ -69,9 +69,7 @@ def test_inspector_chat_editor_and_log_fit_800x480_together(make_app):
         for b in panels[i + 1 :]:
             assert not a.rect.colliderect(b.rect), (a.rect, b.rect)
     log = town.feed.rect
-    assert log.width == 0 or (
-        inside(log) and not any(log.colliderect(p.rect) for p in panels)
-    ), log
+    assert log.width == 0 or (inside(log) and not any(log.colliderect(p.rect) for p in panels)), log
     town.close_panel(town.editor)
     town.close_panel(town.inspector)
     frames(app, 2)

@@ -780,8 +780,10 @@ def open_question(state: DialogueState | None, name: str) -> str:
                                   act.event) if x and x != "general")  # fmt: skip
     topic = f" It is about: {about}." if about else ""
     follow = " It follows up on what was said before." if act.follow_up else ""
-    return (f"Open question for {name}, from {quoted(asked.speaker)}: {quoted(asked.text)}."
-            f"{topic}{follow} {name} answers it before anything else.")
+    return (
+        f"Open question for {name}, from {quoted(asked.speaker)}: {quoted(asked.text)}."
+        f"{topic}{follow} {name} answers it before anything else."
+    )
 
 
 def _earlier(q: Answer) -> str:
