@@ -141,7 +141,7 @@ def with_polarity(text: str, yes: bool | None) -> str:
     ('Do you live alone?' 'No, I live with ...')."""
     if yes is None or _POLAR_START.match(text):
         return text
-    first = text.split(" ", 1)[0].strip(",.!").lower()
+    first = text.split(" ", 1)[0].strip(",.!").lower().split("'")[0]
     rest = text[:1].lower() + text[1:] if first in _RUN_ON else text
     return f"{'Yes' if yes else 'No'}, {rest}"
 
@@ -248,7 +248,7 @@ def _event_yes(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     found = event_facts(ctx, act)
     event = next((e for _, e in found if e is not None), None)
     if act.label in ("event.know", "news", "statement.event"):
-        return bool(found)
+        return bool(found) if act.intent else bool(found or _any_event(ctx))
     if event is None:
         return None
     if event.end <= ctx.now:
@@ -818,7 +818,10 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
     if window.start > ctx.now and window.end - window.start >= timedelta(hours=20):
         return _day_ahead(ctx, window.start, seed)
     when = window.start
-    if act.aspect is Aspect.PAST and window.start <= ctx.now:  # 'so far today'
+    if act.wh is Wh.WHO and act.aspect is Aspect.PAST and window.start <= ctx.now:
+        return _talked(ctx, act)  # 'who did you talk to yesterday?'
+    so_far = window.start <= ctx.now < window.end and act.wh is not Wh.WHO
+    if act.aspect is Aspect.PAST and so_far:  # 'so far today', not 'who did you see today?'
         done = _done_in(ctx, window.start, ctx.now) or _routine_so_far(ctx, window.start)
         if done:
             return done
@@ -832,10 +835,21 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
         whole_day = window.end - window.start >= timedelta(hours=20)
         if whole_day and window.start.date() == ctx.now.date() - timedelta(days=1):
             return selfknow.yesterday(ctx, act.text, seed)  # the day by its parts, and talks
-        return _done_in(ctx, window.start, window.end) or selfknow.yesterday(ctx, act.text, seed)
+        done = _done_in(ctx, window.start, window.end)
+        if done or window.start.date() != ctx.now.date():
+            return done or selfknow.yesterday(ctx, act.text, seed)
+        return _routine_then(ctx, window.start)  # earlier today, with no memory of it at hand
     return (
         iv._event_at(ctx, when, seed) or iv._plan_at(ctx, when) or iv._routine_at(ctx.persona, when)
     )
+
+
+def _routine_then(ctx: AgentContext, when: datetime) -> str:
+    me, minute = ctx.persona, when.hour * 60 + when.minute
+    block = next((b for b in me.routine if b.start <= minute < b.end), None)
+    if block is None:
+        return ""
+    return f"At {_clock(when)} I was probably {_block_words(me, block)}, as most days."
 
 
 def _routine_so_far(ctx: AgentContext, since: datetime) -> str:
