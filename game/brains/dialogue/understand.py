@@ -689,6 +689,7 @@ def _about_person(act: Act, state: DialogueState) -> Act:
 # aspects whose words are about oneself or a named thing: a nearby intent does not take them
 _OF_ONESELF = frozenset({Aspect.EVENT, Aspect.PERSON, Aspect.PLACE, Aspect.HOME, Aspect.WORK,
                          Aspect.ROUTINE, Aspect.FAMILY, Aspect.IDENTITY})  # fmt: skip
+_CHOICE = re.compile(r"\w \w+ or (?:a |an |the )?\w+[^,]*\?\s*$", re.I)
 _EMBEDDED_WH = re.compile(r"\b(?:who|when|where|what time)\b", re.I)
 
 
@@ -701,6 +702,8 @@ def _wh_of(act: Act, text: str) -> Wh:
     said = _wh_by_form(text)
     if said in _EXPLICIT_WH:
         return said
+    if _CHOICE.search(text):
+        return Wh.WHAT  # 'an early riser or a night owl?' wants one of the two, not a yes
     if _YESNO_START.match(text) and not (act.wh in _EXPLICIT_WH and _EMBEDDED_WH.search(text)):
         return Wh.YESNO
     if act.wh is Wh.YESNO:  # a label that is usually asked yes or no, asked otherwise
@@ -723,7 +726,7 @@ _FOLLOW_BY_WH = {Wh.WHO: "follow.who", Wh.WHEN: "follow.when", Wh.WHERE: "follow
 
 def _wh_by_form(text: str) -> Wh:
     low = text.lower()
-    if "what time" in low or "what day" in low or "how soon" in low:
+    if "what time" in low or "what day" in low or "how soon" in low or "how long" in low:
         return Wh.WHEN
     first = next(iter(words(text)), "")
     if first in _WH_WORDS:

@@ -209,6 +209,17 @@ def _trouble_where(ctx: AgentContext, act: Act) -> str:
 _HERE = re.compile(r"\b(?:here|this place|is this|this is)\b", re.I)
 
 
+_FINE = re.compile(r"\b(?:working|fine|okay|ok|all right|alright|in order|good)\b", re.I)
+_NOT = re.compile(r"n't\b|\bnot\b|\bbroken\b|\bwrong\b|\bneed", re.I)
+
+
+def _trouble_yes(ctx: AgentContext, act: Act) -> bool:
+    """'Is anything broken?' yes if something was last seen in trouble; 'is everything
+    working?' yes if nothing was."""
+    bad = bool(troubles_now(ctx, _trouble_where(ctx, act)))
+    return not bad if _FINE.search(act.text) and not _NOT.search(act.text) else bad
+
+
 def troubles_now(ctx: AgentContext, sector: str) -> list[MemoryRecord]:
     """What one last saw in trouble in `sector`: each object's latest state, if a trouble."""
     latest: dict[str, MemoryRecord] = {}
@@ -275,7 +286,7 @@ POLARITY: dict[str, Polar] = {
     "routine.late": lambda ctx, act, seed: not 4 * 60 <= ctx.persona.sleep < 23 * 60,
     "place.regular": lambda ctx, act, seed: _regular_at(ctx, act.place) if act.place else None,
     "place.about": _place_serves,
-    "object.state": lambda ctx, act, seed: bool(troubles_now(ctx, _trouble_where(ctx, act))),
+    "object.state": lambda ctx, act, seed: _trouble_yes(ctx, act),
     "person.about": _knows,
     "person.opinion": _close_to,
     "work": _work_matches,
@@ -397,7 +408,7 @@ def _plan_event(ctx: AgentContext, act: Act, seed: int, found) -> str:
     event = next((e for _, e in found if e is not None), None)
     best = max(found, key=lambda x: (x[1] is not None, x[0].importance, x[0].created))[0]
     if act.label in ("event.going", "follow.going", "invitation"):
-        return _going_line(ctx, event, seed) if event else ""
+        return _going_line(ctx, event, seed, act.intent) if event else ""
     if act.label in ("event.opinion", "follow.opinion") or act.kind is ActKind.OPINION:
         return _event_opinion(ctx, best, event, seed)
     if act.label == "event.who_came" and event is not None:
@@ -529,10 +540,10 @@ def going(ctx: AgentContext, event: Event, seed: int) -> bool:
     return attends(ctx.persona, event, seed)
 
 
-def _going_line(ctx: AgentContext, event: Event, seed: int) -> str:
+def _going_line(ctx: AgentContext, event: Event, seed: int, intent: str = "") -> str:
     what = event.what or "event"
     if event.end <= ctx.now:
-        went = _went(ctx, event, "")
+        went = _went(ctx, event, intent)
         if went is None:
             return f"The {what} was {_day(ctx.now, event.start)} at {event.place}."
         return f"I did, yes; the {what} was lovely." if went else f"No, I missed the {what}."
@@ -771,7 +782,7 @@ def _troubles_seen(ctx: AgentContext, act: Act) -> str:
     bad = troubles_now(ctx, where)
     place = "home" if where == ctx.persona.home else where
     if not bad:
-        return f"Nothing that I've noticed; everything at {place} worked when I last used it."
+        return f"Everything at {place} worked when I last used it; nothing's wrong that I've seen."
     last = max(bad, key=lambda m: m.created)
     thing = last.fact.address.split(":")[-1]
     return f"The {thing} at {place} was {last.fact.state} {iv._when(ctx.now, last.created)}."
