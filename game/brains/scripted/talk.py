@@ -273,12 +273,10 @@ def _utter(
     last = turn.last
     reply = _reply(ctx, partner, last, seed, turn.key) if last else ""
     asked = state.open_question(ctx.persona.name) if state is not None else None
-    social = (
-        asked is not None
-        and asked.act.label in SOCIAL_LABELS
-        and not (
-            asked.act.label == "feelings" and turn.mine  # 'how did it go?' after the hellos
-        )
+    later = asked is not None and asked.act.label == "feelings" and bool(turn.mine)
+    social = asked is not None and (
+        (asked.act.label in SOCIAL_LABELS and not later)  # 'how did it go?' later is asked
+        or (not turn.mine and _is_greeting(last.text))  # the first reply to a hello greets
     )
     if asked is not None and not last.shares and not social:
         said = answer.answer(ctx, asked.act, state, seed).text  # answered before moving on
