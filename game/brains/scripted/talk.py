@@ -115,6 +115,7 @@ INTEREST_LINES = (
     "I could talk about {interest} all day, honestly.",
     "Any chance you're into {interest}, {name}?",
 )
+FAREWELL_SURE = 0.75  # how near a goodbye's exemplars a line must be to end a chat
 BYE_KEYS = ("bye\\b", "goodbye", "see you", "gotta go", "have to go", "take care")
 HOW_ARE_YOU_KEYS = ("how are you", "how's it going", "how are things", "what's up", "how do you do")
 FAMILY_NAMES = (("father", "Dad"), ("mother", "Mum"), ("wife", "dear"), ("husband", "dear"))
@@ -320,11 +321,12 @@ def _to_visitor(turn: Turn, state: DialogueState | None = None) -> Utterance:
     if last is None:
         return _line(turn, "", _opening(ctx, partner, "", True, turn.key))
     heard = state.last.act if state is not None and state.last is not None else None
-    if (
-        last.end
-        or (heard is not None and heard.kind is ActKind.FAREWELL)
-        or (heard is None and has_any(last.text, BYE_KEYS))
-    ):
+    leaving = (
+        heard is not None
+        and heard.kind is ActKind.FAREWELL
+        and (heard.confidence >= FAREWELL_SURE or has_any(last.text, BYE_KEYS))
+    )  # a chat ends on a goodbye that is clearly one
+    if last.end or leaving or (heard is None and has_any(last.text, BYE_KEYS)):
         return _line(turn, hello, _goodbye(ctx, partner, turn.key), end=True)
     if heard is not None and heard.label not in ("greeting", "feelings", "ack"):
         return _line(turn, hello, answer.answer(ctx, heard, state, turn.seed).text)
