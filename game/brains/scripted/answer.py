@@ -50,7 +50,8 @@ DONT_KNOW = UNKNOWN_OPENERS
 
 def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) -> Reply:
     """The answer to `act`; `state` is the conversation so far (None: asked alone)."""
-    if act.asks and act.label not in PLANNERS_OF_TROUBLE and iv.trouble(act.text) is not None:
+    vague = act.aspect in (Aspect.GENERAL, Aspect.OBJECT) and act.wh is not Wh.WHERE
+    if act.asks and vague and act.label not in PLANNERS_OF_TROUBLE and iv.trouble(act.text):
         act = replace(act, label="object.trouble", aspect=Aspect.OBJECT)  # the trouble table
     act = _as_place_question(act)
     planner = PLANNERS.get(act.label) or ASPECTS.get(act.aspect)
@@ -684,6 +685,8 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
     me, place = ctx.persona, act.place
     if not place:
         return plan_where_to(ctx, act, seed)
+    if act.wh is Wh.WHO:
+        return _seen_at_place(ctx, place)
     parts = []
     if place == me.home:
         parts.append(f"That's my home, {selfknow.home_phrase(me)}.")
@@ -703,6 +706,20 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
         e = max(events, key=lambda x: x.start)
         parts.append(event_line(ctx, e, "", "", "", Wh.NONE))
     return " ".join(parts)
+
+
+def _seen_at_place(ctx: AgentContext, place: str) -> str:
+    """'Who is usually at Hobbs Cafe?': whom one remembers seeing there, most often first."""
+    counts: dict[str, int] = {}
+    for m in ctx.memories:
+        f = m.fact
+        at = (f.address or "").split(":")[0] == place
+        if f.kind is FactKind.DOING and f.source is Source.SEEN and at and f.subject:
+            counts[f.subject] = counts.get(f.subject, 0) + 1
+    if not counts:
+        return f"I can't say I've noticed who's usually at {place}."
+    names = sorted(counts, key=lambda n: (-counts[n], n))[:3]
+    return f"I usually see {join_and([first_name(n) for n in names])} at {place}."
 
 
 def plan_nearby(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -759,6 +776,8 @@ def plan_what_if(ctx: AgentContext, act: Act, seed: int) -> str:
 def plan_object(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.label == "fridge":
         return selfknow.empty_fridge(ctx, act.text, seed)
+    if act.label == "object.trouble" and act.wh is Wh.WHERE:
+        return plan_where_to(ctx, act, seed)  # 'where would you buy a new one?'
     if act.label == "object.trouble" and act.wh is not Wh.YESNO:
         said = plan_what_if(ctx, act, seed)
         if said:
@@ -1182,7 +1201,8 @@ PLANNERS: dict[str, Planner] = {
     "work.here": plan_work_here,
     "person.find": plan_find,
     "person.talk": lambda ctx, act, seed: (
-        (_talked_most(ctx) if not (act.person or act.window) else "") or plan_person(ctx, act, seed)
+        (_talked_most(ctx) if not (act.person or act.window) and act.wh is Wh.WHO else "")
+        or plan_person(ctx, act, seed)
     ),
     "family": plan_family,
     "friends": _legacy(iv._friends),
