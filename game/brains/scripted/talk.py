@@ -493,7 +493,17 @@ def _about_them(ctx: AgentContext, partner: str, key: tuple, asking: bool = True
         options += [f"busy {doing}?", f"still {doing}?", f"how's {doing} going?"]
     if where:
         options += [f"nice to see you at {where} this {part}!", f"fancy meeting you at {where}!"]
-    options += [f"how's your {part} been?"] if asking else []
+    options += (
+        [f"how's your {part} been?"]
+        if asking
+        else [
+            "what a nice surprise!",
+            f"lovely to run into you this {part}!",
+            "always a pleasure!",
+            "I was hoping I'd see you!",
+            f"nice to bump into you this {part}!",
+        ]
+    )  # the one answering a hello greets back in words of its own, asking nothing
     options += [f"good to see you this {part}!"]
     return pick(options, *key, "about")
 
