@@ -50,7 +50,7 @@ DONT_KNOW = UNKNOWN_OPENERS
 
 def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) -> Reply:
     """The answer to `act`; `state` is the conversation so far (None: asked alone)."""
-    vague = act.aspect in (Aspect.GENERAL, Aspect.OBJECT) and act.wh is not Wh.WHERE
+    vague = act.wh is not Wh.WHERE and act.aspect is not Aspect.PLACE  # 'where to buy one?'
     if act.asks and vague and act.label not in PLANNERS_OF_TROUBLE and iv.trouble(act.text):
         act = replace(act, label="object.trouble", aspect=Aspect.OBJECT)  # the trouble table
     act = _as_place_question(act)
