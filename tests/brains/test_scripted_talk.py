@@ -279,3 +279,13 @@ def test_a_visitor_is_welcomed_and_answered_from_memory_only() -> None:
     assert "haven't heard" in unknown.text
     bye = BRAIN.utter(ctx, "Robin", [*asked, answer, Utterance("Robin", "Bye for now!")])
     assert bye.end
+
+
+def test_a_last_line_keeps_its_news_and_quoted_words_but_asks_nothing() -> None:
+    quoted = 'Carlos said: "Have you heard? There is a bake sale on Friday." Any idea if it is so?'
+    assert talk_rules.without_questions(quoted) == (
+        'Carlos said: "Have you heard? There is a bake sale on Friday."'
+    )
+    assert talk_rules.without_questions("Isabella is hosting a party; are you going?") == (
+        "Isabella is hosting a party."
+    )

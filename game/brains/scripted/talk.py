@@ -351,12 +351,15 @@ def _closing(turn: Turn, reply: str, news: list[News]) -> Utterance:
 
 
 def without_questions(text: str) -> str:
-    """A last line asks nothing: nobody would be left to answer (the news stays)."""
-    parts = re.split(r"(?<=[.!?])\s+", text.strip())
-    kept = [p for p in parts if not p.endswith("?")]
-    if not kept:
-        return text.rstrip("?") + "."
-    return " ".join(kept)
+    """A last line asks nothing: nobody would be left to answer. Trailing questions go;
+    words quoted inside the news stay as they were said."""
+    parts = re.split(r"(?<=[.!?])\s+|(?<=[.!?][\"\u201d])\s+", text.strip())
+    while len(parts) > 1 and parts[-1].endswith("?"):
+        parts.pop()
+    if parts[-1].endswith("?"):
+        said, _, asked = parts[-1].rpartition("; ")  # 'X is hosting ...; are you going?'
+        parts[-1] = (said if said else asked.rstrip("?")) + "."
+    return " ".join(parts)
 
 
 def _line(
