@@ -812,7 +812,7 @@ def _what(fact: Fact) -> str:
 def _react_politics(me: Resident, subject: str, key: tuple) -> str:
     name = first_name(subject) if subject else "them"
     if subject and dislikes(me, subject):
-        return f"{name} as mayor; I'll believe it when I see it."
+        return f"{name} in office; I'll believe it when I see it."
     if any("politic" in i for i in me.interests):
         return f"I'd like to hear what {name} stands for before I decide."
     if has_trait(me, BLUNT_TRAITS):
@@ -820,7 +820,7 @@ def _react_politics(me: Resident, subject: str, key: tuple) -> str:
     return pick(
         (f"Huh, I didn't know that; good for {name}.", f"{name} is running; good for {name}.",
          f"Well, {name} has my attention.", f"I'll have to ask {name} about it.",
-         f"{name} for mayor; we'll see."),
+         f"{name} running; we'll see."),
         me.name, subject, *key,
     )  # fmt: skip
 
@@ -853,7 +853,7 @@ def _react_pitch(me: Resident, partner: str, political: bool, key: tuple) -> str
     name = first_name(partner)
     if dislikes(me, partner):
         if political:
-            return f"No, {name}. You as mayor: I'll believe it when I see it."
+            return f"No, {name}. You in office: I'll believe it when I see it."
         return f"No, {name}; I have my doubts about it."
     if any("politic" in i for i in me.interests):
         return f"Maybe; I'd like to hear more about what you stand for first, {name}."
