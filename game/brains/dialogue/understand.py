@@ -689,7 +689,7 @@ def _about_person(act: Act, state: DialogueState) -> Act:
 # aspects whose words are about oneself or a named thing: a nearby intent does not take them
 _OF_ONESELF = frozenset({Aspect.EVENT, Aspect.PERSON, Aspect.PLACE, Aspect.HOME, Aspect.WORK,
                          Aspect.ROUTINE, Aspect.FAMILY, Aspect.IDENTITY})  # fmt: skip
-_CHOICE = re.compile(r"\w \w+ or (?:a |an |the )?\w+[^,]*\?\s*$", re.I)
+_CHOICE = re.compile(r"\w(?:,\s*|\s)or\s+[^?]*\?\s*$", re.I)
 _EMBEDDED_WH = re.compile(r"\b(?:who|when|where|what time)\b", re.I)
 
 

@@ -50,7 +50,7 @@ DONT_KNOW = UNKNOWN_OPENERS
 
 def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) -> Reply:
     """The answer to `act`; `state` is the conversation so far (None: asked alone)."""
-    vague = act.wh is not Wh.WHERE and act.aspect is not Aspect.PLACE  # 'where to buy one?'
+    vague = act.wh is not Wh.WHERE and act.aspect in _TROUBLE_ASPECTS  # not 'where to buy one?'
     if act.asks and vague and act.label not in PLANNERS_OF_TROUBLE and iv.trouble(act.text):
         act = replace(act, label="object.trouble", aspect=Aspect.OBJECT)  # the trouble table
     act = _as_place_question(act)
@@ -68,6 +68,10 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     if text:
         return Reply(text, fallback=text.startswith(DONT_KNOW))
     return _dont_know(ctx, act, state)
+
+
+# what a question naming a trouble may be about ('when you're not working' is about work)
+_TROUBLE_ASPECTS = frozenset({Aspect.GENERAL, Aspect.OBJECT, Aspect.HOME})
 
 
 def _as_place_question(act: Act) -> Act:
