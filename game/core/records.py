@@ -202,6 +202,20 @@ class Observation:
     importance: int = 0
 
 
+class AnsweredBy(Enum):
+    """Who gave a line of talk or an interview answer, for whoever reads it: a model's
+    words and the rules' words are told apart wherever a player or researcher sees them."""
+
+    MODEL = "model"
+    FALLBACK = "scripted fallback"  # the model was asked and failed; the rules answered
+    SCRIPTED = "scripted"  # the scripted brain, by the settings
+
+    @property
+    def tag(self) -> str:
+        """The short mark shown beside an answer: '(model)', '(scripted fallback)'."""
+        return f"({self.value})"
+
+
 @dataclass(frozen=True)
 class Utterance:
     speaker: str
@@ -211,6 +225,7 @@ class Utterance:
     shared: Fact | None = None  # the same news as fields, when the speaker knows them
     rsvp: Rsvp | None = None  # the speaker's answer to the event the partner just told of
     reason: str = ""  # ... and why, in the speaker's words ('I work until 8 that day')
+    by: AnsweredBy | None = None  # who said it, when a model could have (None: no model)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from functools import cache
 from string import Template
 from typing import Any
 
+from game.brains.answered import noted
 from game.brains.audit import AuditLog, url_secrets
 from game.brains.budget import BudgetGuard
 from game.brains.llm.jsontext import Invalid, extract_json
@@ -44,6 +45,7 @@ from game.brains.scripted import ScriptedBrain
 from game.brains.usage import UsageMeter
 from game.core.config import LLMSettings
 from game.core.paths import PROMPTS
+from game.core.records import AnsweredBy
 from game.core.text import clean_tree
 
 CUT_OFF = "the answer was cut off by max_tokens before the JSON object was complete"
@@ -146,7 +148,8 @@ class ChatClient:
                 self._failed(exc)
                 break
             try:
-                return question.parse(clean_tree(extract_json(reply.text)), args)
+                answer = question.parse(clean_tree(extract_json(reply.text)), args)
+                return noted(AnsweredBy.MODEL, answer)
             except (*PARSE_ERRORS, RecursionError, OverflowError) as exc:
                 cut = reply.finish_reason == "length"
                 problem = CUT_OFF if cut else (str(exc)[:300] or type(exc).__name__)
@@ -186,7 +189,7 @@ class ChatClient:
 
     def fallback(self, question: Question, args: Args, agent: str = "") -> Any:
         self.meter.count("fallbacks", question.name, agent)
-        return question.fallback(self.scripted, args)
+        return noted(AnsweredBy.FALLBACK, question.fallback(self.scripted, args))
 
     def _invalid(self, request: ChatRequest, reply: ChatReply, problem: str) -> None:
         """An answer that failed its checks: a failure, and a verdict in the audit log
