@@ -50,10 +50,14 @@ def _start_run(args: argparse.Namespace, settings, build):
     from game.sim.simulation import SimConfig
 
     if args.load:
+        from game.sim.factory import refused_if_unused
         from game.sim.saves import load_with
 
-        return load_with(args.load, settings)
+        return refused_if_unused(load_with(args.load, settings), settings)
+    from game.core.config import refuse_unused_model_flags, talks_to_model
     from game.sim.factory import timing
+
+    refuse_unused_model_flags(settings, talks_to_model(settings))
 
     config = SimConfig(
         seed=args.seed,
@@ -75,7 +79,13 @@ def _run(args: argparse.Namespace) -> int:
     hours = number("--hours", args.hours, 1 / 360, MAX_HOURS)
     settings = config_from_args(args)  # defaults < config file < environment < flags
     args.brain, args.workers, args.llm = settings.brain, settings.workers, settings.llm
-    sim = _start_run(args, settings, partial(build_simulation, llm=settings.llm))
+    build = partial(
+        build_simulation,
+        llm=settings.llm,
+        talk=settings.talk_brain,
+        own_talk=settings.talk_residents,
+    )
+    sim = _start_run(args, settings, build)
     script = _load_script(sim, args.script)  # the whole file checked before the run
     start = sim.now
     end = start + timedelta(hours=hours)
@@ -213,6 +223,10 @@ def _play(args: argparse.Namespace) -> int:
 
     settings = config_from_args(args)  # defaults < config file < environment < flags
     args.brain, args.workers = settings.brain, settings.workers
+    if args.scenario and not args.load:  # a new game, no start screen to pick a save on
+        from game.core.config import refuse_unused_model_flags, talks_to_model
+
+        refuse_unused_model_flags(settings, talks_to_model(settings))
     prefs = load_prefs()  # the settings screen's choices, where no flag says otherwise
     width, height = _window_size(args.size) if args.size else prefs.size
     for flag, value, low, high in (
@@ -229,6 +243,8 @@ def _play(args: argparse.Namespace) -> int:
         load=args.load or "",
         name=args.name or prefs.name,
         brain=args.brain,
+        talk_brain=settings.talk_brain,
+        talk_residents=settings.talk_residents,
         seed=args.seed,
         workers=args.workers,
         size=(width, height),
@@ -294,9 +310,10 @@ def build_parser() -> argparse.ArgumentParser:
         "config", help="show the effective settings (API key masked)", formatter_class=_formatter
     )
     from game.commands import register
-    from game.core.config import add_llm_arguments
+    from game.core.config import add_llm_arguments, add_talk_arguments
 
     add_llm_arguments(config, with_brain=True)
+    add_talk_arguments(config)
     config.set_defaults(handler=_config)
     register(sub)  # saves, interview, evaluate
     run = sub.add_parser(
@@ -321,6 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(to, text), set_state (object, state), inner_voice (agent, text) or announce "
         "(text: a notice on the town's notice boards). The whole file is checked first.",
     )
+    add_talk_arguments(run)
     add_llm_arguments(run)
     run.set_defaults(handler=_run)
     town = sub.add_parser(
@@ -333,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_play(sub) -> None:
-    from game.core.config import add_llm_arguments
+    from game.core.config import add_llm_arguments, add_talk_arguments
 
     play = sub.add_parser(
         "play", help="open the game window (the default command)", formatter_class=_formatter
@@ -350,6 +368,7 @@ def _add_play(sub) -> None:
     play.add_argument("--quit-after", type=float, default=0.0, help="real seconds, then exit")
     play.add_argument("--screenshot", help="save the last frame to this PNG on exit")
     play.add_argument("--save", help="the save name F5 writes to (default: quicksave)")
+    add_talk_arguments(play)
     add_llm_arguments(play)
     play.set_defaults(handler=_play)
 

@@ -60,13 +60,17 @@ def _saves(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load(args: argparse.Namespace, name: str = "", ablate: str | None = None):
+def _load(args: argparse.Namespace, name: str = "", ablate: str | None = None, judge: bool = False):
     """The save (`--load`, or `name`), with the endpoint, model, caps and budget of the
-    command line and settings: exactly what `run` would use."""
+    command line and settings: exactly what `run` would use. Model flags where no model
+    answers anything (nor judges) are refused in one line."""
     from game.core.config import config_from_args
+    from game.sim.factory import refused_if_unused
     from game.sim.saves import load_with
 
-    return load_with(name or args.load, config_from_args(args), mind=parse_ablation(ablate))
+    settings = config_from_args(args)
+    sim = load_with(name or args.load, settings, mind=parse_ablation(ablate))
+    return sim if judge else refused_if_unused(sim, settings)
 
 
 def _interview(args: argparse.Namespace) -> int:
@@ -125,6 +129,7 @@ def _questions(words: list[str]) -> list[str]:
 def _converse(sim, name: str, questions: list[str], as_json: bool, header: bool) -> None:
     """One resident asked every question as one conversation: a JSON line per answer,
     or the answer alone (one question) or question and answer lines (several)."""
+    from game.brains.talk import uses_model
     from game.core.codec import encode
     from game.core.text import single_line
     from game.sim.evaluation import ask_many
@@ -132,16 +137,19 @@ def _converse(sim, name: str, questions: list[str], as_json: bool, header: bool)
     answers = ask_many(sim, name, questions)
     if header and not as_json:
         print(f"== {name}")
+    marked = uses_model(sim.mind.brain)  # with no model anywhere, every answer is scripted
     for done in answers:
         answer = single_line(done.answer, 4000)
+        tag = f"{done.by.tag} " if marked else ""
         if as_json:
             row = {"agent": name, "question": done.question, "answer": answer}
+            row |= {"answered_by": done.by.value}
             row |= {"fallback": bool(done.fallback), "act": encode(done.act)}
             print(json.dumps(row, ensure_ascii=False, default=str), flush=True)
         elif len(questions) == 1 and not header:
-            print(answer)  # one question: the answer alone, as it always was
+            print(f"{tag}{answer}")  # one question: the answer alone (and who gave it)
         else:
-            print(f"Q: {done.question}\nA: {answer}", flush=True)
+            print(f"Q: {done.question}\nA: {tag}{answer}", flush=True)
 
 
 def _judge_brain(args: argparse.Namespace):
@@ -163,7 +171,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     results = []
     try:
         for name in args.load:
-            sim = _load(args, name)
+            sim = _load(args, name, judge=judge is not None)
             try:
                 result = evaluate(sim, judge) | {"save": name}
                 results.append(result)
@@ -273,7 +281,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
 def register(sub) -> None:
     """Add the research subcommands to the CLI's subparsers."""
-    from game.core.config import add_llm_arguments
+    from game.core.config import add_llm_arguments, add_talk_arguments
 
     doctor = sub.add_parser(
         "doctor", help="ask the model endpoint which output modes and embeddings work, how fast"
@@ -296,7 +304,8 @@ def register(sub) -> None:
     interview.add_argument(
         "--json",
         action="store_true",
-        help="one JSON object per answer: agent, question, answer, fallback, act",
+        help="one JSON object per answer: agent, question, answer, answered_by (model, "
+        "scripted fallback or scripted), fallback (the resident did not know), act",
     )
     interview.add_argument(
         "--battery",
@@ -306,6 +315,7 @@ def register(sub) -> None:
     interview.add_argument("--out", help="with --battery: write JSONL here")
     add_ablate(interview)
     add_llm_arguments(interview, with_brain=True)
+    add_talk_arguments(interview)
     interview.set_defaults(handler=_interview)
 
     ev = sub.add_parser("evaluate", help="the paper's end-to-end measures for saves")
@@ -321,6 +331,7 @@ def register(sub) -> None:
         help="llm: a model also judges each answer with the same rubric (shown side by side)",
     )
     add_llm_arguments(ev, with_brain=True)
+    add_talk_arguments(ev)
     ev.set_defaults(handler=_evaluate)
 
     st = sub.add_parser("study", help="run several seeds, evaluate each, table beside the paper")

@@ -115,7 +115,9 @@ class LLMSettings:
 
 @dataclass(frozen=True)
 class Config:
-    brain: str = "scripted"  # scripted | llm
+    brain: str = "scripted"  # scripted | llm: who runs the town
+    talk_brain: str = ""  # scripted | llm: who answers conversations ('' = the brain)
+    talk_residents: bool = False  # the residents' own conversations go to talk_brain too
     workers: int = DEFAULT_WORKERS  # cognition threads
     llm: LLMSettings = field(default_factory=LLMSettings)
     sources: dict[str, str] = field(default_factory=dict)  # setting -> where it came from
@@ -226,11 +228,12 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _apply_file(config: Config, doc: dict[str, Any], where: str, sources: dict) -> Config:
-    """Top-level `brain` and `workers`, the rest in an [llm] table."""
-    unknown = set(doc) - {"brain", "workers", "llm"}
+    """Top-level `brain`, `talk_brain`, `talk_residents` and `workers`, the rest in an
+    [llm] table."""
+    unknown = set(doc) - {*TOP_LEVEL, "llm"}
     if unknown:
         raise SmallvilleError(f"{where}: unknown settings {sorted(unknown)}")
-    top = {k: doc[k] for k in ("brain", "workers") if k in doc}
+    top = {k: doc[k] for k in TOP_LEVEL if k in doc}
     for key in top:
         sources[key] = where
     llm_doc = doc.get("llm", {})
@@ -241,7 +244,66 @@ def _apply_file(config: Config, doc: dict[str, Any], where: str, sources: dict) 
         if key != "api_key":
             sources[f"llm.{key}"] = where
     config = replace(config, **_checked(Config, top, where))
-    return replace(config, llm=llm)
+    return replace(checked_brains(config, where), llm=llm)
+
+
+TOP_LEVEL = ("brain", "talk_brain", "talk_residents", "workers")
+BRAIN_NAMES = ("scripted", "llm")
+
+
+def checked_brains(config: Config, where: str) -> Config:
+    """`brain` and `talk_brain` name a brain (talk_brain may be '': the same as brain)."""
+    for name in ("brain", "talk_brain"):
+        value = getattr(config, name)
+        if value not in BRAIN_NAMES and not (name == "talk_brain" and value == ""):
+            raise SmallvilleError(
+                f"{where}: setting {name!r} must be one of {', '.join(BRAIN_NAMES)}, not {value!r}"
+            )
+    return config
+
+
+def add_talk_arguments(parser: argparse.ArgumentParser) -> None:
+    """Who answers conversations, apart from who runs the town (issue 22): `run`, `play`,
+    `interview`, `evaluate` and `config` take them."""
+    parser.add_argument(
+        "--talk-brain",
+        choices=BRAIN_NAMES,
+        help="who answers conversations: the visitor's chat and interviews (default: "
+        "config, else the same as --brain); --talk-brain llm with the scripted town "
+        "sends only those to the model",
+    )
+    parser.add_argument(
+        "--talk-residents",
+        action="store_true",
+        default=None,
+        help="the residents' own conversations go to the talk brain too (default: config, off)",
+    )
+
+
+def talks_to_model(config: Config) -> bool:
+    """Whether any question goes to the language model with these settings."""
+    return "llm" in (config.brain, config.talk_brain)
+
+
+# The flag each language-model setting comes from, where its name differs.
+FLAG_OF = {"audit_file": "--audit-log", "embeddings": "--no-embeddings"}
+
+
+def model_flags(config: Config) -> list[str]:
+    """The language-model flags given on the command line, as typed."""
+    names = [k.removeprefix("llm.") for k, v in config.sources.items()
+             if v == "flag" and k.startswith("llm.")]  # fmt: skip
+    return sorted(FLAG_OF.get(n, "--" + n.replace("_", "-")) for n in names)
+
+
+def refuse_unused_model_flags(config: Config, uses_model: bool) -> None:
+    """A model flag where no model answers anything would be silently ignored: one line."""
+    flags = model_flags(config)
+    if flags and not uses_model:
+        raise SmallvilleError(
+            f"{' '.join(flags)} would be ignored: no language model answers here "
+            "(--talk-brain llm lets one answer interviews and chat; --brain llm, everything)"
+        )
 
 
 def _set_fields(settings: LLMSettings, values: dict[str, Any], where: str) -> LLMSettings:
@@ -304,7 +366,11 @@ def add_llm_arguments(parser: argparse.ArgumentParser, with_brain: bool = False)
     decides) passes with_brain=False."""
     g = parser.add_argument_group("language model (override the config file and environment)")
     if with_brain:
-        g.add_argument("--brain", choices=("scripted", "llm"), help="who answers")
+        g.add_argument(
+            "--brain",
+            choices=("scripted", "llm"),
+            help="who runs the town (a save keeps its own; --talk-brain: who answers talk)",
+        )
         g.add_argument("--workers", type=int, help=f"cognition threads (default {DEFAULT_WORKERS})")
     g.add_argument("--model", help="chat model name")
     g.add_argument("--cheap-model", help="model for importance, emoji and area choice")
@@ -369,11 +435,12 @@ def config_from_args(args: argparse.Namespace, base: Config | None = None) -> Co
     if changes.get("record") and changes.get("replay"):
         raise SmallvilleError("--record and --replay exclude each other")
     top: dict[str, Any] = {}
-    for name in ("brain", "workers"):
+    for name in TOP_LEVEL:
         if getattr(args, name, None) is not None:
             top[name] = getattr(args, name)
             sources[name] = "flag"
-    return checked(replace(config, **top, llm=replace(config.llm, **changes), sources=sources))
+    config = replace(config, **top, llm=replace(config.llm, **changes), sources=sources)
+    return checked(checked_brains(config, "flag"))
 
 
 # Upper bounds of the numeric settings (the lower bound of every one is 0).
@@ -421,7 +488,7 @@ def mask(secret: str) -> str:
 def describe(config: Config) -> str:
     """The effective settings as TOML-like lines, the key masked, each with its source."""
     lines = [f"# config file: {config_path()}"]
-    for name in ("brain", "workers"):
+    for name in TOP_LEVEL:
         lines.append(_line(name, getattr(config, name), config.sources.get(name)))
     lines.append("")
     lines.append("[llm]")

@@ -16,10 +16,12 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from game.brains import answered
 from game.brains.dialogue.acts import Act, is_unknown
 from game.brains.dialogue.state import DialogueState
 from game.brains.protocol import Brain
 from game.core.mind_settings import Ablation
+from game.core.records import AnsweredBy
 from game.mind.agent import AgentSnapshot
 from game.mind.cognition import Mind, interview, interview_act
 from game.sim import measures
@@ -84,6 +86,23 @@ def ask(sim, name: str, question: str) -> str:
     return ask_snapshot(sim.mind, sim.agents[name].snapshot(sim.now), sim.town, question)
 
 
+def ask_marked(sim, name: str, question: str) -> tuple[str, AnsweredBy]:
+    """An interview's answer and who gave it (the model, its scripted fallback, or the
+    scripted brain)."""
+    text, by = answered.taking(lambda: ask(sim, name, question))
+    return unmarked(text, by), by or AnsweredBy.SCRIPTED
+
+
+def unmarked(text: str, by: AnsweredBy | None) -> str:
+    """The answer without the fallback's mark in its words, where who answered is a field
+    of its own (the inspector, which shows the text alone, keeps the words' mark)."""
+    if by is not AnsweredBy.FALLBACK:
+        return text
+    from game.brains.llm.specs import FALLBACK_MARK
+
+    return text.removeprefix(FALLBACK_MARK).strip()
+
+
 def ask_snapshot(mind: Mind, snap: AgentSnapshot, town, question: str) -> str:
     """An interview of a snapshot; without memory the agent summary (built from memory)
     gives way to the persona's base description."""
@@ -95,13 +114,15 @@ def ask_snapshot(mind: Mind, snap: AgentSnapshot, town, question: str) -> str:
 @dataclass(frozen=True)
 class Interviewed:
     """One answer of an interview held as a conversation: the question, the answer,
-    whether the resident fell back to not knowing, and the act the question was
-    understood as (its kind, aspect and slots, for `--json`)."""
+    whether the resident fell back to not knowing, the act the question was understood
+    as (its kind, aspect and slots, for `--json`), and who gave the answer: the model,
+    the scripted fallback when the model failed, or the scripted brain."""
 
     question: str
     answer: str
     fallback: bool = False
     act: dict[str, object] = field(default_factory=dict)
+    by: AnsweredBy = AnsweredBy.SCRIPTED
 
 
 def ask_many(sim, name: str, questions: Sequence[str]) -> list[Interviewed]:
@@ -113,16 +134,20 @@ def ask_many(sim, name: str, questions: Sequence[str]) -> list[Interviewed]:
     state = DialogueState()
     out = []
     for q in questions:
-        text, act = interview_act(sim.mind, snap, sim.town, q, state)
+        (text, act), by = answered.taking(
+            lambda q=q, state=state: interview_act(sim.mind, snap, sim.town, q, state)
+        )
+        text = unmarked(text, by)
         if act is not None:
             state = state.then(INTERVIEWER, q, act)
             heard = sim.mind.words.understand(text, sim.now, state, name)
             state = state.then(name, text, heard)
-        out.append(Interviewed(q, text, is_unknown(text), act_fields(act)))
+        out.append(Interviewed(q, text, is_unknown(text), act_fields(act), by or SCRIPTED))
     return out
 
 
 INTERVIEWER = "the interviewer"
+SCRIPTED = AnsweredBy.SCRIPTED
 
 
 def act_fields(act: Act | None) -> dict[str, object]:
@@ -146,12 +171,14 @@ def run_battery(sim, on_answer: Callable[[dict], None]) -> int:
     count = 0
     for name in sorted(sim.agents):
         for group, question in battery_questions(sim, name):
+            answer, by = ask_marked(sim, name, question)
             on_answer(
                 {
                     "agent": name,
                     "group": group,
                     "question": question,
-                    "answer": ask(sim, name, question),
+                    "answer": answer,
+                    "answered_by": by.value,
                     "game_time": sim.now.isoformat(),
                 }
             )
@@ -275,4 +302,7 @@ def evaluate(sim, judge_brain: Brain | None = None, ablations: bool = True) -> d
     }
     if ablations:
         result["interview_ablations"] = ablation_scores(sim)
+    talk = sim.usage().get("talk")
+    if talk:  # a model answered the interviews above: who gave how many
+        result["talk"] = talk
     return result

@@ -5,10 +5,13 @@ Append-only and plain data, so it can be saved, replayed and evaluated.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
 from typing import Any
+
+from game.core.records import Utterance
 
 
 class EventKind(Enum):
@@ -58,3 +61,12 @@ class EventLog:
 
     def __len__(self) -> int:
         return len(self.events)
+
+
+def answered_by(lines: Sequence[Utterance]) -> dict[str, list[str]]:
+    """A conversation event's `answered_by`: who gave each line ('' for a line no brain
+    gave, the visitor's own), beside `lines`. Only when a model could have answered any
+    line, so a town with no model logs what it always did."""
+    if all(u.by is None for u in lines):
+        return {}
+    return {"answered_by": [u.by.value if u.by else "" for u in lines]}

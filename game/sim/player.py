@@ -45,7 +45,7 @@ from game.sim.chats import (
     in_reach,
     nearest,
 )
-from game.sim.events import EventKind, EventLog
+from game.sim.events import EventKind, EventLog, answered_by
 from game.sim.scheduler import Scheduler
 from game.sim.setup import facing
 from game.world.town import AreaKind, Town
@@ -440,6 +440,7 @@ class Player:
             participants=[resident, self.visitor.name if self.visitor else "visitor"],
             lines=[[u.speaker, u.text] for u in lines],
             visitor=True,
+            **answered_by(lines),
         )
 
     # -- interview, inner voice, objects -----------------------------------------------

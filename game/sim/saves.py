@@ -398,7 +398,8 @@ def load_game(
         raise SaveError(
             path,
             f"made by the {saved} brain, but these settings ask for the {brain} brain "
-            f"(--brain): load it with --brain {saved}, or leave --brain out",
+            f"(--brain): load it with --brain {saved}, or leave --brain out "
+            "(--talk-brain llm lets a model answer any save's conversations)",
         )
     try:
         seed = int(doc["seed"])
@@ -446,7 +447,9 @@ def load_with(
     workers = int(getattr(settings, "workers", DEFAULT_WORKERS) or DEFAULT_WORKERS)
     sources = getattr(settings, "sources", {}) or {}
     brain = getattr(settings, "brain", None) if sources.get("brain") == "flag" else None
-    return load_game(name, root, brain, mind=mind, mode=mode, workers=workers, llm=llm)
+    talk = {"talk": getattr(settings, "talk_brain", ""),  # any save: who answers its talk
+            "own_talk": bool(getattr(settings, "talk_residents", False))}  # fmt: skip
+    return load_game(name, root, brain, mind=mind, mode=mode, workers=workers, llm=llm, **talk)
 
 
 def restore(sim, doc: dict, arrays: dict[str, np.ndarray], path: Path | str = "save") -> None:

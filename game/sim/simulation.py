@@ -56,7 +56,7 @@ from game.mind.effects import (
 )
 from game.mind.perception import Sighting, attend, distance_to
 from game.mind.plan import DayPlan
-from game.sim.events import EventKind, EventLog
+from game.sim.events import EventKind, EventLog, answered_by
 from game.sim.pace import Pace, PaceMeter
 from game.sim.player import EditSource, Player, PlayerContext, Visitor
 from game.sim.scheduler import Finished, Lane, Scheduler
@@ -1073,4 +1073,5 @@ class Simulation:
                 f"{agent.name} talks with {partner}",
                 participants=list(talk.participants),
                 lines=[[u.speaker, u.text] for u in talk.lines],
+                **answered_by(talk.lines),
             )

@@ -233,9 +233,23 @@ def describe_brain(name: str, model: str = "", base_url: str = "") -> str:
     return f"language model {model or name} at {host}"
 
 
+def describe_talk(
+    town: str, talk: str, model: str = "", base_url: str = "", residents: bool = False
+) -> str:
+    """Who runs the town and who answers its talk, when they differ (--talk-brain)."""
+    if not talk or talk == town:
+        return describe_brain(town, model, base_url)
+    said = "interviews and your chat" + (" and residents' talk" if residents else "")
+    if talk == "scripted":
+        return f"{describe_brain(town, model, base_url)}; {said}: scripted"
+    return f"scripted residents; {said}: {describe_brain(talk, model, base_url)}"
+
+
 def brain_label(brain: object) -> str:
     name = str(getattr(brain, "name", "brain"))
-    return describe_brain(name, getattr(brain, "model", ""), getattr(brain, "base_url", ""))
+    talk = str(getattr(brain, "talk_name", "") or name)
+    model, url = getattr(brain, "model", ""), getattr(brain, "base_url", "")
+    return describe_talk(name, talk, model, url, bool(getattr(brain, "own_talk", False)))
 
 
 def brain_usage(brain: object) -> dict[str, Any]:

@@ -36,6 +36,8 @@ class Options:
     load: str = ""  # a save to load: skip the start screen
     name: str = "Robin"  # the player's visitor name
     brain: str = "scripted"
+    talk_brain: str = ""  # who answers interviews and the visitor's chat ('' = brain)
+    talk_residents: bool = False  # ... and the residents' own conversations
     seed: int = 0
     workers: int = DEFAULT_WORKERS
     size: tuple[int, int] = DEFAULT_SIZE
@@ -117,6 +119,8 @@ class App:
             mode=ClockMode.REALTIME,
             workers=o.workers,
             llm=o.llm,
+            talk=o.talk_brain,
+            own_talk=o.talk_residents,
         )
         self.replace_town(sim, name)
 
