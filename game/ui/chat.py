@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import pygame
 
 from game.core.errors import SmallvilleError
-from game.core.records import Utterance
+from game.core.records import AnsweredBy, Utterance
 from game.sim.view import READ_ONLY, SimView
 from game.ui import theme
 from game.ui.input import PanelAction
@@ -22,6 +22,11 @@ from game.ui.widgets import Button, Row, Span, TextBox
 SIZE = (540, 320)
 MIN_HEIGHT = 180  # a few lines of talk and the text box
 CLOSE_SECONDS = 2.5  # an ended chat (or one whose resident left) closes after this
+
+
+def answered_colour(by: AnsweredBy) -> theme.Color:
+    """A fallback stands out: the model was asked and the rules answered instead."""
+    return theme.BAD if by is AnsweredBy.FALLBACK else theme.MUTED
 
 
 class ChatPanel(BoxPanel):
@@ -122,9 +127,10 @@ class ChatPanel(BoxPanel):
         for line in self.lines:
             mine = line.speaker != self.resident
             colour = theme.ACCENT if mine else theme.LINK
-            rows.append(
-                Row([Span(f"{line.speaker}:", colour, 17), Span(line.text, theme.TEXT, 18)])
-            )
+            spans = [Span(f"{line.speaker}:", colour, 17), Span(line.text, theme.TEXT, 18)]
+            if line.by is not None:  # a model could have answered: say who did
+                spans.append(Span(line.by.tag, answered_colour(line.by), 14))
+            rows.append(Row(spans))
         if self.pending:
             rows.append(Row([Span(f"{self.resident} is thinking...", theme.MUTED, 17)]))
         if self.ended:

@@ -6,6 +6,9 @@ variable that may hold the API key, and the key itself go to the config file (co
 the file `python main.py config` shows), written atomically and owner-only (0600). The key
 is typed into a masked box, shown only masked, and written nowhere else; the environment
 variable, when set, still wins over the file.
+Who talks (--talk-brain, --talk-residents: the visitor's chat and interviews, and maybe
+the residents' own conversations, sent to the model while the town stays scripted) goes
+to the config file beside the brain.
 Play preferences (speed, autosave, name, window size) go to play.json beside the config
 file. Brain changes take effect in the next game: a running town keeps its brain. The name
 shown is the one the visitor walking the town has; a window size chosen applies on Save.
@@ -34,6 +37,13 @@ from game.ui.widgets import Button, Focus, TextBox
 AUTOSAVE_CHOICES = (0, 30, 60, 120)  # game minutes (0 = off)
 SIZES = ((800, 480), (1280, 720), (1600, 900), (1920, 1080))
 BRAINS = ("scripted", "llm")
+# Who answers talk: (talk_brain, talk_residents) and the button's words.
+TALKS: tuple[tuple[tuple[str, bool], str], ...] = (
+    (("", False), "as the brain"),
+    (("llm", False), "llm: chat, interviews"),
+    (("llm", True), "llm: all talk"),
+    (("scripted", False), "scripted"),
+)
 PREFS_FILE = "play.json"
 
 
@@ -82,14 +92,26 @@ def save_prefs(prefs: Prefs) -> Path:
     return path
 
 
-def save_brain(brain: str, base_url: str, model: str, key_env: str, key: str = "") -> Path:
+def save_brain(
+    brain: str,
+    base_url: str,
+    model: str,
+    key_env: str,
+    key: str = "",
+    talk: tuple[str, bool] = ("", False),
+) -> Path:
     """Write the brain settings into the config file, keeping whatever else it says; a
-    non-empty `key` replaces the stored API key (blank keeps the one there)."""
+    non-empty `key` replaces the stored API key (blank keeps the one there). `talk` is
+    (talk_brain, talk_residents); a talk brain of '' (the brain's own) is left out."""
     path = config_path()
     doc: dict[str, Any] = {}
     if path.is_file():
         doc = read_toml(path)
     doc["brain"] = brain
+    doc.pop("talk_brain", None)
+    if talk[0]:
+        doc["talk_brain"] = talk[0]
+    doc["talk_residents"] = bool(talk[1])
     llm = dict(doc.get("llm", {}))
     llm.update(base_url=base_url, model=model or "gpt-4o-mini", api_key_env=key_env)
     if key:
@@ -135,6 +157,8 @@ class SettingsScene(Scene):
         town = app.town
         llm = app.options.llm
         self.brain = app.options.brain if app.options.brain in BRAINS else "scripted"
+        talk = (str(app.options.talk_brain or ""), bool(app.options.talk_residents))
+        self.talk = talk if talk in [t for t, _ in TALKS] else TALKS[0][0]
         self.now_running = town.sim.brain_label() if town is not None else ""
         self.name_box = TextBox("visitor name", text=current_name(app), limit=40)
         self.url_box = TextBox(
@@ -154,6 +178,7 @@ class SettingsScene(Scene):
             for m in AUTOSAVE_CHOICES
         ]
         self.brain_buttons = [Button(b, ("brain", b), size=16) for b in BRAINS]
+        self.talk_buttons = [Button(label, ("talk", t), size=16) for t, label in TALKS]
         self.size_buttons = [Button(f"{w}x{h}", ("size", (w, h)), size=16) for w, h in SIZES]
         self.save_button = Button("Save settings", size=18)
         self.close_button = Button("Close (Esc)", size=18)
@@ -229,6 +254,8 @@ class SettingsScene(Scene):
             town.autosaver.minutes = value
         elif what == "brain":
             self.brain = value
+        elif what == "talk":
+            self.talk = value
         elif what == "size":
             self.size = value
             self.note = f"the window becomes {value[0]}x{value[1]} when you save"
@@ -240,7 +267,15 @@ class SettingsScene(Scene):
         """Save: preferences to play.json, the brain to the config file; the window
         takes the size chosen."""
         name = " ".join(self.name_box.text.split())[:40] or "Robin"
-        options = replace(self.app.options, name=name, brain=self.brain, size=self.size)
+        talk_brain, talk_residents = self.talk
+        options = replace(
+            self.app.options,
+            name=name,
+            brain=self.brain,
+            talk_brain=talk_brain,
+            talk_residents=talk_residents,
+            size=self.size,
+        )
         self.app.options = options
         prefs = Prefs(self.speed, self.autosave_minutes, name, self.size)
         try:
@@ -251,6 +286,7 @@ class SettingsScene(Scene):
                 self.model_box.text.strip(),
                 self.key_env_box.text.strip() or "OPENAI_API_KEY",
                 "".join(self.key_box.text.split()),
+                self.talk,
             )
         except (OSError, ValueError, tomllib.TOMLDecodeError, SmallvilleError) as exc:
             self.note = f"could not save the settings: {theme.safe_text(str(exc), 200)}"
@@ -266,13 +302,14 @@ class SettingsScene(Scene):
             *self.speed_buttons,
             *self.autosave_buttons,
             *self.brain_buttons,
+            *self.talk_buttons,
             *self.size_buttons,
         ]
 
     # -- layout and drawing -----------------------------------------------------------------
     def update(self, dt: float) -> None:
         w, h = self.app.size
-        self.rect = pygame.Rect(0, 0, min(720, w - 20), min(460, h - 20))
+        self.rect = pygame.Rect(0, 0, min(720, w - 20), min(496, h - 20))
         self.rect.center = (w // 2, h // 2)
         x0, y = self.rect.x + 190, self.rect.y + 70
         self.rows = []
@@ -280,6 +317,7 @@ class SettingsScene(Scene):
             ("Speed", self.speed_buttons, self.speed),
             ("Autosave every", self.autosave_buttons, self.autosave_minutes),
             ("Brain (next game)", self.brain_buttons, self.brain),
+            ("Who talks (next)", self.talk_buttons, self.talk),
             ("Window size", self.size_buttons, self.size),
         ):
             self.rows.append((label, y))

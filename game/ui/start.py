@@ -12,7 +12,7 @@ import pygame
 from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
 from game.sim.saves import SaveInfo, list_saves
-from game.sim.view import describe_brain
+from game.sim.view import describe_talk
 from game.ui import theme
 from game.ui.hud import date_text
 from game.ui.input import Act, Command, Edit
@@ -35,19 +35,21 @@ class Choice:
     save: str = ""  # or a saved game's name
 
 
-def brain_sentence(brain: str, llm=None) -> str:
-    """The brain in plain words, before a simulation exists to ask (the town's HUD then
-    asks the simulation, which says it the same way)."""
+def brain_sentence(brain: str, llm=None, talk: str = "", residents: bool = False) -> str:
+    """The brain in plain words, and who answers talk when that differs (--talk-brain),
+    before a simulation exists to ask (the town's HUD then asks the simulation, which
+    says it the same way)."""
     if llm is None:
-        return describe_brain(brain)
-    return describe_brain(brain, llm.model, llm.base_url or "https://api.openai.com/v1")
+        return describe_talk(brain, talk, residents=residents)
+    url = llm.base_url or "https://api.openai.com/v1"
+    return describe_talk(brain, talk, llm.model, url, residents)
 
 
-def doctor_line(brain: str, llm=None) -> str:
+def doctor_line(brain: str, llm=None, talk: str = "") -> str:
     """What `python main.py doctor` last said of the language model's endpoint, or how to
-    ask it: a player learns before the town starts whether the model will keep up ('' on
-    the scripted brain, which needs no endpoint)."""
-    if brain == "scripted":
+    ask it: a player learns before the town starts whether the model will keep up ('' when
+    no model answers anything, which needs no endpoint)."""
+    if "llm" not in (brain, talk):
         return ""
     from game.brains.llm.doctor import remembered  # only the model brain pays the import
     from game.core.config import LLMSettings
@@ -95,7 +97,8 @@ class StartScene(Scene):
     def __init__(self, app, name: str, brain: str, llm=None) -> None:
         super().__init__(app)
         self.brain, self.llm = brain, llm
-        self.doctor = doctor_line(brain, llm)
+        self.talk, self.talk_residents = app.options.talk_brain, app.options.talk_residents
+        self.doctor = doctor_line(brain, llm, self.talk)
         self.name_box = TextBox("your name", text=name, size=22, limit=40)
         self.focus = Focus(self.name_box)
         self.focus.set(self.name_box)  # so Enter starts straight away
@@ -204,7 +207,7 @@ class StartScene(Scene):
         surface.fill(theme.BG)
         w, h = self.app.size
         x = max(20, w // 2 - 300)
-        brain = f"Brain: {brain_sentence(self.brain, self.llm)}"
+        brain = f"Brain: {brain_sentence(self.brain, self.llm, self.talk, self.talk_residents)}"
         brain = theme.ellipsize(brain, theme.font(18 if self.compact else 20), w - x - 20)
         if self.compact:
             theme.blit_text(surface, "Smallville", (x, 8), 48, theme.ACCENT)
