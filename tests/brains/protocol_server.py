@@ -56,7 +56,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 EMOJI = ("📚", "☕", "🍳", "🎨", "💻", "🚶", "🧹", "🎵", "📝", "🛒", "🍽️", "💬", "🌳", "🧪")
-STATES = ("in use", "running", "occupied", "being used")
+STATES = ("in use", "occupied", "being used")  # states any object can be in (object_states.json)
 STEP_WORDS = ("getting ready for", "starting on", "working steadily on", "wrapping up")
 KEYWORDS = ("party", "valentine", "election", "mayor", "crush", "love", "burning", "fire")
 _TOKEN = re.compile(r"\w+|[^\w\s]")

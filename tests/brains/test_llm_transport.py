@@ -62,8 +62,8 @@ def test_the_lower_modes_tell_the_schema_and_quirks_rename_or_drop_parameters(se
     model.chat(ask(schema=SCHEMA, mode=M.JSON_OBJECT, quirks=quirks))
     body = sent(server)
     assert body["response_format"] == {"type": "json_object", "schema": SCHEMA}
-    said = body["messages"][-1]["content"]  # a short example, not the raw schema
-    assert "shaped like this example" in said and "additionalProperties" not in said
+    said = body["messages"][-1]["content"]  # the fields in words, not the raw schema
+    assert "Reply with only a JSON object with" in said and "additionalProperties" not in said
     assert body["max_completion_tokens"] == 300 and "max_tokens" not in body
     assert "temperature" not in body
     model.chat(ask(schema=SCHEMA, mode=M.TEXT))

@@ -106,3 +106,41 @@ def _example(schema: dict[str, Any], name: str) -> Any:
     if pattern.startswith("^(") and pattern.endswith("):[0-5][0-9]$"):
         return pattern[2:4] + ":00"  # the first hour the pattern allows
     return f"<{name}>"
+
+
+def schema_words(schema: dict[str, Any]) -> str:
+    """The answer's fields named in words, for json_object mode, where the server reads the
+    schema from response_format: an example of the shape would need placeholder values,
+    and tiny models copy them (`{"answer": "<answer>"}` came back 15 times of 15)."""
+    props = schema.get("properties", {}) if schema.get("type") == "object" else {}
+    if not props:
+        return "a JSON object"
+    return "a JSON object with " + _fields(props)
+
+
+def _fields(props: dict[str, Any]) -> str:
+    named = [f'"{key}" ({_kind(sub)})' for key, sub in props.items()]
+    if len(named) == 1:
+        return "the field " + named[0]
+    return "the fields " + ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def _kind(schema: dict[str, Any]) -> str:
+    """What a value is, in a few words: 'text', 'a whole number', 'a list of ...'."""
+    enum = schema.get("enum")
+    numbers = [v for v in enum or () if isinstance(v, int) and not isinstance(v, bool)]
+    if enum and len(numbers) == len(enum) and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"a whole number from {numbers[0]} to {numbers[-1]}"
+    if enum:
+        shown = ", ".join(json.dumps(v, ensure_ascii=False) for v in enum[:6])
+        return f"one of {shown}" + (" or another of the options given" if len(enum) > 6 else "")
+    kind = schema.get("type")
+    if kind == "object":
+        return "an object with " + _fields(schema.get("properties", {}))
+    if kind == "array":
+        return "a list, each " + _kind(schema.get("items", {}))
+    if str(schema.get("pattern", "")).endswith(":[0-5][0-9]$"):
+        return "a time, HH:MM on the 24-hour clock"
+    return {"integer": "a whole number", "number": "a number", "boolean": "true or false"}.get(
+        str(kind), "text"
+    )

@@ -22,7 +22,7 @@ from typing import Any
 import openai
 
 from game.brains.audit import public_url, redact, url_secrets
-from game.brains.llm.jsontext import Invalid, bounded_json, schema_example, schema_hint
+from game.brains.llm.jsontext import Invalid, bounded_json, schema_hint, schema_words
 from game.brains.llm.model import (
     BadReply,
     Cancelled,
@@ -406,11 +406,11 @@ def with_schema(messages: list[dict[str, str]], schema: Any) -> list[dict[str, s
 
 
 def with_example(messages: list[dict[str, str]], schema: Any) -> list[dict[str, str]]:
-    """For json_object endpoints (the schema rides in response_format): a short example
-    of the shape, never the raw schema a tiny model would echo back."""
+    """For json_object endpoints (the schema rides in response_format): the fields named
+    in words, never the raw schema a tiny model would echo back, nor an example of the
+    shape with placeholder values it would copy."""
     last = messages[-1]
-    note = "\nReply with only a JSON object shaped like this example: "
-    note += schema_example(dict(schema))
+    note = f"\nReply with only {schema_words(dict(schema))}."
     return [*messages[:-1], {**last, "content": last["content"] + note}]
 
 
