@@ -209,6 +209,30 @@ def find_window(text: str) -> tuple[int, int] | None:
     return PARTS_OF_DAY[m.group(1)] if m else None
 
 
+def all_windows(text: str) -> list[tuple[int, int, int]]:
+    """Every explicit time window the text names, in order ('from 5 to 7 pm', 'at 8'),
+    each as (where in the text, start, end), start and end in minutes after midnight;
+    vague parts of the day are left out. A check of what a text claims needs them all,
+    and where each stands, not only the first."""
+    found: list[tuple[int, int, int]] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in (_RANGE_WORD, _RANGE_DASH):
+        for m in pattern.finditer(text):
+            window = _range(m.groups())
+            if window is not None and not _overlaps(m.span(), taken):
+                found.append((m.start(), *window))
+                taken.append(m.span())
+    for m in _AT.finditer(text):
+        start = _clock(*m.groups(), default_pm=True)
+        if start is not None and not _overlaps(m.span(), taken):
+            found.append((m.start(), start, start + DEFAULT_EVENT_MINUTES))
+    return sorted(found)
+
+
+def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(span[0] < b and a < span[1] for a, b in spans)
+
+
 def _range(groups: tuple[str | None, ...]) -> tuple[int, int] | None:
     first, second = groups[:4], groups[4:]
     if first[2] is None and first[3] is None and (second[2] or second[3]):

@@ -319,6 +319,7 @@ class ActionDetails(ForPersona, Question[Details]):
     action: str
     obj: str
     old_state: str
+    role: Role | None = None  # the object's map role, when it has one: its kind of thing
 
     def memo_key(self) -> Hashable:
         return (self.agent, self.action, self.obj, self.old_state)

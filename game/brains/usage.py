@@ -22,6 +22,7 @@ COUNTERS = (
     "cache_hits",  # questions answered from a memo or the recording, no request
     "skipped",  # trivial questions answered without the model
     "replayed",  # of `calls`, answered from the recording
+    "identical_reasks",  # re-asks answered byte for byte as the answer they corrected
 )
 
 

@@ -99,8 +99,8 @@ def test_malformed_json_is_retried_with_the_error(server, tmp_path) -> None:
     c, _ = make_client(settings(server.url, tmp_path))
     assert len(rate(c)) == 2
     second = server.chat_requests()[1]["body"]["messages"]
-    assert second[-2]["role"] == "assistant"
-    assert "invalid" in second[-1]["content"]
+    assert [m["role"] for m in second] == ["system", "user"]  # no bad answer quoted back
+    assert "rejected: the reply held no valid JSON" in second[-1]["content"]
     t = totals(c)
     assert (t["retries"], t["failures"], t["fallbacks"]) == (1, 1, 0)
 
@@ -218,7 +218,7 @@ def test_the_audit_log_holds_every_request_and_answer(server, tmp_path) -> None:
     ]
     assert lines[1]["error"].startswith("invalid: ") and lines[1]["question"] == "importance"
     resent = lines[2]["request"]["messages"][-1]["content"]
-    assert "invalid" in resent  # the re-ask quotes the problem
+    assert "rejected: " in resent  # the re-ask says what the problem was
     last = lines[-1]
     assert last["question"] == "importance" and last["agent"] == "Klaus Mueller"
     assert last["model"] == "test-model" and last["request"]["messages"][0]["role"] == "system"

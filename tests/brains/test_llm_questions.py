@@ -176,7 +176,7 @@ def test_plan_times_must_lie_inside_the_day() -> None:
         "items": [
             {"start": "07:00", "activity": "getting up", "place": resident().home},
             {"start": "09:00", "activity": "studying", "place": "Oak Hill College"},
-            {"start": "18:00", "activity": "dinner", "place": ""},
+            {"start": "18:00", "activity": "having dinner", "place": ""},
         ]
     }
     items = Q.PLAN_DAY.parse(good, args)

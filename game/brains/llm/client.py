@@ -74,7 +74,8 @@ def prompt(question: Question, args: Args) -> tuple[Message, ...]:
     view = question.view(args)
     text = template(question.template).substitute(view)
     text = "\n".join(line for line in text.splitlines() if line.strip())
-    if any(q in value for value in view.values() for q in QUOTES):
+    quoting = (value for key, value in view.items() if key != "example")  # ours: JSON, no speech
+    if any(q in value for value in quoting for q in QUOTES):
         text += "\n" + SPEECH_RULE
     system = template("system.txt").template.strip()
     return (Message(Role.SYSTEM, system), Message(Role.USER, text))
@@ -134,8 +135,9 @@ class ChatClient:
     def ask(self, question: Question, args: Args, agent: str = "") -> Any:
         """The model's checked answer, or the scripted one (counted). Never raises for
         anything an endpoint does: a job must not fail on an answer."""
-        request = self.request_for(question, args, agent)
+        request = first = self.request_for(question, args, agent)
         tries = 1 + max(0, self.settings.validation_retries)
+        rejected = None  # the last answer that failed its checks
         for attempt in range(tries):
             try:
                 reply = self.model.chat(request)
@@ -147,6 +149,8 @@ class ChatClient:
                 self.meter.count("failures", request.purpose, agent)
                 self._failed(exc)
                 break
+            if rejected is not None and reply.text == rejected:
+                self.meter.count("identical_reasks", question.name, agent)
             try:
                 answer = question.parse(clean_tree(extract_json(reply.text)), args)
                 return noted(AnsweredBy.MODEL, answer)
@@ -154,19 +158,19 @@ class ChatClient:
                 cut = reply.finish_reason == "length"
                 problem = CUT_OFF if cut else (str(exc)[:300] or type(exc).__name__)
                 self._invalid(request, reply, problem)
+                rejected = reply.text
                 if attempt + 1 < tries:
                     self.meter.count("retries", question.name, agent)
-                    request = self._again(request, reply, problem, attempt + 1, cut)
+                    request = self._again(first, problem, attempt + 1, cut)
         return self.fallback(question, args, agent)
 
-    def _again(
-        self, request: ChatRequest, reply: ChatReply, problem: str, attempt: int, cut: bool
-    ) -> ChatRequest:
-        """The re-ask: a cut-off answer gets room (within a cap) and says so; every re-ask
-        changes the seed and the temperature, or the server repeats itself."""
-        again = request.corrected(reply.text, problem, attempt)
+    def _again(self, first: ChatRequest, problem: str, attempt: int, cut: bool) -> ChatRequest:
+        """The re-ask, built from the first ask (so nothing compounds): it says what was
+        wrong, changes the seed and steps the temperature up from the base, or the server
+        repeats itself; a cut-off answer also gets room (within a cap)."""
+        again = first.corrected(problem, attempt)
         if cut:
-            again = again.cut_off_from(request, MAX_TOKENS_CAP)
+            again = again.cut_off_from(first, MAX_TOKENS_CAP)
         return again
 
     def request_for(self, question: Question, args: Args, agent: str = "") -> ChatRequest:

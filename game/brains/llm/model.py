@@ -46,14 +46,27 @@ class Quirk(Enum):
     PLAIN_SCHEMA = "plain_schema"  # strict json_schema without limits (minLength...)
 
 
+# Re-asks after an invalid answer: re-ask k (1, 2, ...) is sent at min(cap, base + k *
+# step), never cooler than the base, with seed k. The base is the configured temperature,
+# so the steps add up from it and never compound (docs/LLM.md states them).
 RETRY_WARMING = 0.15  # temperature added per re-ask
 RETRY_TEMPERATURE_CAP = 1.2
+
+
+def reask_temperature(base: float, attempt: int) -> float:
+    """The temperature of re-ask `attempt` (0 = the first ask) from the configured base."""
+    if attempt <= 0:
+        return base
+    return round(max(base, min(RETRY_TEMPERATURE_CAP, base + RETRY_WARMING * attempt)), 3)
 
 
 @dataclass(frozen=True)
 class ChatRequest:
     """One chat completion asked for. `purpose` (the question's name) and `agent` say who
-    asked, for the meter and the audit log; they never reach the endpoint."""
+    asked, for the meter and the audit log; they never reach the endpoint.
+
+    `messages` are the question's prompt as first asked; a re-ask adds `correction`, what
+    was wrong, which goes out at the end of the last user message (see `wire_messages`)."""
 
     messages: tuple[Message, ...]
     schema: Mapping[str, Any]
@@ -66,13 +79,19 @@ class ChatRequest:
     mode: OutputMode = OutputMode.JSON_SCHEMA  # set by the ladder
     quirks: frozenset[Quirk] = frozenset()  # set by the ladder
     seed: int | None = None  # set on a re-ask, so a sampling server answers anew
+    correction: str = ""  # set on a re-ask: what was wrong with the last answer
+    base_temperature: float | None = None  # the first ask's, kept by a re-ask
 
     @property
     def title(self) -> str:
         return str(self.schema.get("title", "answer"))
 
     def wire_messages(self) -> list[dict[str, str]]:
-        return [m.as_dict() for m in self.messages]
+        out = [m.as_dict() for m in self.messages]
+        if self.correction and out:
+            last = out[-1]
+            out[-1] = {**last, "content": f"{last['content']}\n{self.correction}"}
+        return out
 
     def key(self) -> dict[str, Any]:
         """What decides the answer: the recording's key (the model is keyed beside it)."""
@@ -81,22 +100,26 @@ class ChatRequest:
             key.update(seed=self.seed, temperature=self.temperature)
         return key
 
-    def corrected(self, bad: str, problem: str, attempt: int = 1) -> ChatRequest:
-        """The same request with an invalid answer quoted back and what was wrong with it.
+    def corrected(self, problem: str, attempt: int = 1) -> ChatRequest:
+        """The request asked again, saying what was wrong with the answer it got.
 
-        A re-ask also changes the seed and warms the temperature a little: a grammar-bound
-        server asked the same thing with the same sampling answers byte for byte the same
-        (171 of 270 retries did, against llama.cpp)."""
+        The bad answer is never quoted back as the assistant's turn: tiny models copy
+        their own last turn (4 of 13 re-asks came back byte for byte the same). The note
+        joins the user message, since some chat formats refuse two user turns in a row.
+        The seed changes and the temperature steps up from the base (reask_temperature):
+        a grammar-bound server asked the same thing with the same sampling answers byte
+        for byte the same (171 of 270 retries did, against llama.cpp)."""
+        base = self.temperature if self.base_temperature is None else self.base_temperature
         note = (
-            f"That answer is invalid: {problem}. Reply again with the corrected JSON object only."
+            f"An earlier answer to this was rejected: {problem}. "
+            "Write a new answer that fixes this, as the JSON object only."
         )
-        extra = (Message(Role.ASSISTANT, bad[:2000]), Message(Role.USER, note))
-        warmer = min(RETRY_TEMPERATURE_CAP, self.temperature + RETRY_WARMING * attempt)
         return replace(
             self,
-            messages=(*self.messages, *extra),
+            correction=note,
             seed=attempt,
-            temperature=round(max(self.temperature, warmer), 3),
+            temperature=reask_temperature(base, attempt),
+            base_temperature=base,
         )
 
     def cut_off_from(self, original: ChatRequest, cap: int) -> ChatRequest:

@@ -26,6 +26,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from game.brains.dialogue.state import DialogueState
+from game.brains.llm import examples as ex
+from game.brains.llm import sense
 from game.brains.llm.jsontext import Invalid
 from game.brains.questions import (
     ActionDetails,
@@ -66,6 +68,7 @@ from game.core.records import (
 )
 from game.core.text import quoted, with_article
 from game.world.scenario import Resident
+from game.world.states import vocabulary
 
 Args = Question[Any]  # what a spec reads: the typed question itself
 
@@ -380,6 +383,26 @@ def state_phrase(value: str) -> str:
     return value
 
 
+def activity(data: Mapping[str, Any], key: str, limit: int) -> str:
+    """A doing: free text that says what is done (not a clock time, not a bare noun)."""
+    value = text_field(data, key, limit)
+    problem = sense.activity_problem(value, key)
+    if problem:
+        raise Invalid(problem)
+    return value
+
+
+def object_state(state: str, obj: str, role: Any, action: str) -> str:
+    """A state the object's kind can be in (game/world/object_states.json), or a new one
+    that passes sense.state_problem's check."""
+    state = state_phrase(state)
+    table = vocabulary()
+    problem = sense.state_problem(state, table.kind_of(obj, role), action, obj, table)
+    if problem:
+        raise Invalid(problem)
+    return state
+
+
 # -- importance ----------------------------------------------------------------------------
 
 
@@ -399,6 +422,7 @@ IMPORTANCE = Spec(
         "persona": persona_line(q.persona),
         "name": q.persona.name,
         "texts": numbered([d.text for d in q.drafts]),
+        "example": ex.importance_example(q.persona),
     },
     lambda q: titled("importance", obj(ratings=arr(SCORE, len(q.drafts), len(q.drafts)))),
     _importance_parse,
@@ -433,6 +457,7 @@ def _plan_view(q: PlanDay) -> dict[str, str]:
         "sleep": hhmm(q.sleep),
         "memories": memory_lines(ctx.memories),
         "places": "; ".join(p + _hours_note(q, p) for p in plan_places(q)),
+        "example": ex.plan_example(ctx.persona, plan_places(q)),
     }
 
 
@@ -472,7 +497,7 @@ def _plan_parse(data: dict[str, Any], q: PlanDay) -> tuple[PlanItem, ...]:
         start = clock_time(want(entry, "start", str), q.wake, q.sleep, "start")
         place = want(entry, "place", str)
         place = one_of(place, places, "places") if place.strip() else ""
-        timed.append((start, text_field(entry, "activity", 120), place))
+        timed.append((start, activity(entry, "activity", 120), place))
     timed.sort(key=lambda t: t[0])
     ends = [t[0] for t in timed[1:]] + [q.sleep]
     out = []
@@ -480,6 +505,9 @@ def _plan_parse(data: dict[str, Any], q: PlanDay) -> tuple[PlanItem, ...]:
         minutes = int((end - start).total_seconds() // 60)
         if minutes > 0:
             out.append(PlanItem(text, start, minutes, place))
+    problem = sense.plan_problem(out, q.wake, q.sleep, q.ctx.persona.name)
+    if problem:
+        raise Invalid(problem)
     return tuple(out)
 
 
@@ -530,7 +558,14 @@ def _decompose_view(q: DecomposeHours | DecomposeSteps) -> dict[str, str]:
         "minutes": str(item.minutes),
         "memories": memory_lines(ctx.memories, 120),
         "spots": listing,
+        "example": ex.step_example(item.description, _spot_kinds(q)),
     }
+
+
+def _spot_kinds(q: DecomposeHours | DecomposeSteps) -> dict[str, str]:
+    """Each spot's label and the kind of its object ('' for a room as a whole)."""
+    table = vocabulary()
+    return {s.label: table.kind_of(s.object, s.role) if s.object else "" for s in q.spots}
 
 
 def _parse_step(entry: dict[str, Any], q: DecomposeHours | DecomposeSteps) -> PlanItem:
@@ -542,10 +577,13 @@ def _parse_step(entry: dict[str, Any], q: DecomposeHours | DecomposeSteps) -> Pl
     if label.strip():
         chosen = one_of(label, _spot_labels(q), "spots")
         address = next(s.address for s in q.spots if s.label == chosen)
+    action = activity(entry, "action", 100)
     state = text_field(entry, "state", 60, empty=True) if address else ""
-    state = state_phrase(state) if state else ""
+    if state:
+        spot = next(s for s in q.spots if s.address == address)
+        state = object_state(state, spot.object, spot.role, action) if spot.object else ""
     return PlanItem(
-        text_field(entry, "action", 100),
+        action,
         item.start,
         ranged(entry, "minutes", 1, _step_minutes(q)),
         address or item.place,
@@ -575,7 +613,7 @@ def _hours_parse(data: dict[str, Any], q: DecomposeHours) -> tuple[Chunk, ...]:
     for entry in items(data, "hours", 1, 24):
         steps = tuple(_parse_step(e, q) for e in items(entry, "steps", 1, 12))
         minutes = ranged(entry, "minutes", 1, q.item.minutes)
-        hour = replace(q.item, description=text_field(entry, "activity", 100), minutes=minutes)
+        hour = replace(q.item, description=activity(entry, "activity", 100), minutes=minutes)
         out.append(Chunk(hour, steps))
     return tuple(out)
 
@@ -660,15 +698,27 @@ CHOOSE_SPOT = Spec(
 
 
 def _details_parse(data: dict[str, Any], q: ActionDetails) -> Details:
-    state = state_phrase(text_field(data, "state", 60))
+    state = object_state(text_field(data, "state", 60), q.obj, q.role, q.action)
     return Details(state, check_emoji(want(data, "emoji", str)))
+
+
+def _details_view(q: ActionDetails) -> dict[str, str]:
+    table = vocabulary()
+    return {
+        "name": q.persona.name,
+        "action": q.action,
+        "obj": q.obj,
+        "old_state": q.old_state,
+        "states": ", ".join(table.states(table.kind_of(q.obj, q.role))),
+        "example": ex.state_example(q.action, q.obj),
+    }
 
 
 ACTION_DETAILS = Spec(
     ActionDetails,
     "object_state",
     "object_state.txt",
-    lambda q: {"name": q.persona.name, "action": q.action, "obj": q.obj, "old_state": q.old_state},
+    _details_view,
     lambda q: titled("object_state", obj(state=text(2, 60), emoji=EMOJI_TEXT)),
     _details_parse,
     simple=True,
@@ -679,7 +729,7 @@ EMOJI = Spec(
     Emoji,
     "emoji",
     "emoji.txt",
-    lambda q: {"action": q.action},
+    lambda q: {"action": q.action, "example": ex.emoji_example(q.action)},
     lambda q: titled("emoji", obj(emoji=EMOJI_TEXT)),
     lambda d, q: check_emoji(want(d, "emoji", str)),
     simple=True,
@@ -722,7 +772,7 @@ def _react_parse(data: dict[str, Any], q: React) -> Reaction:
         return CONTINUE
     if decision == "talk":
         return Reaction(ReactionKind.TALK, target=obs.subject)
-    action = text_field(data, "action", 100)
+    action = activity(data, "action", 100)
     if action.lower() in ("continue", "react", "talk") or len(action.split()) < 2:
         raise Invalid(f"'action' must say what to do, like 'going to help', not {action!r}")
     minutes = ranged(data, "minutes", 1, 120)
@@ -897,6 +947,8 @@ def _questions_parse(data: dict[str, Any], q: ReflectQuestions) -> tuple[str, ..
         raise Invalid(f"give 3 questions, not {len(out)}")
     if len({" ".join(t.lower().split()) for t in out}) != len(out):
         raise Invalid("the questions must be different from each other")
+    if any(sense.copies(t, ex.reflect_example(q.persona)[0]) for t in out):
+        raise Invalid("a question copies the example; ask about these memories instead")
     return tuple(out[:3])
 
 
@@ -908,6 +960,7 @@ REFLECT_QUESTIONS = Spec(
         "persona": persona_line(q.persona),
         "name": q.persona.name,
         "memories": memory_lines(q.recent, 120),
+        "example": ex.reflect_example(q.persona)[1],
     },
     lambda q: titled("reflect_questions", obj(questions=arr(text(10, 200), 3, 3))),
     _questions_parse,
@@ -966,7 +1019,22 @@ def _summary_parse(data: dict[str, Any], q: Summarize) -> str:
         raise Invalid(f"the summary must be about {q.persona.name} and name them")
     if len(summary.split()) < 4:
         raise Invalid("the summary must be at least a sentence")
+    if sense.copies(summary, ex.summary_example(q.persona, q.topic)[0]):
+        raise Invalid(f"the summary copies the example; summarize {q.topic} instead")
+    if sense.echoes(summary, q.topic):
+        raise Invalid("the summary only repeats its topic; say what the memories show")
+    places = _persona_places(q.persona, q.memories)
+    problem = sense.event_problems(summary, q.memories, places, q.persona.name)
+    if problem:
+        raise Invalid(problem)
     return summary
+
+
+def _persona_places(p: Resident, memories: Sequence[MemoryRecord] = ()) -> list[str]:
+    """The places a resident's own facts name: known places, home, work, events."""
+    events = [m.fact.event.place for m in memories if m.fact.event is not None]
+    named = [*p.known_places, p.home, p.workplace or "", *events]
+    return list(dict.fromkeys(x.split(":")[0] for x in named if x))
 
 
 SUMMARIZE = Spec(
@@ -977,11 +1045,28 @@ SUMMARIZE = Spec(
         "name": q.persona.name,
         "topic": q.topic,
         "memories": memory_lines(q.memories, 140),
+        "example": ex.summary_example(q.persona, q.topic)[1],
     },
     lambda q: titled("summarize", obj(summary=text(20, 600))),
     lambda d, q: _summary_parse(d, q),
     max_tokens=200,
 )
+
+def _answer_parse(data: dict[str, Any], q: Answer) -> str:
+    """An answer must answer: not repeat the question, not copy the example, and not give
+    an event a host, place or time that the resident's memories contradict."""
+    said = text_field(data, "answer", 1200)
+    if sense.echoes(said, q.question):
+        raise Invalid("the answer repeats the question instead of answering it")
+    if sense.copies(said, ex.answer_example(q.ctx.persona, q.question)[1]):
+        raise Invalid("the answer copies the example; answer the question that was asked")
+    me = q.ctx.persona.name
+    places = [*_persona_places(q.ctx.persona, q.ctx.memories), *(a.name for a in q.ctx.sectors)]
+    problem = sense.event_problems(said, q.ctx.memories, places, me, me, q.ctx.now.date())
+    if problem:
+        raise Invalid(problem)
+    return said
+
 
 # An interview answer the model could not give is the scripted brain's, and says so
 # wherever it is shown (interview output, the player's panel, the evaluation's rows): an
@@ -1001,9 +1086,10 @@ ANSWER = Spec(
         "question": quoted(q.question),
         "earlier": _earlier(q),
         "open": _answer_open(q),
+        "example": ex.answer_example(q.ctx.persona, q.question)[2],
     },
     lambda q: titled("answer", obj(answer=text(1, 1200))),
-    lambda d, q: text_field(d, "answer", 1200),
+    lambda d, q: _answer_parse(d, q),
     lambda s, q: f"{FALLBACK_MARK} {s.ask(q)}",
     max_tokens=400,
 )

@@ -1,0 +1,335 @@
+"""Checks of meaning for a model's answers: right-shaped nonsense, found from typed facts.
+
+A grammar-bound server always answers in the asked shape, and a small model fills the
+shape with nonsense that reads like an answer: an interview answer that repeats the
+question, a plan activity that is a clock time ("12:00") or names no doing ("lunch"), an
+object state no object can be in ("socialism"), a plan that puts the resident to bed
+right after waking, a summary that gives the party another host, place or time than the
+resident was told. Each check here compares the answer with what the question's own
+fields say (the resident's wake and sleep times, the object's kind and its vocabulary,
+the events in the resident's memories) and returns what is wrong in words for the
+re-ask, or None. Words are read through small vocabularies kept as data
+(activity_words.json, game/world/object_states.json), never a pattern per phrasing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from functools import cache
+from pathlib import Path
+
+from game.brains.dialogue.understand import content_stems, stem
+from game.brains.event_words import EVENT_NOUNS, all_windows, find_date
+from game.core.records import Event, FactKind, MemoryRecord, PlanItem, Source
+from game.world.states import Vocabulary
+
+WORDS = Path(__file__).with_name("activity_words.json")
+WAKE_SLACK = timedelta(minutes=90)  # a 'waking up' block starts at most this after waking
+SLEEP_SLACK = timedelta(hours=2)  # a 'going to bed' block starts at most this before bed
+TIME_SLACK = 30  # minutes a claimed start may differ from the known one
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# A clock time in any usual spelling: '12:00', '8 am', '8.30pm', 'noon'.
+_CLOCK = re.compile(
+    r"\b\d{1,2}(?:[:.h]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'clock|h)?(?![\w:])|\b(?:noon|midnight)\b",
+    re.I,
+)
+_CONNECTORS = frozenset(
+    ["from", "to", "until", "till", "and", "or", "at", "between", "around", "about"]
+)
+
+
+# -- the vocabularies ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActivityWords:
+    verbs: frozenset[str]  # every form: base, -s, -ed, -ing, irregular
+    not_verbs: frozenset[str]
+    sleep: tuple[tuple[str, ...], ...]
+    wake: tuple[tuple[str, ...], ...]
+    naps: frozenset[str]
+
+
+def _forms(base: str) -> set[str]:
+    """A verb's regular forms: 'study' -> studies, studied, studying; 'bake' -> baking."""
+    out = {base, base + "s", base + "ed", base + "ing", base + "es"}
+    if base.endswith("e"):
+        out |= {base + "d", base[:-1] + "ing"}
+    if base.endswith("y") and len(base) > 2 and base[-2] not in "aeiou":
+        out |= {base[:-1] + "ies", base[:-1] + "ied"}
+    short = len(base) >= 3 and base[-2] in "aeiou" and base[-3] not in "aeiou"
+    if short and base[-1] not in "aeiouywx":
+        out |= {base + base[-1] + "ing", base + base[-1] + "ed"}  # chat -> chatting
+    return out
+
+
+@cache
+def activity_words(path: Path = WORDS) -> ActivityWords:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        verbs = {f for v in raw["verbs"] for f in _forms(v)} | set(raw["irregular"])
+
+        def phrases(key: str) -> tuple[tuple[str, ...], ...]:
+            return tuple(tuple(p.split()) for p in raw[key])
+
+        return ActivityWords(
+            frozenset(verbs), frozenset(raw["not_verbs"]), phrases("sleep"), phrases("wake"),
+            frozenset(raw["naps"]),
+        )  # fmt: skip
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{path.name}: unreadable activity words ({e})") from e
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower().replace("’", "'"))
+
+
+def is_verb(word: str, vocab: ActivityWords | None = None) -> bool:
+    """A doing word: a known verb in any form, or an -ing word that is not a thing's name."""
+    vocab = vocab or activity_words()
+    if word in vocab.not_verbs:
+        return False
+    return word in vocab.verbs or (len(word) >= 5 and word.endswith("ing"))
+
+
+def says(text: str, phrases: Iterable[tuple[str, ...]]) -> bool:
+    """Whether the text's words hold one of the phrases, word for word."""
+    seq = words(text)
+    for phrase in phrases:
+        n = len(phrase)
+        if any(tuple(seq[i : i + n]) == phrase for i in range(len(seq) - n + 1)):
+            return True
+    return False
+
+
+# -- activities ----------------------------------------------------------------------------
+
+
+def without_times(text: str) -> str:
+    return _CLOCK.sub(" ", text)
+
+
+def activity_problem(text: str, key: str) -> str | None:
+    """An activity must say what is done: a clock time or a bare noun ('lunch', 'Hobbs
+    Cafe') is not an activity, whatever its shape."""
+    rest = [w for w in words(without_times(text)) if w not in _CONNECTORS]
+    if not rest:
+        return f"{key!r} is a clock time, not something done; the time goes in its own field"
+    if not any(is_verb(w) for w in rest):
+        return f"{key!r} names no doing; start it with a verb that says what is done"
+    return None
+
+
+def plan_problem(
+    items: Sequence[PlanItem], wake: datetime, sleep: datetime, who: str
+) -> str | None:
+    """A day plan must agree with the resident's own waking and sleeping times: no going
+    to bed right after waking, no getting up in the afternoon (a nap is not bedtime)."""
+    vocab = activity_words()
+    day = f"{who} wakes at {wake:%H:%M} and goes to bed at {sleep:%H:%M}"
+    for item in items:
+        text = item.description
+        napping = bool(set(words(text)) & vocab.naps)
+        if says(text, vocab.sleep) and not napping and item.start < sleep - SLEEP_SLACK:
+            return f"{day}, so a block about going to sleep cannot start at {item.start:%H:%M}"
+        if says(text, vocab.wake) and item.start > wake + WAKE_SLACK:
+            return f"{day}, so a block about getting up cannot start at {item.start:%H:%M}"
+    return None
+
+
+# -- echoes --------------------------------------------------------------------------------
+
+
+def echoes(answer: str, question: str) -> bool:
+    """Whether the answer only repeats the question: nearly all its content words are the
+    question's, and it carries most of them."""
+    said, asked = content_stems(answer), content_stems(question)
+    if not said or not asked:
+        return False
+    shared = said & asked
+    return len(shared) >= 0.8 * len(said) and len(shared) >= 0.5 * len(asked)
+
+
+def copies(answer: str, example: str) -> bool:
+    """Whether the answer is the prompt's example, word for word."""
+    return bool(example.strip()) and words(answer) == words(example)
+
+
+# -- object states -------------------------------------------------------------------------
+
+
+def state_problem(state: str, kind: str, action: str, name: str, vocab: Vocabulary) -> str | None:
+    """A state must be one the object's kind can be in (the vocabulary), or a new one that
+    passes this check: it is a participle ('steeping tea', 'being polished') and shares a
+    word with the action, the object's name or the kind's own states. 'socialism' names
+    no state; 'dancing' for a stove while someone cooks is not tied to anything."""
+    if vocab.knows(state, kind):
+        return None
+    parts = words(state)
+    head = parts[1] if parts[:1] == ["being"] and len(parts) > 1 else (parts[0] if parts else "")
+    participle = len(head) >= 4 and (head.endswith("ing") or head.endswith("ed"))
+    known = content_stems(" ".join(vocab.states(kind)) + " " + action + " " + name)
+    grounded = bool({stem(w) for w in parts if len(w) > 2} & known)
+    if participle and grounded:
+        return None
+    listed = ", ".join(vocab.states(kind)[:8])
+    thing = name.split(":")[-1] or "object"
+    return f"'state' must be something a {thing} can be, such as: {listed}"
+
+
+# -- events --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Known:
+    """One event as a memory's fields give it, and whom they say hosts it."""
+
+    key: frozenset[str]  # the event's nouns and intent id, as stems
+    what: str
+    event: Event
+    host: str
+
+
+def _event_stems(what: str, intent: str) -> frozenset[str]:
+    nouns = {stem(n) for n in EVENT_NOUNS if " " not in n}
+    found = {stem(w) for w in words(what)} & nouns
+    return frozenset(found | ({stem(intent)} if intent else set()))
+
+
+def known_events(memories: Iterable[MemoryRecord]) -> list[Known]:
+    """Every event the memories name by field, with its host: the event's own, or the
+    subject of a fact tied to an intent (the holder's seed, a claim passed on about it)."""
+    out = []
+    for m in memories:
+        f, e = m.fact, m.fact.event
+        if e is None:
+            continue
+        host = e.host
+        if not host and f.intent and f.kind in (FactKind.STATEMENT, FactKind.CLAIM):
+            host = f.subject if f.first_source not in (Source.VISITOR, Source.NOTICE) else ""
+        key = _event_stems(e.what, f.intent)
+        if key:
+            out.append(Known(key, e.what or f.intent, e, host))
+    return out
+
+
+_TITLE = r"(?:(?:Mr|Mrs|Ms|Miss|Dr|Professor)\.? )?"
+_NAME = _TITLE + r"[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?"
+_HOSTED_BY = re.compile(rf"\b(?:hosted|thrown|organi[sz]ed|held|run|put on) by ({_NAME})")
+_HOSTING = re.compile(
+    rf"(?<![\w'])({_NAME}|I|I'm|I am) (?:is |are |was |will be |'s |am )?"
+    r"(?:hosting|holding|throwing|organi[sz]ing|putting on|giving)\b"
+)
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "professor"})
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?;])\s+", text) if s.strip()]
+
+
+def _about(sentence: str, events: Sequence[Known]) -> list[Known]:
+    stems = {stem(w) for w in words(sentence)}
+    return [k for k in events if k.key & stems]
+
+
+def _hosts_named(sentence: str, speaker: str, what: str) -> list[str]:
+    """Whom the sentence names as an event's host ('hosted by X', 'X is throwing')."""
+    found = [m.group(1) for m in _HOSTED_BY.finditer(sentence)]
+    for m in _HOSTING.finditer(sentence):
+        name = m.group(1)
+        if name in ("I", "I'm", "I am"):
+            name = speaker
+        found.append(name)
+    skip = {w for w in words(what)}
+    return [n for n in found if n and not ({w for w in words(n)} <= skip)]
+
+
+def _same_person(named: str, host: str) -> bool:
+    mine = {w.removesuffix("'s") for w in words(named) if w not in _TITLES}
+    return bool(mine & set(words(host)))
+
+
+def event_problems(
+    text: str,
+    memories: Iterable[MemoryRecord],
+    places: Iterable[str],
+    who: str,
+    speaker: str = "",
+    today: date | None = None,
+) -> str | None:
+    """What the text says of an event that everything the memories hold contradicts: its
+    host, its place, its day or its time (or a time that ends before it starts). A claim
+    any memory supports (a visitor's included) is not a contradiction."""
+    events = known_events(memories)
+    if not events:
+        return None
+    for sentence in _sentences(text):
+        group = _about(sentence, events)
+        if not group:
+            continue
+        problem = (
+            _host_problem(sentence, group, speaker)
+            or _place_problem(sentence, group, places)
+            or _time_problem(sentence, group, today)
+        )
+        if problem:
+            return f"{problem}, as far as {who} knows; say only what {who}'s memories hold"
+    return None
+
+
+def _host_problem(sentence: str, group: Sequence[Known], speaker: str) -> str | None:
+    hosts = [k.host for k in group if k.host]
+    if not hosts:
+        return None
+    for named in _hosts_named(sentence, speaker, group[0].what):
+        if not any(_same_person(named, h) for h in hosts):
+            return f"the {group[0].what} is hosted by {hosts[0]}, not by someone else"
+    return None
+
+
+def _place_problem(sentence: str, group: Sequence[Known], places: Iterable[str]) -> str | None:
+    low = sentence.lower()
+    nouns = "|".join(sorted({re.escape(w) for k in group for w in words(k.what)}, key=len))
+    near = rf"\b(?:{nouns})\b[^.;,]{{0,40}}?\b(?:at|in) (?:the )?"
+    candidates = {*places, *(k.event.place for k in group)}
+    at = [p for p in candidates if p and re.search(near + re.escape(p.lower()), low)]
+    right = {k.event.place for k in group}
+    if at and not right & set(at):
+        return f"the {group[0].what} is at {sorted(right)[0]}, not at another place"
+    return None
+
+
+def _time_problem(sentence: str, group: Sequence[Known], today: date | None) -> str | None:
+    """Only the words after the event is first named are its day and time: 'runs the
+    cafe from 8 am to 8 pm and plans a party' gives the cafe's hours, not the party's."""
+    first = group[0].event
+    after = sentence[_first_mention(sentence, group) :]
+    day, rest = find_date(after, first.start.year, today)
+    if day is not None and all(day != k.event.start.date() for k in group):
+        return f"the {group[0].what} is on {first.start:%B %d}, not on another day"
+    known = [m for k in group for m in (_minute(k.event.start), _minute(k.event.end))]
+    for _, start, end in all_windows(rest):
+        if end < start and start - end < 12 * 60:
+            return f"the {group[0].what} cannot end before it starts"
+        if all(abs(start - m) > TIME_SLACK for m in known):
+            return (
+                f"the {group[0].what} starts at {first.start:%H:%M} and ends at "
+                f"{first.end:%H:%M}, not at another time"
+            )
+    return None
+
+
+def _minute(when: datetime) -> int:
+    return when.hour * 60 + when.minute
+
+
+def _first_mention(sentence: str, group: Sequence[Known]) -> int:
+    stems = {s for k in group for s in k.key}
+    for m in re.finditer(r"[A-Za-z']+", sentence):
+        if stem(m.group().lower()) in stems:
+            return m.start()
+    return 0

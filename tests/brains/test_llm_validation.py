@@ -1,0 +1,194 @@
+"""Right-shaped nonsense is refused, each class with its reason (issue 22): answers that
+echo the question, activities that are clock times or name no doing, object states
+outside the object's vocabulary, plans that contradict the resident's own waking and
+sleeping times, and a summary or answer giving an event a host, place or time the
+resident's typed facts contradict."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+import pytest
+from llm_helpers import NOW, ctx, resident
+from test_llm_questions import sample_questions
+
+from game.brains import questions as B
+from game.brains.llm import specs as Q
+from game.brains.llm.jsontext import Invalid
+from game.core.records import Event, FactKind, MemoryKind, MemoryRecord, Source
+from game.mind import facts
+from game.world.roles import Role
+from game.world.states import vocabulary
+
+PARTY = Event("Hobbs Cafe", datetime(2023, 2, 14, 17), datetime(2023, 2, 14, 19),
+              "Valentine's Day party")  # fmt: skip
+
+
+def told_of_party(i: int = 0) -> MemoryRecord:
+    """Isabella told Klaus of her party: a claim whose fields name the event and its host."""
+    fact = replace(
+        facts.statement("Isabella Rodriguez", "Isabella is planning a party", Source.HEARD),
+        kind=FactKind.CLAIM, intent="party", event=PARTY, heard_from="Isabella Rodriguez",
+    )  # fmt: skip
+    text = "Isabella said she is hosting a Valentine's Day party at Hobbs Cafe"
+    return MemoryRecord(i, MemoryKind.OBSERVATION, text, NOW, 6, fact)
+
+
+def summary_q() -> B.Summarize:
+    return B.Summarize(resident(), "what Klaus knows of events in town", (told_of_party(),))
+
+
+def answer_q(question: str = "Is anything happening in town this week?") -> B.Answer:
+    return B.Answer(ctx(memories=(told_of_party(),)), question)
+
+
+def plan(*blocks: tuple[str, str]) -> dict:
+    return {"items": [{"start": s, "activity": a, "place": ""} for s, a in blocks]}
+
+
+# -- echoes --------------------------------------------------------------------------------
+
+
+def test_an_answer_that_repeats_the_question_is_refused() -> None:
+    q = answer_q("Do you know of any party happening in town? Who is hosting it?")
+    with pytest.raises(Invalid, match="repeats the question"):
+        Q.ANSWER.parse({"answer": "Do you know of any party happening in town?"}, q)
+    said = "Yes: Isabella is hosting a Valentine's Day party at Hobbs Cafe, at 5 pm."
+    assert Q.ANSWER.parse({"answer": said}, q) == said
+
+
+def test_an_answer_that_copies_the_prompts_example_is_refused() -> None:
+    q = answer_q()
+    with pytest.raises(Invalid, match="copies the example"):
+        Q.ANSWER.parse({"answer": "I'm a sociology student at Oak Hill College."}, q)
+
+
+# -- activities ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("activity", ["12:00", "08:30 - 09:00", "noon", "7 pm"])
+def test_a_plan_activity_that_is_a_clock_time_is_refused(activity: str) -> None:
+    q = sample_questions()["plan_day"]
+    with pytest.raises(Invalid, match="clock time"):
+        Q.PLAN_DAY.parse(plan(("07:00", "getting up"), ("12:00", activity)), q)
+
+
+@pytest.mark.parametrize("activity", ["lunch", "Hobbs Cafe", "socialism", "breakfast at home"])
+def test_a_plan_activity_without_a_verb_is_refused(activity: str) -> None:
+    q = sample_questions()["plan_day"]
+    with pytest.raises(Invalid, match="names no doing"):
+        Q.PLAN_DAY.parse(plan(("07:00", "getting up"), ("12:00", activity)), q)
+
+
+def test_decomposed_actions_and_reactions_need_a_verb_too() -> None:
+    step = {"action": "12:00", "minutes": 10, "spot": "", "state": "", "emoji": "📚",
+            "importance": 2}  # fmt: skip
+    with pytest.raises(Invalid, match="clock time"):
+        Q.DECOMPOSE_STEPS.parse({"steps": [step]}, sample_questions()["decompose_steps"])
+    react = {"decision": "react", "action": "the library", "minutes": 5}
+    with pytest.raises(Invalid, match="names no doing"):
+        Q.REACT.parse(react, sample_questions()["react"])
+
+
+# -- object states -------------------------------------------------------------------------
+
+
+def stove(action: str = "cooking breakfast") -> B.ActionDetails:
+    return B.ActionDetails(resident(), action, "stove", "idle", Role.STOVE)
+
+
+def test_an_object_state_outside_its_vocabulary_is_refused_with_the_vocabulary() -> None:
+    with pytest.raises(Invalid, match="something a stove can be, such as: cooking"):
+        Q.ACTION_DETAILS.parse({"state": "socialism", "emoji": "🍳"}, stove())
+
+
+def test_a_known_state_and_a_new_plausible_one_are_accepted() -> None:
+    assert Q.ACTION_DETAILS.parse({"state": "cooking", "emoji": "🍳"}, stove()).state == "cooking"
+    tied = Q.ACTION_DETAILS.parse({"state": "boiling pasta", "emoji": "🍝"}, stove("making pasta"))
+    assert tied.state == "boiling pasta"  # a participle tied to the action: the check passes
+    with pytest.raises(Invalid, match="stove can be"):  # a participle tied to nothing
+        Q.ACTION_DETAILS.parse({"state": "dancing", "emoji": "🍳"}, stove())
+
+
+def test_the_kind_comes_from_the_role_or_the_objects_own_name() -> None:
+    table = vocabulary()
+    assert table.kind_of("dorm kitchen counter") == "kitchen counter"
+    assert table.kind_of("garden bench") == "bench"
+    assert table.kind_of("cafe customer seating", Role.SEAT) == "seat"
+    assert table.kind_of("piano") == "piano"
+    with pytest.raises(Invalid, match="piano can be"):
+        piano = B.ActionDetails(resident(), "playing", "piano", "idle")
+        Q.ACTION_DETAILS.parse({"state": "socialism", "emoji": "🎹"}, piano)
+
+
+def test_a_decomposed_steps_state_is_checked_against_its_spots_object() -> None:
+    q = sample_questions()["decompose_steps"]  # the library desk has the role desk
+    step = {"action": "reading the notes", "minutes": 10, "spot": "library: desk",
+            "emoji": "📚", "importance": 2}  # fmt: skip
+    q = replace(q, spots=tuple(replace(s, role=Role.DESK) for s in q.spots))
+    with pytest.raises(Invalid, match="desk can be"):
+        Q.DECOMPOSE_STEPS.parse({"steps": [{**step, "state": "socialism"}]}, q)
+    assert Q.DECOMPOSE_STEPS.parse({"steps": [{**step, "state": "in use"}]}, q)[0].state == "in use"
+
+
+# -- plans against waking and sleeping -----------------------------------------------------
+
+
+def test_a_plan_that_goes_to_bed_right_after_waking_is_refused() -> None:
+    q = sample_questions()["plan_day"]  # wakes 07:00, sleeps 23:00
+    with pytest.raises(Invalid, match="wakes at 07:00 and goes to bed at 23:00"):
+        Q.PLAN_DAY.parse(plan(("07:00", "goes to bed"), ("09:00", "studying")), q)
+    with pytest.raises(Invalid, match="getting up cannot start at 14:00"):
+        Q.PLAN_DAY.parse(plan(("07:00", "reading"), ("14:00", "waking up")), q)
+
+
+def test_a_nap_and_going_to_bed_at_night_are_fine() -> None:
+    q = sample_questions()["plan_day"]
+    day = plan(("07:00", "getting up"), ("14:00", "taking a nap"), ("22:00", "going to bed"))
+    assert len(Q.PLAN_DAY.parse(day, q)) == 3
+
+
+# -- events against the resident's typed facts ---------------------------------------------
+
+
+def test_a_summary_with_an_impossible_time_is_refused() -> None:
+    bad = "Klaus Mueller heard of a Valentine's Day party at Hobbs Cafe from eight pm to seven pm."
+    with pytest.raises(Invalid, match="cannot end before it starts"):
+        Q.SUMMARIZE.parse({"summary": bad}, summary_q())
+
+
+def test_a_summary_with_another_time_or_day_is_refused() -> None:
+    late = "Klaus Mueller knows of a Valentine's Day party at Hobbs Cafe at 9 pm."
+    with pytest.raises(Invalid, match="starts at 17:00 and ends at 19:00"):
+        Q.SUMMARIZE.parse({"summary": late}, summary_q())
+    other_day = "Klaus Mueller knows of a party at Hobbs Cafe on February 20."
+    with pytest.raises(Invalid, match="on February 14"):
+        Q.SUMMARIZE.parse({"summary": other_day}, summary_q())
+
+
+def test_an_answer_naming_another_host_is_refused() -> None:
+    bad = "There is a Valentine's Day party at the cafe, hosted by Mr. Johnson."
+    with pytest.raises(Invalid, match="hosted by Isabella Rodriguez"):
+        Q.ANSWER.parse({"answer": bad}, answer_q())
+    mine = "I'm hosting a party at Hobbs Cafe on February 14."  # Klaus is not the host
+    with pytest.raises(Invalid, match="hosted by Isabella Rodriguez"):
+        Q.ANSWER.parse({"answer": mine}, answer_q())
+
+
+def test_an_answer_naming_another_place_is_refused() -> None:
+    bad = "Isabella is hosting a party at Johnson Park on Valentine's Day."
+    q = answer_q()
+    q = replace(q, ctx=replace(q.ctx, known_places=("Johnson Park", "Hobbs Cafe")))
+    with pytest.raises(Invalid, match="is at Hobbs Cafe"):
+        Q.ANSWER.parse({"answer": bad}, q)
+
+
+def test_what_the_facts_hold_is_accepted() -> None:
+    good = (
+        "Klaus Mueller runs errands from 8 am to 6 pm. Isabella Rodriguez is hosting a "
+        "Valentine's Day party at Hobbs Cafe on February 14 from 5 pm to 7 pm."
+    )
+    assert Q.SUMMARIZE.parse({"summary": good}, summary_q()) == good
+    said = "Isabella's throwing a party at Hobbs Cafe tomorrow at 5 pm; it ends at 7 pm."
+    assert Q.ANSWER.parse({"answer": said}, answer_q()) == said
