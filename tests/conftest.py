@@ -1,5 +1,6 @@
-"""Shared test set-up: no window, no sound card, no network."""
+"""Shared test set-up: no window, no sound card, no network; the bundled map read once."""
 
+import copy
 import os
 import sys
 from pathlib import Path
@@ -9,3 +10,39 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+import game.world.tmx as _tmx  # noqa: E402
+from game.core.paths import MAPS  # noqa: E402
+
+_read_town = _tmx.load_town
+_towns: dict[tuple, object] = {}
+
+
+def _bundled_key(path) -> tuple | None:
+    """A key for a map in the bundled maps folder, changing with any file there (the map
+    and its tileset); None for any other map (the tests' own, damaged or generated)."""
+    try:
+        resolved = Path(path).resolve()
+    except (OSError, TypeError, ValueError):
+        return None
+    if resolved.parent != MAPS.resolve() or not resolved.is_file():
+        return None
+    files = sorted(MAPS.iterdir())
+    return (str(path), *((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files))
+
+
+def _load_town_once(path):
+    """Almost every test builds a town from the bundled map, and parsing it is most of what
+    building a simulation costs; it never changes during a run, so it is parsed once and
+    each caller gets its own deep copy (a town's object states are changed by the tests).
+    Any other map is read afresh each time, so tests of the reader still read."""
+    key = _bundled_key(path)
+    if key is None:
+        return _read_town(path)
+    if key not in _towns:
+        _towns[key] = _read_town(path)
+    return copy.deepcopy(_towns[key])
+
+
+_load_town_once.__wrapped__ = _read_town
+_tmx.load_town = _load_town_once
