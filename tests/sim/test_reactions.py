@@ -11,6 +11,7 @@ import pytest
 
 from game.core.records import ActionKind
 from game.sim.factory import build_simulation
+from game.sim.saves import load_game, save_game
 from game.world.town import split
 
 STEP_SLACK = timedelta(minutes=1)
@@ -42,11 +43,29 @@ def breaches(sim) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("hour", [5, 7, 13, 19, 22])
-def test_a_burning_stove_at_any_hour_leaves_every_day_on_plan(hour):
+HOURS = [5, 7, 13, 19, 22]
+
+
+@pytest.fixture(scope="module")
+def second_day(tmp_path_factory):
+    """One run of the town into its second day, saved just after each hour below: each
+    hour's test loads its own copy and sets its stoves burning there, rather than living
+    the same day again from the start (a save round-trips exactly: tests/sim/test_saves)."""
+    root = tmp_path_factory.mktemp("second-day")
     sim = build_simulation("three", seed=5)
     start = sim.now.replace(hour=0, minute=0) + timedelta(days=1)
-    sim.run_until(start + timedelta(hours=hour, minutes=4))
+    for hour in HOURS:
+        sim.run_until(start + timedelta(hours=hour, minutes=4))
+        save_game(sim, f"at-{hour}", root)
+    sim.close()
+    return root, start
+
+
+@pytest.mark.parametrize("hour", HOURS)
+def test_a_burning_stove_at_any_hour_leaves_every_day_on_plan(hour, second_day):
+    root, start = second_day
+    sim = load_game(f"at-{hour}", root)
+    assert sim.now == start + timedelta(hours=hour, minutes=4)
     for stove in stoves(sim):
         sim.player.set_object_state(stove, "burning")
     found: list[str] = []
