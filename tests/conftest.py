@@ -1,12 +1,21 @@
-"""Shared test set-up: no window, no sound card, no network; the bundled map read once."""
+"""Shared test set-up: no window, no sound card, no network, a data folder of the run's
+own; the bundled map read once."""
 
+import atexit
 import copy
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# Saves and autosaves a test makes without naming a folder land here, never in the user's
+# data folder, and each process of a parallel run (pytest-xdist) has its own.
+_DATA = tempfile.mkdtemp(prefix="smallville-data-")
+os.environ["SMALLVILLE_DATA"] = _DATA
+atexit.register(shutil.rmtree, _DATA, ignore_errors=True)
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
