@@ -532,10 +532,11 @@ class Simulation:
         out = [s for s in out if s is not None]
         for address in self._objects_in.get(agent.location, ()):
             area = self.town.areas[address]
+            if address in troubled or self.town.state(address) == area.default_state:
+                continue  # most objects are at rest: asked before the distance
             d = distance_to(area.rect, agent.pos)
-            if address in troubled or d > radius or self.town.state(address) == area.default_state:
-                continue
-            out.append(self._object_sighting(address, d))
+            if d <= radius:
+                out.append(self._object_sighting(address, d))
         return out
 
     def _sense(self, agent: Agent, address: str, what: Trouble) -> Sighting | None:
@@ -573,10 +574,10 @@ class Simulation:
         self._troubled = {}
         tended = {a.action.address for a in self.agents.values() if self._tending(a)}
         for address, state in self.town.states.items():
+            if state == self.town.areas[address].default_state or address in tended:
+                continue  # asked first: nearly every object is at rest, every step
             found = trouble(state)
-            if found is None or address in tended:
-                continue
-            if state != self.town.areas[address].default_state:
+            if found is not None:
                 self._troubled.setdefault(sector_of(address), {})[address] = found
 
     # -- scheduling ------------------------------------------------------------------------
