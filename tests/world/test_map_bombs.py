@@ -11,6 +11,7 @@ import struct
 import time
 import tracemalloc
 import zlib
+from functools import cache
 
 import pytest
 from tinymap import write_map
@@ -40,8 +41,10 @@ def _base64(raw: bytes, compression: str) -> str:
     )
 
 
+@cache
 def _zeros(size: int, compress) -> bytes:
-    """`size` zero bytes compressed, without ever holding them all."""
+    """`size` zero bytes compressed, without ever holding them all (once: squeezing 256 MB
+    takes seconds, and several bombs are made of the same zeros)."""
     if compress is zlib.compress:
         packer = zlib.compressobj(9)
     else:
