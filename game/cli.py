@@ -73,6 +73,7 @@ def _run(args: argparse.Namespace) -> int:
     from functools import partial
 
     from game.core.config import config_from_args
+    from game.progress import ProgressLine
     from game.sim.factory import build_simulation
     from game.sim.report import DayTimer, build_report
 
@@ -92,6 +93,7 @@ def _run(args: argparse.Namespace) -> int:
     total = max(1, int((end - start).total_seconds() // sim.config.step_seconds))
     began = time.perf_counter()
     last = [began]
+    line = ProgressLine(sys.stderr)  # ended before anything else is written
 
     def progress(s) -> None:
         now = time.perf_counter()
@@ -99,12 +101,7 @@ def _run(args: argparse.Namespace) -> int:
             return
         last[0] = now
         rate = s.steps / max(1e-9, now - began)
-        print(
-            f"\r{s.now:%Y-%m-%d %H:%M}  {100 * s.steps / total:5.1f}%  {rate:7.0f} steps/s",
-            end="",
-            file=sys.stderr,
-            flush=True,
-        )
+        line.show(f"{s.now:%Y-%m-%d %H:%M}  {100 * s.steps / total:5.1f}%  {rate:7.0f} steps/s")
 
     timer = DayTimer(start)
 
@@ -116,15 +113,16 @@ def _run(args: argparse.Namespace) -> int:
 
     problems: list[str] = []
     try:
-        sim.run_until(end, watch)
+        with line.taking_logs():
+            sim.run_until(end, watch)
+        line.end()
         _stop_if_fatal(sim)
         if args.save:
             _save(sim, args.save, problems)
     finally:
+        line.end()
         sim.close()  # and the brain: its audit log and cache are flushed
     wall = time.perf_counter() - began
-    if not args.quiet:
-        print(file=sys.stderr)
     report = build_report(sim, start, wall, sim.brain_name, timer.per_day())
     report["problems"] = problems
     if script is not None:
@@ -207,9 +205,10 @@ def _stop_if_fatal(sim) -> None:
 
 
 def _config(args: argparse.Namespace) -> int:
-    from game.core.config import config_from_args, describe
+    from game.brains.llm.settled import described
+    from game.core.config import config_from_args
 
-    print(describe(config_from_args(args)))
+    print(described(config_from_args(args)))  # with what the doctor cache lays on
     return 0
 
 

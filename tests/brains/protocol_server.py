@@ -19,7 +19,9 @@ is good), 'error_text' (a 400 whose message holds NUL, terminal escapes, bidi ma
 the key, forwards and reversed), 'drip' (a good answer one byte at a time), 'huge_length'
 (a 2 GB Content-Length), 'gzip_bomb' (16 MB of zeros, gzipped), 'key_echo' (the key inside
 every string of a good answer), 'controls' (control, bidi and zero-width characters in
-every string). `embed_faults` / `embed_always` do the same for /v1/embeddings:
+every string), 'endless' (a streamed answer that never finishes: tokens keep coming,
+`token_seconds` apart, until the client hangs up or `endless_seconds` pass).
+`embed_faults` / `embed_always` do the same for /v1/embeddings:
 'few_rows', 'nan', 'empty', 'huge_dim', 'ragged', 'nested'. `accepts` lists the
 response_format types it takes (drop 'json_schema' to act like llama.cpp's server, drop
 both to act like a server without structured output), `embeddings=False` makes
@@ -32,6 +34,17 @@ cuts the answer off with finish_reason "length" (unless max_tokens is raised pas
 `length_below`); `stubborn` names questions answered with the same invalid JSON every
 time until the request carries a seed (a grammar-bound sampler with a fixed seed repeats
 itself byte for byte).
+
+Streaming: a request with `"stream": true` gets its answer as server-sent events, one
+chunk per token (words and punctuation, as `tokens` counts them), `first_token_seconds`
+after the request and `token_seconds` apart, within its slot (so `slots=1` serves one
+answer at a time, as llama-cpp-python's server does), with a usage chunk when
+`stream_options.include_usage` asks for one. Answers a hostile fault shapes (no choices, a
+null message, dripped bytes...) go out whole, as a server that does not stream sends
+them. Every stream is logged in `streams` (a `StreamLog`: tokens sent, finished, whether
+the client hung up while tokens were still coming). A request without any schema (the
+doctor's timing probe) is answered with numbers up to its `max_tokens`, cut off there
+(finish_reason "length"), as a model asked to count to a thousand is.
 
 Usage:  with ProtocolServer(latency=0.01) as server: ... server.url ...
         python tests/brains/protocol_server.py --latency 1 --slots 16   (serves until ^C)
@@ -77,6 +90,16 @@ def roll(*key: Any) -> float:
     return int.from_bytes(digest[:8], "big") / 2**64
 
 
+@dataclass
+class StreamLog:
+    """One streamed answer as the server saw it."""
+
+    tokens: int = 0  # content chunks written
+    finished: bool = False  # the last chunk and [DONE] went out
+    hung_up: bool = False  # the client closed the connection while tokens were coming
+    ended: threading.Event = field(default_factory=threading.Event)  # no more writes
+
+
 class _QuietServer(ThreadingHTTPServer):
     """A client that hangs up (a run cancelling its requests on close) is not an error."""
 
@@ -100,7 +123,8 @@ class ProtocolServer:
         self.embeddings = embeddings
         self.dim = dim
         self.accepts = {"json_schema", "json_object", "text"}
-        self.refuses: set[str] = set()  # 'max_tokens', 'temperature', 'limits' (minLength)
+        # 'max_tokens', 'temperature', 'limits' (minLength), 'stream_options'
+        self.refuses: set[str] = set()
         self.faults: deque[str] = deque()
         self.always = ""
         self.embed_faults: deque[str] = deque()
@@ -112,6 +136,11 @@ class ProtocolServer:
         self.per_token = False  # /v1/embeddings answers one vector per token
         self.stubborn: set[str] = set()  # questions answered wrongly until a seed is sent
         self.length_below = 10_000  # 'length' cuts answers asked with max_tokens below this
+        self.first_token_seconds = 0.0  # a streamed answer's first token after this long
+        self.token_seconds = 0.0  # and each next one after this long
+        self.endless_seconds = 30.0  # how long 'endless' goes on when nobody hangs up
+        self.streams: list[StreamLog] = []
+        self.streaming = True  # False: answers whole even when asked to stream
         self.requests: list[dict[str, Any]] = []  # every request: path, body, auth header
         self.by_question: Counter[str] = Counter()
         self._lock = threading.Lock()
@@ -162,6 +191,12 @@ class ProtocolServer:
         with self._lock:
             self.by_question[question] += 1
 
+    def new_stream(self) -> StreamLog:
+        log = StreamLog()
+        with self._lock:
+            self.streams.append(log)
+        return log
+
     def chat_requests(self) -> list[dict[str, Any]]:
         with self._lock:
             return [r for r in self.requests if r["path"].endswith("/chat/completions")]
@@ -201,6 +236,9 @@ def _handler(server: ProtocolServer):
                     if status is None:  # 'dropped': hang up without a word
                         self.close_connection = True
                         return None
+                    streams = server.streaming and body.get("stream") is True
+                    if streams and status == 200 and streamable(doc):
+                        return self._stream(doc, body)
                 elif self.path.endswith("/embeddings"):
                     status, doc, headers = embeddings(server, body)
                 else:
@@ -208,6 +246,32 @@ def _handler(server: ProtocolServer):
             if isinstance(doc, Raw):
                 return self._send_raw(status, doc)
             self._send(status, doc, headers)
+
+        def _stream(self, doc: dict[str, Any], body: dict[str, Any]) -> None:
+            """The answer as server-sent events, token by token, in chunked encoding. A
+            client that hangs up is seen at the next write: the generation stops there."""
+            log = server.new_stream()
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                self.wfile.flush()
+                time.sleep(server.first_token_seconds)
+                for event in sse_events(server, doc, body, log):
+                    self._chunk(f"data: {event}\n\n".encode())
+                self._chunk(b"data: [DONE]\n\n")
+                self._chunk(b"")
+                log.finished = True
+            except (BrokenPipeError, ConnectionResetError):
+                log.hung_up = True
+                self.close_connection = True
+            finally:
+                log.ended.set()
+
+        def _chunk(self, data: bytes) -> None:
+            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+            self.wfile.flush()
 
         def _send_raw(self, status: int, raw: Raw) -> None:
             """Bytes as a hostile server sends them: any headers, dripped if asked."""
@@ -312,6 +376,8 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
             "Unsupported value: 'temperature' does not support 0.7 with this "
             "model. Only the default (1) value is supported.",
         )
+    if "stream_options" in server.refuses and "stream_options" in body:
+        return _error(400, "Unrecognized request argument supplied: stream_options")
     rf = body.get("response_format") or {"type": "text"}
     if "limits" in server.refuses and "minLength" in json.dumps(rf):
         return _error(400, "Invalid schema for response_format: 'minLength' is not permitted.")
@@ -323,6 +389,8 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
     prompt = "\n".join(str(m.get("content", "")) for m in messages)
     name, schema = _schema_of(rf, prompt)
     server.count(name)
+    if not name and not schema:
+        return _filled(body, prompt)
     answer = server.forced.get(name) or answer_for(name, schema, _last_user(messages))
     if fault in ("key_echo", "controls"):
         answer = _strings(answer, fault, auth.removeprefix("Bearer "))
@@ -356,7 +424,70 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
     }
     if fault == "empty_choices":
         doc["choices"] = []
+    if fault == "endless":
+        doc["endless"] = True
     return _hostile_envelope(doc, fault, answer)
+
+
+def _filled(body: dict[str, Any], prompt: str):
+    """A request with no schema at all: numbers up to max_tokens, cut off there."""
+    limit = int(body.get("max_tokens") or body.get("max_completion_tokens") or 16)
+    content = _filler(limit)
+    usage = {"prompt_tokens": tokens(prompt), "completion_tokens": tokens(content)}
+    choice = {
+        "index": 0,
+        "message": {"role": "assistant", "content": content},
+        "finish_reason": "length",
+    }
+    doc = {"id": "chatcmpl-fill", "object": "chat.completion", "model": body.get("model", "")}
+    return 200, {**doc, "choices": [choice], "usage": usage}, {}
+
+
+def streamable(doc: Any) -> bool:
+    """A well-formed answer: one a streaming server sends token by token."""
+    if not isinstance(doc, dict) or not doc.get("choices"):
+        return False
+    message = doc["choices"][0].get("message")
+    return isinstance(message, dict) and isinstance(message.get("content"), str)
+
+
+_PIECE = re.compile(r"\s*(?:\w+|[^\w\s])|\s+$")
+
+
+def pieces(text: str) -> list[str]:
+    """The text in tokens as `tokens` counts them, each with the space before it."""
+    return _PIECE.findall(text) or [text]
+
+
+def sse_events(server: ProtocolServer, doc: dict[str, Any], body: dict[str, Any], log):
+    """The JSON of each chunk: the role, each token, the finish, then the usage if asked.
+    'endless' keeps writing tokens until the client hangs up (a write then fails)."""
+    choice = doc["choices"][0]
+    base = {"id": doc["id"], "object": "chat.completion.chunk", "model": doc["model"]}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+        choices = [{"index": 0, "delta": delta, "finish_reason": finish}]
+        return json.dumps({**base, "choices": choices})
+
+    yield chunk({"role": "assistant", "content": ""})
+    words = pieces(choice["message"]["content"])
+    endless = doc.get("endless", False)
+    began = time.monotonic()
+    i = 0
+    while i < len(words) or (endless and time.monotonic() - began < server.endless_seconds):
+        if i:
+            time.sleep(server.token_seconds)
+        yield chunk({"content": words[i % len(words)]})
+        log.tokens += 1
+        i += 1
+    yield chunk({}, choice.get("finish_reason") or "stop")
+    if (body.get("stream_options") or {}).get("include_usage"):
+        yield json.dumps({**base, "choices": [], "usage": doc["usage"]})
+
+
+def _filler(limit: int) -> str:
+    """Numbers from 1, as many tokens as `limit`: a model told to count fills max_tokens."""
+    return " ".join(str(n) for n in range(1, max(1, limit) + 1))
 
 
 def _hostile_envelope(doc: dict[str, Any], fault: str, answer: Any):

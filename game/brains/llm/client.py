@@ -38,6 +38,7 @@ from game.brains.llm.model import (
     Signals,
 )
 from game.brains.llm.recording import ReplayCache
+from game.brains.llm.room import max_tokens_for
 from game.brains.llm.specs import Args
 from game.brains.llm.specs import Spec as Question
 from game.brains.llm.stack import Ledgers, build_model
@@ -175,13 +176,14 @@ class ChatClient:
 
     def request_for(self, question: Question, args: Args, agent: str = "") -> ChatRequest:
         model = self.model_for(question)
+        schema = question.schema(args)
         return ChatRequest(
             messages=prompt(question, args),
-            schema=question.schema(args),
+            schema=schema,
             model=model,
             purpose=question.name,
             agent=agent,
-            max_tokens=question.max_tokens,
+            max_tokens=max_tokens_for(schema, question.max_tokens),  # the time budget's base
             temperature=self.settings.temperature,
             cheap=model != self.settings.model,
         )

@@ -2,17 +2,23 @@
 requests, and the settings to use with it.
 
 It tries each output mode (json_schema, json_object, text) with a one-line question,
-asks /v1/embeddings for two texts, times two requests sent at once against one alone
-(a server that serves one at a time gets max_parallel 1), and asks a small schema-bound
-question a few times to see whether the model follows the schema. The verdict and the
-settings are printed and kept in the user cache (see settled.py), where the next run
-starts from them.
+asks /v1/embeddings for two texts, asks a small schema-bound question a few times to see
+whether the model follows the schema, and times serving with answers of one length: a
+request told to count, with a fixed `max_tokens` it fills, alone and then two at once.
+Per generated token, a server that serves one request at a time makes the pair wait about
+twice as long as the one alone (then max_parallel 1); a server that batches them does
+not. Comparing per token, with the lengths forced equal, is what makes it hold: two
+answers of different lengths compared by their whole times told a serial server apart
+from a parallel one by chance (Gemma 3 270M, 2 of 2 tries). The alone request also gives
+the generation speed (tokens after the first over the time they took), which a run's
+answer budgets are made from (openai_chat.Pace). The verdict and the settings are printed
+and kept in the user cache (see settled.py), where the next run starts from them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -32,7 +38,7 @@ from game.brains.llm.model import (
     Role,
 )
 from game.brains.llm.modes import LADDER
-from game.brains.llm.openai_chat import DEFAULT_URL, OpenAIChat
+from game.brains.llm.openai_chat import DEFAULT_URL, OpenAIChat, Streamed
 from game.brains.llm.settled import EndpointMemory
 from game.core.config import LLMSettings, OutputMode
 
@@ -49,6 +55,14 @@ PROBE_SCHEMA = {
 }
 PROBE_PROMPT = "Pick a color, a count from 1 to 5, and one word describing the sky."
 TRIES = 3
+# The timing probe: an answer any model writes on and on, cut off at FILL_TOKENS, so the
+# requests compared are of one length.
+FILL_PROMPT = (
+    "Count from 1 to 1000 in digits, the numbers separated by single spaces. "
+    "Write only the numbers."
+)
+FILL_TOKENS = 32
+SERIAL_RATIO = 1.6  # per-token time of two at once over one alone: one at a time above it
 
 
 @dataclass(frozen=True)
@@ -58,11 +72,12 @@ class Verdict:
     modes: dict[str, str]  # mode -> 'works' or why not
     mode: OutputMode | None
     embeddings: str  # 'works (N dimensions)' or why not
-    latency: float  # seconds for one small answer
-    tokens_per_second: float
+    latency: float  # seconds to the first token of a small answer (to all of it unstreamed)
+    tokens_per_second: float  # generation speed, from the timing probe
     follows_schema: str  # 'k of n'
     max_parallel: int  # 1 when two requests took as long as two in a row, else 0
     problems: list[str] = field(default_factory=list)
+    serving: str = ""  # the timing probe's figures, for a person
 
     @property
     def usable(self) -> bool:
@@ -72,8 +87,9 @@ class Verdict:
         if not self.usable:
             return f"unusable: {'; '.join(self.problems) or 'no output mode works'}"
         mode = self.mode.value if self.mode else "none"
-        speed = f"{self.latency:.1f} s a request, {self.tokens_per_second:.0f} tokens/s"
-        return f"usable in {mode} mode; {speed}; schema followed {self.follows_schema}"
+        speed = f"{self.latency:.1f} s to the first token, {self.tokens_per_second:.1f} tokens/s"
+        serving = "one request at a time" if self.max_parallel == 1 else "requests in parallel"
+        return f"usable in {mode} mode; {speed}; {serving}; schema followed {self.follows_schema}"
 
     def settings(self) -> dict[str, Any]:
         """The settings to put in the config file's [llm] table."""
@@ -98,8 +114,8 @@ def check(settings: LLMSettings, say: Callable[[str], None] = lambda line: None)
         embeddings = _embeddings(chat, settings, say)
         follows = _follows(chat, settings, mode, quirks, say) if mode else "0 of 0"
         warm = _warm(chat, settings, mode, quirks) if mode else None
-        latency, speed = (warm.seconds, _speed(warm)) if warm else (0.0, 0.0)
-        serial = _serial(chat, settings, mode, quirks, latency) if warm else False
+        latency = (warm.first_token or warm.last_token) if warm else 0.0
+        timing = _timing(chat, settings, quirks, say) if warm else None
     finally:
         chat.close()
     return Verdict(
@@ -109,19 +125,23 @@ def check(settings: LLMSettings, say: Callable[[str], None] = lambda line: None)
         mode,
         embeddings,
         latency,
-        speed,
+        timing.speed if timing else 0.0,
         follows,
-        1 if serial else 0,
+        1 if timing and timing.serial else 0,
         problems,
+        timing.line() if timing else "",
     )
 
 
 def remember(verdict: Verdict) -> None:
-    """The verdict in the user cache: the next run starts on its mode and parallelism."""
+    """The verdict in the user cache: the next run starts on its mode and parallelism,
+    and makes its answer budgets from the measured speed."""
     facts: dict[str, Any] = {"verdict": verdict.line(), "embeddings": verdict.embeddings}
     if verdict.mode is not None:
-        facts["mode"] = verdict.mode
+        facts.update(mode=verdict.mode, mode_from="doctor")
     facts["max_parallel"] = verdict.max_parallel
+    if verdict.tokens_per_second > 0:
+        facts["tokens_per_second"] = round(verdict.tokens_per_second, 2)
     EndpointMemory().put(verdict.endpoint, verdict.model, **facts)
 
 
@@ -148,10 +168,15 @@ def _request(settings: LLMSettings, mode: OutputMode, quirks, seed: int | None =
 
 def _ask(chat: OpenAIChat, request: ChatRequest) -> tuple[ChatReply, frozenset[Quirk]]:
     """One request, adapting to parameters the model refuses (as the ladder does)."""
+    streamed, quirks = _timed(chat, request)
+    return streamed.reply, quirks
+
+
+def _timed(chat: OpenAIChat, request: ChatRequest) -> tuple[Streamed, frozenset[Quirk]]:
     quirks = request.quirks
     for _ in range(len(Quirk) + 1):
         try:
-            return chat.chat(replace(request, quirks=quirks)), quirks
+            return chat.stream(replace(request, quirks=quirks)), quirks
         except ParamRefused as exc:
             if exc.quirk in quirks:
                 raise
@@ -192,10 +217,6 @@ def _embeddings(chat: OpenAIChat, settings: LLMSettings, say) -> str:
     return found
 
 
-def _speed(reply: ChatReply) -> float:
-    return reply.completion_tokens / reply.seconds if reply.seconds > 0 else 0.0
-
-
 def _follows(chat, settings, mode, quirks, say) -> str:
     good = 0
     for attempt in range(TRIES):
@@ -222,30 +243,88 @@ def _fits(answer: dict[str, Any]) -> bool:
     )
 
 
-def _warm(chat, settings, mode, quirks) -> ChatReply | None:
+def _warm(chat, settings, mode, quirks) -> Streamed | None:
     """One request after the first few: its time is the endpoint's, not its warming up
     (the first request to llama.cpp's server evaluates the whole prompt cold)."""
     try:
-        return _ask(chat, _request(settings, mode, quirks, seed=9))[0]
+        return _timed(chat, _request(settings, mode, quirks, seed=9))[0]
     except ModelError:
         return None
 
 
-def _serial(chat, settings, mode, quirks, alone: float) -> bool:
-    """Two requests at once that take about twice as long as one: one at a time."""
-    took: list[float] = []
+@dataclass(frozen=True)
+class Timing:
+    """The timing probe: one answer of FILL_TOKENS alone, then two at once."""
 
-    def one(seed: int) -> None:
-        began = time.perf_counter()
-        try:
-            _ask(chat, _request(settings, mode, quirks, seed=10 + seed))
-        except ModelError:
-            return
-        took.append(time.perf_counter() - began)
+    alone: Streamed
+    together: tuple[Streamed, ...]  # those of the pair that answered
 
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(2)]
+    @property
+    def speed(self) -> float:
+        return self.alone.tokens_per_second()
+
+    @property
+    def ratio(self) -> float:
+        """The slower of the pair's time per token over the one alone's."""
+        if len(self.together) < 2:
+            return 0.0
+        alone = self.alone.seconds_per_token()
+        return max(s.seconds_per_token() for s in self.together) / alone if alone > 0 else 0.0
+
+    @property
+    def serial(self) -> bool:
+        return self.ratio > SERIAL_RATIO
+
+    def lengths(self) -> tuple[int, ...]:
+        return tuple(s.reply.completion_tokens for s in (self.alone, *self.together))
+
+    def line(self) -> str:
+        per = self.alone.seconds_per_token()
+        pair = f"{per * self.ratio:.3f} s two at once" if self.ratio else "the pair failed"
+        sizes = " and ".join(map(str, self.lengths()))
+        note = "" if len(set(self.lengths())) == 1 else " (lengths differ: compared per token)"
+        return (
+            f"{per:.3f} s a token alone, {pair} ({sizes} tokens){note}; "
+            f"{self.speed:.1f} tokens/s generated"
+        )
+
+
+def _fill(settings: LLMSettings, quirks: frozenset[Quirk]) -> ChatRequest:
+    """The timing probe: plain text, no schema, an answer that runs past max_tokens."""
+    return ChatRequest(
+        messages=(Message(Role.USER, FILL_PROMPT),),
+        schema={},
+        model=settings.model,
+        purpose="doctor",
+        max_tokens=FILL_TOKENS,
+        temperature=0.0,
+        mode=OutputMode.TEXT,
+        quirks=quirks,
+    )
+
+
+def _timing(chat, settings, quirks, say) -> Timing | None:
+    """One probe alone, then two at once: per generated token, does the pair wait twice
+    as long (one at a time) or about as long (in parallel)?"""
+    try:  # twice, the faster kept: the first may read the prompt cold, the pair will not
+        first, quirks = _timed(chat, _fill(settings, quirks))
+        second, quirks = _timed(chat, _fill(settings, quirks))
+    except ModelError as exc:
+        say(f"  serving      not measured ({str(exc)[:120]})")
+        return None
+    alone = min(first, second, key=lambda s: s.seconds_per_token())
+    together: list[Streamed] = []
+
+    def one() -> None:
+        with contextlib.suppress(ModelError):
+            together.append(_timed(chat, _fill(settings, quirks))[0])
+
+    threads = [threading.Thread(target=one) for _ in range(2)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return len(took) == 2 and alone > 0 and max(took) > 1.6 * alone
+    timing = Timing(alone, tuple(together))
+    serving = "one at a time" if timing.serial else "in parallel"
+    say(f"  serving      {serving}: {timing.line()}")
+    return timing

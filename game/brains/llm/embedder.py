@@ -172,11 +172,8 @@ def open_embedder(
         return offline
     try:
         dim = _probe(client)
-    except NoEmbeddings as exc:
-        notify(
-            f"the endpoint has no /v1/embeddings for {model!r} ({exc}): memories use the "
-            f"offline embedder {offline.name}"
-        )
+    except NoEmbeddings as exc:  # its words say which: no /v1/embeddings, or per-token vectors
+        notify(f"embeddings for {model!r}: {exc}; memories use the offline embedder {offline.name}")
         return offline
     except ModelError as exc:
         if not client.down:

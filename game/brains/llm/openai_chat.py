@@ -4,6 +4,14 @@ It sends exactly what the request says (the output mode and parameter quirks are
 by the ladder above it) and turns every HTTP error into one of our typed failures. It
 never retries (`max_retries=0`): retries belong to the Retrying wrapper, where they are
 counted and Retry-After is honoured.
+
+Answers are streamed (`stream=True`), because on a CPU a long answer takes minutes and
+only a stream tells a slow answer from a dead one. A request has two clocks (`Pace`): a
+deadline to its first token (the server reading the prompt), then a budget for the rest
+from the endpoint's measured tokens per second and the question's `max_tokens`. A request
+past either, or cancelled, is ended by closing its stream, so the server stops writing
+it instead of finishing an answer nobody reads (llama.cpp's server does finish abandoned
+requests, and the re-ask then queues behind it).
 """
 
 from __future__ import annotations
@@ -11,12 +19,15 @@ from __future__ import annotations
 import contextlib
 import importlib
 import math
+import re
+import socket
 import threading
 import time
 import zlib
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from email.utils import parsedate_to_datetime
+from enum import Enum
 from typing import Any
 
 import openai
@@ -56,17 +67,57 @@ NO_EMBEDDINGS = (400, 404, 405, 422, 501)
 MAX_BODY = 8_000_000  # bytes of one answer
 MAX_DIM = 16_384  # numbers in one embedding (the largest hosted models use 3,072)
 MAX_TOKENS = 10_000_000  # a usage count above this is not believed
-POLL = 0.1  # seconds between looks at cancellation while a request is out
+POLL = 0.1  # seconds between looks at the clocks and at cancellation while a request is out
+
+# The answer budget: `BUDGET_MARGIN` times the time `max_tokens` take at the measured
+# speed, and never less than `BUDGET_FLOOR`. The margin lets a shared CPU run at half the
+# speed doctor measured before an answer is given up; the floor covers the server's own
+# pauses. With no measure, `ASSUMED_SPEED` stands in: slower than the slowest CPU model
+# measured here (Gemma 3 270M, 2.4 tokens a second), so no real answer is cut short.
+BUDGET_MARGIN = 2.0
+BUDGET_FLOOR = 10.0  # seconds
+ASSUMED_SPEED = 2.0  # tokens a second
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How long one request may take, in two clocks.
+
+    `first_token` runs from sending to the first token of a streamed answer (the server
+    queueing and reading the prompt), or to the whole answer of a server that does not
+    stream. Then the answer has `budget(max_tokens)` seconds to finish."""
+
+    first_token: float = 60.0  # seconds
+    tokens_per_second: float = 0.0  # measured by doctor; 0 = unknown (ASSUMED_SPEED)
+    margin: float = BUDGET_MARGIN
+    floor: float = BUDGET_FLOOR
+
+    @property
+    def speed(self) -> float:
+        return self.tokens_per_second if self.tokens_per_second > 0 else ASSUMED_SPEED
+
+    def budget(self, max_tokens: int) -> float:
+        """Seconds from the first token to the last, for an answer of up to max_tokens."""
+        return max(self.floor, self.margin * max(1, max_tokens) / self.speed)
+
+
+class Streaming(Enum):
+    """How answers are asked for; an endpoint that refuses a step gets the next one."""
+
+    WITH_USAGE = "stream, usage in the last chunk"  # stream_options.include_usage
+    PLAIN = "stream"  # tokens counted from the chunks
+    OFF = "whole answers"  # one JSON body (the first-token deadline covers all of it)
 
 
 class OpenAIChat:
     """Chat completions and embeddings from any OpenAI-compatible endpoint.
 
-    Bounded on every side: `timeout` is the whole request's deadline (a server dripping
-    one byte a second does not stretch it), the body is capped at `max_bytes` (declared
-    or streamed, compressed or not), and `close()` cancels every request in flight at
-    once. The answer is read as bytes and validated here, field by field: whatever an
-    endpoint sends, a caller gets a checked reply or a typed ModelError."""
+    Bounded on every side: a chat answer streams under its `Pace` (a server dripping one
+    byte a second does not stretch it), an embedding answer must come whole within
+    `timeout`, the body is capped at `max_bytes` (declared or streamed, compressed or
+    not), and `close()` cancels every request in flight at once, closing their
+    connections. The answer is read as bytes and validated here, field by field: whatever
+    an endpoint sends, a caller gets a checked reply or a typed ModelError."""
 
     def __init__(
         self,
@@ -75,12 +126,17 @@ class OpenAIChat:
         timeout: float = 60.0,
         key_env: str = "OPENAI_API_KEY",
         max_bytes: int = MAX_BODY,
+        tokens_per_second: float = 0.0,
     ) -> None:
         self.endpoint = base_url or DEFAULT_URL
         self.timeout = timeout
+        self.pace = Pace(timeout, tokens_per_second)
+        self.streaming = Streaming.WITH_USAGE
         self._key, self._key_env = api_key, key_env
         self._secrets = url_secrets(base_url)
         self._closed = threading.Event()
+        self._flights: set[Flight] = set()
+        self._flights_lock = threading.Lock()
         self._http = bounded_client(timeout, max_bytes)
         self._client = openai.OpenAI(
             api_key=lambda: api_key() or "no-key",  # read at each request, never kept
@@ -91,40 +147,90 @@ class OpenAIChat:
         )
 
     def chat(self, request: ChatRequest) -> ChatReply:
-        began = time.perf_counter()
-        raw = self._call(
-            lambda: (
-                self._client.chat.completions.with_raw_response.create(
-                    **chat_arguments(request)
-                ).content
-            ),
-            request.model,
-        )
-        reply = chat_reply(load_document(raw), request, time.perf_counter() - began)
-        return replace(reply, text=self._say(reply.text, one_line=False))
+        return self.stream(request).reply
+
+    def stream(self, request: ChatRequest) -> Streamed:
+        """The reply with its timing (doctor reads the first and last token's times). An
+        endpoint that refuses streaming (a 400 or 422 naming it) steps this transport down
+        to the next way of asking, for this request and every later one."""
+        while True:
+            style = self.streaming
+            try:
+                return self._streamed(request, style)
+            except Refused as exc:
+                if style is Streaming.OFF or not _names_stream(str(exc)):
+                    raise
+                self._step_down(style)
+
+    def _step_down(self, refused: Streaming) -> None:
+        order = list(Streaming)
+        with self._flights_lock:
+            if self.streaming is refused:
+                self.streaming = order[order.index(refused) + 1]
+
+    def _streamed(self, request: ChatRequest, style: Streaming) -> Streamed:
+        flight = Flight(self.pace, request.max_tokens)
+        streamed = self._call(lambda: self._read(request, style, flight), request.model, flight)
+        text = self._say(streamed.reply.text, one_line=False)
+        return replace(streamed, reply=replace(streamed.reply, text=text))
+
+    def _read(self, request: ChatRequest, style: Streaming, flight: Flight) -> Streamed:
+        """Runs on the request's own thread: sends, then reads the answer chunk by chunk,
+        telling `flight` of the response (so the caller's thread can close it) and of the
+        first token (which starts the answer's budget)."""
+        kwargs = chat_arguments(request)
+        if style is not Streaming.OFF:
+            kwargs["stream"] = True
+        if style is Streaming.WITH_USAGE:
+            kwargs["stream_options"] = {"include_usage": True}
+        create = self._client.chat.completions.with_streaming_response.create
+        with create(**kwargs, timeout=self._wire_timeout(flight)) as response:
+            http = response.http_response
+            flight.attach(http)
+            kind = http.headers.get("content-type", "").lower()
+            if "text/event-stream" not in kind:  # a server that answers whole
+                raw = response.read()
+                doc = load_document(raw)
+                return Streamed(chat_reply(doc, request, flight.seconds()), 0.0, flight.seconds())
+            return read_events(response.iter_lines(), request, flight)
+
+    def _wire_timeout(self, flight: Flight) -> Any:
+        """The HTTP library's own timeouts: reads may wait as long as the whole request
+        may last (the caller's clocks are the real deadline), connecting 10 s at most."""
+        whole = flight.longest()
+        return _http.Timeout(whole, connect=min(self.timeout, 10.0))
 
     def embed(self, request: EmbedRequest) -> EmbedReply:
+        """Vectors, whole within `timeout` (an embedding is one forward pass: no stream)."""
         began = time.perf_counter()
-        raw = self._call(
-            lambda: (
-                self._client.embeddings.with_raw_response.create(
-                    model=request.model, input=list(request.texts), encoding_format="float"
-                ).content
-            ),
-            request.model,
-            embeddings=True,
-        )
+        flight = Flight(replace(self.pace, floor=0.0, margin=0.0), 0, whole=True)
+
+        def ask() -> bytes:
+            create = self._client.embeddings.with_streaming_response.create
+            arguments = {"model": request.model, "input": list(request.texts)}
+            with create(**arguments, encoding_format="float") as response:
+                flight.attach(response.http_response)
+                return response.read()
+
+        raw = self._call(ask, request.model, flight, embeddings=True)
         return embed_reply(load_document(raw), request, time.perf_counter() - began)
 
     def close(self) -> None:
-        """Cancel whatever is in flight (its callers get Cancelled at once) and refuse
-        whatever comes next: the run or the window is ending."""
+        """Cancel whatever is in flight (its callers get Cancelled at once, its streams
+        are closed, so the server stops writing) and refuse whatever comes next: the run
+        or the window is ending."""
         self._closed.set()
+        with self._flights_lock:
+            flights = list(self._flights)
+        for flight in flights:
+            flight.hang_up()
         with contextlib.suppress(Exception):  # a pool closing under a live request
             self._http.close()
 
-    # -- a deadline for the whole request, and cancellation ----------------------------------
-    def _within_deadline(self, call: Callable[[], Any]) -> Any:
+    # -- the clocks, and cancellation ----------------------------------------------------------
+    def _within_deadline(self, call: Callable[[], Any], flight: Flight) -> Any:
+        """`call` on its own thread while this one watches the flight's clocks; past
+        them, or when the transport closes, the flight's connection is closed."""
         if self._closed.is_set():
             raise Cancelled("the run is over: no more requests")
         box: list[tuple[bool, Any]] = []
@@ -138,26 +244,41 @@ class OpenAIChat:
             finally:
                 done.set()
 
-        threading.Thread(target=work, name="model-request", daemon=True).start()
-        end = time.monotonic() + self.timeout
-        while not done.wait(min(POLL, max(0.0, end - time.monotonic()))):
-            if self._closed.is_set():
-                raise Cancelled("the run is over: the request was cancelled")
-            if time.monotonic() >= end:
-                raise Transient(f"no answer within {self.timeout:g} s")
+        with self._flights_lock:
+            self._flights.add(flight)
+        try:
+            threading.Thread(target=work, name="model-request", daemon=True).start()
+            while not done.wait(min(POLL, max(0.0, flight.deadline() - time.monotonic()))):
+                if self._closed.is_set():
+                    flight.hang_up()
+                    raise Cancelled("the run is over: the request was cancelled")
+                if time.monotonic() >= flight.deadline():
+                    late = flight.lateness()
+                    flight.hang_up()
+                    raise Transient(late)
+        finally:
+            with self._flights_lock:
+                self._flights.discard(flight)
         ok, value = box[0]
         if ok:
             return value
         raise value
 
     # -- errors into types -----------------------------------------------------------------
-    def _call(self, call: Callable[[], Any], model: str, embeddings: bool = False) -> Any:
+    def _call(
+        self,
+        call: Callable[[], Any],
+        model: str,
+        flight: Flight | None = None,
+        embeddings: bool = False,
+    ) -> Any:
+        flight = flight or Flight(self.pace, 0, whole=True)
         try:
-            return self._within_deadline(call)
+            return self._within_deadline(call, flight)
         except ModelError:
             raise
         except openai.APITimeoutError:
-            raise Transient(f"no answer within {self.timeout:g} s") from None
+            raise Transient(flight.lateness()) from None
         except openai.APIConnectionError as exc:
             raise self._connection_error(exc) from None
         except openai.RateLimitError as exc:
@@ -185,7 +306,7 @@ class OpenAIChat:
 
     def _unreadable(self, exc: BaseException) -> ModelError:
         if isinstance(exc, PastDeadline):
-            return Transient(f"no answer within {self.timeout:g} s")
+            return Transient(f"no answer within {exc.seconds:g} s")
         if isinstance(exc, TooLarge):
             return BadReply(self._say(str(exc)))
         return BadReply(f"an unreadable answer ({type(exc).__name__})")
@@ -198,7 +319,7 @@ class OpenAIChat:
             refused = f"the endpoint refused the API key ({status})"
             return EndpointDown(f"{refused}; set ${self._key_env}")
         if embeddings and (status in NO_EMBEDDINGS or _names_embeddings(status, message)):
-            return NoEmbeddings(f"{status}: {message}")
+            return NoEmbeddings(f"the endpoint has no /v1/embeddings ({status}: {message})")
         quirk = quirk_for(message) if status in (400, 422) and not embeddings else None
         if quirk is not None:
             return ParamRefused(quirk, f"{status}: {message}")
@@ -227,19 +348,24 @@ class TooLarge(Exception):
 class PastDeadline(Exception):
     """The answer was still arriving when the request's deadline passed."""
 
+    def __init__(self, seconds: float = 0.0) -> None:
+        super().__init__(f"no answer within {seconds:g} s")
+        self.seconds = seconds
+
 
 class _BoundedStream(_http.SyncByteStream):
     """The body's bytes, decompressed here under the cap, checked against the deadline."""
 
-    def __init__(self, inner: Any, cap: int, deadline: float, compressed: bool) -> None:
-        self.inner, self.cap, self.deadline = inner, cap, deadline
+    def __init__(self, inner: Any, cap: int, seconds: float, compressed: bool) -> None:
+        self.inner, self.cap, self.seconds = inner, cap, seconds
+        self.deadline = time.monotonic() + seconds
         self._inflate = zlib.decompressobj(47) if compressed else None  # gzip or zlib header
 
     def __iter__(self):
         total = 0
         for chunk in self.inner:
             if time.monotonic() > self.deadline:
-                raise PastDeadline()
+                raise PastDeadline(self.seconds)
             if self._inflate is not None:
                 chunk = self._inflate.decompress(chunk, self.cap - total + 1)
                 if self._inflate.unconsumed_tail:
@@ -254,14 +380,16 @@ class _BoundedStream(_http.SyncByteStream):
 
 
 class BoundedTransport(_http.BaseTransport):
-    """The HTTP transport with a cap on the answer and a deadline on reading it."""
+    """The HTTP transport with a cap on the answer and a deadline on reading it: the
+    request's own read timeout (a streamed answer's whole allowance), else `seconds`.
+    The caller's clocks (`Flight`) are tighter; this one holds if they were bypassed."""
 
     def __init__(self, seconds: float, cap: int) -> None:
         self.inner = _http.HTTPTransport()
         self.seconds, self.cap = seconds, cap
 
     def handle_request(self, request: Any) -> Any:
-        deadline = time.monotonic() + self.seconds
+        seconds = _read_timeout(request) or self.seconds
         request.headers["Accept-Encoding"] = "gzip, deflate"  # only what we can bound
         response = self.inner.handle_request(request)
         headers = response.headers
@@ -277,7 +405,7 @@ class BoundedTransport(_http.BaseTransport):
             raise TooLarge(problem)
         kept = [(k, v) for k, v in headers.multi_items() if k.lower() not in _RECODED]
         compressed = encoding not in ("", "identity")
-        stream = _BoundedStream(response.stream, self.cap, deadline, compressed)
+        stream = _BoundedStream(response.stream, self.cap, seconds, compressed)
         return _http.Response(
             response.status_code, headers=kept, stream=stream, extensions=response.extensions
         )
@@ -287,6 +415,191 @@ class BoundedTransport(_http.BaseTransport):
 
 
 _RECODED = ("content-encoding", "content-length")
+
+
+def _read_timeout(request: Any) -> float:
+    """The read timeout the request was sent with (0 if none is readable)."""
+    timeout = request.extensions.get("timeout") if hasattr(request, "extensions") else None
+    value = timeout.get("read") if isinstance(timeout, dict) else None
+    return float(value) if isinstance(value, (int, float)) and value > 0 else 0.0
+
+
+# -- one request in flight: its clocks, its connection ------------------------------------------
+class Flight:
+    """One request on the wire, shared by the thread that reads its answer and the thread
+    that watches its clocks.
+
+    The deadline is the first-token one until a token arrives, then the answer's budget
+    from that moment (a `whole` request, an embedding, has only the first). `hang_up`
+    shuts the connection's socket, which wakes a read blocked on it, so the server's
+    next write fails and it stops generating; the reading thread then closes the
+    response itself."""
+
+    def __init__(self, pace: Pace, max_tokens: int, whole: bool = False) -> None:
+        self.pace, self.max_tokens = pace, max_tokens
+        self.began = time.monotonic()
+        self.budget = 0.0 if whole else pace.budget(max_tokens)
+        self._first: float | None = None
+        self._response: Any = None
+        self._lock = threading.Lock()
+        self.gone = False  # hung up: the reading thread stops at its next chunk
+
+    def longest(self) -> float:
+        """Seconds the request may last at most."""
+        return self.pace.first_token + self.budget
+
+    def deadline(self) -> float:
+        first = self._first
+        if first is None:
+            return self.began + self.pace.first_token
+        return first + self.budget
+
+    def token(self) -> float:
+        """A token arrived; the first one starts the budget. Seconds since sending."""
+        now = time.monotonic()
+        if self._first is None:
+            self._first = now
+        return now - self.began
+
+    def first_token_seconds(self) -> float:
+        return 0.0 if self._first is None else self._first - self.began
+
+    def seconds(self) -> float:
+        return time.monotonic() - self.began
+
+    def lateness(self) -> str:
+        """Why the request is over time, for the audit log and the retry line."""
+        if self._first is None:
+            return f"no answer within {self.pace.first_token:g} s (no first token yet)"
+        return (
+            f"the answer ran past its budget of {self.budget:.3g} s after its first token "
+            f"({self.max_tokens} tokens at {self.pace.speed:g} tokens/s, "
+            f"x{self.pace.margin:g}, at least {self.pace.floor:g} s)"
+        )
+
+    def attach(self, response: Any) -> None:
+        """The response whose connection `hang_up` closes; one already hung up is
+        closed at once."""
+        with self._lock:
+            self._response = response
+            gone = self.gone
+        if gone:
+            _shut(response)
+            raise Cancelled("the request was given up before its answer began")
+
+    def hang_up(self) -> None:
+        with self._lock:
+            self.gone = True
+            response = self._response
+        if response is not None:
+            _shut(response)
+
+
+def _shut(response: Any) -> None:
+    """Shut the response's socket for reading and writing (a blocked read returns, and
+    the server sees the connection close); without a socket, close the response."""
+    stream = response.extensions.get("network_stream") if response is not None else None
+    sock = stream.get_extra_info("socket") if stream is not None else None
+    if isinstance(sock, socket.socket):
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+        return
+    with contextlib.suppress(Exception):
+        response.close()
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """A reply and when its tokens came: what doctor times serving by."""
+
+    reply: ChatReply
+    first_token: float  # seconds from sending to the first token (0: it came whole)
+    last_token: float  # seconds from sending to the last token, or to the whole answer
+
+    @property
+    def streamed(self) -> bool:
+        return self.first_token > 0
+
+    def seconds_per_token(self) -> float:
+        """The whole request's time over the tokens it wrote: what a caller waits per token."""
+        return self.last_token / max(1, self.reply.completion_tokens)
+
+    def tokens_per_second(self) -> float:
+        """The generation speed: tokens after the first over the time they took (prompt
+        reading excluded); for an answer that came whole, tokens over the whole time."""
+        tokens = self.reply.completion_tokens
+        span = self.last_token - self.first_token
+        if self.streamed and tokens > 1 and span > 0:
+            return (tokens - 1) / span
+        return tokens / self.last_token if self.last_token > 0 else 0.0
+
+
+def read_events(lines: Iterator[str], request: ChatRequest, flight: Flight) -> Streamed:
+    """A streamed answer from its server-sent events, each chunk checked as a whole
+    answer is: text deltas joined, the finish reason and usage kept. Stops at [DONE], at
+    the end of the stream, or when the flight is hung up."""
+    parts: list[str] = []
+    finish, usage, chunks, last = "", {}, 0, 0.0
+    for line in lines:
+        if flight.gone:
+            raise Cancelled("the request was given up while its answer was arriving")
+        if not line.startswith("data:"):
+            continue  # a comment, an event name or a keep-alive
+        data = line[5:].strip()
+        if data == "[DONE]":
+            break
+        delta, ended, counts = _chunk(data)
+        usage = counts or usage
+        finish = ended or finish
+        if delta:
+            parts.append(delta)
+            chunks += 1
+            last = flight.token()
+    if not chunks and not finish:
+        raise BadReply("the stream ended before any answer")
+    choice = {"message": {"content": "".join(parts)}, "finish_reason": finish}
+    doc = {"choices": [choice], "usage": usage}
+    seconds = flight.seconds()
+    reply = chat_reply(doc, request, seconds, seen=chunks)
+    return Streamed(reply, flight.first_token_seconds(), last or seconds)
+
+
+def _chunk(data: str) -> tuple[str, str, dict[str, Any]]:
+    """(text, finish reason, usage) of one chunk; BadReply for one that breaks the protocol."""
+    try:
+        chunk = bounded_json(data, "a chunk of the answer")
+    except Invalid as exc:
+        raise BadReply(str(exc)) from None
+    if not isinstance(chunk, dict):
+        raise BadReply(f"a chunk of the answer is a JSON {type(chunk).__name__}, not an object")
+    if chunk.get("error"):  # llama.cpp's server reports a failure mid-stream this way
+        error = chunk["error"]
+        message = error.get("message") if isinstance(error, dict) else error
+        raise Transient(f"the endpoint failed mid-answer: {single_line(str(message), 300)}")
+    usage = chunk.get("usage") if isinstance(chunk.get("usage"), dict) else {}
+    choices = chunk.get("choices", [])
+    if not isinstance(choices, list):
+        raise BadReply("a chunk of the answer has no list of choices")
+    if not choices:
+        return "", "", usage
+    choice = choices[0]
+    delta = choice.get("delta", {}) if isinstance(choice, dict) else None
+    if not isinstance(delta, dict):
+        raise BadReply("a chunk of the answer has no delta")
+    text = delta.get("content")
+    if text is not None and not isinstance(text, str):
+        raise BadReply(f"a chunk's content is {type(text).__name__}, not text")
+    finish = choice.get("finish_reason")
+    return text or "", single_line(str(finish or ""), 40), usage
+
+
+_STREAM_WORDS = re.compile(r"\bstream(_options)?\b", re.IGNORECASE)
+
+
+def _names_stream(message: str) -> bool:
+    """A rejection naming `stream` or `stream_options`: a server that does not stream,
+    or does not take the usage option."""
+    return _STREAM_WORDS.search(message) is not None
 
 
 def bounded_client(seconds: float, cap: int) -> Any:
@@ -385,7 +698,7 @@ def chat_arguments(request: ChatRequest) -> dict[str, Any]:
         messages = with_example(messages, request.schema)
         schema = grammar_schema(dict(request.schema))
         kwargs["response_format"] = {"type": "json_object", "schema": schema}
-    else:
+    elif request.schema:  # text: the schema in the prompt (a probe without one asks plainly)
         messages = with_schema(messages, request.schema)
     if Quirk.NO_TEMPERATURE not in request.quirks:
         kwargs["temperature"] = request.temperature
@@ -427,8 +740,12 @@ def load_document(raw: bytes) -> dict[str, Any]:
     return doc
 
 
-def chat_reply(doc: dict[str, Any], request: ChatRequest, seconds: float) -> ChatReply:
-    """A checked ChatReply from a chat completion's JSON; BadReply names what is wrong."""
+def chat_reply(
+    doc: dict[str, Any], request: ChatRequest, seconds: float, seen: int = 0
+) -> ChatReply:
+    """A checked ChatReply from a chat completion's JSON; BadReply names what is wrong.
+    `seen`: the chunks a stream brought, one token each on llama.cpp, vLLM and Ollama,
+    for a completion count when the usage is missing."""
     choices = doc.get("choices")
     if not isinstance(choices, list) or not choices:
         raise BadReply("the answer has no choices")
@@ -446,7 +763,7 @@ def chat_reply(doc: dict[str, Any], request: ChatRequest, seconds: float) -> Cha
     if prompt is None:
         prompt = sum(estimate_tokens(m.content) for m in request.messages)
     if completion is None:
-        completion = estimate_tokens(text)
+        completion = seen or estimate_tokens(text)
     return ChatReply(text, prompt, completion, seconds, single_line(str(finish or ""), 40))
 
 
@@ -475,8 +792,8 @@ def embed_reply(doc: dict[str, Any], request: EmbedRequest, seconds: float) -> E
 def _vector(raw: Any) -> tuple[float, ...]:
     if _per_token(raw):
         raise NoEmbeddings(
-            f"the endpoint returned one vector per token ({len(raw)} of them), not one per "
-            "text: it serves a chat model, not an embedding model"
+            f"the endpoint's /v1/embeddings answered one vector per token ({len(raw)} of "
+            "them), not one per text: it serves a chat model, not an embedding model"
         )
     if not isinstance(raw, list) or not 0 < len(raw) <= MAX_DIM:
         size = len(raw) if isinstance(raw, list) else type(raw).__name__

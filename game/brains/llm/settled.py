@@ -2,19 +2,27 @@
 cache (`endpoints.json`), so the next run starts on the rung that worked instead of
 learning it again from a refusal, and `doctor` can leave its verdict for the game.
 
+`effective` lays what is cached over the settings, the one way both a run (stack.py) and
+`python main.py config` read them: so what `config` shows, and where it says each value
+came from (default, config file, environment, flag, doctor cache), is what a run uses.
+
 The file is a convenience, never a requirement: unreadable or unwritable, it is ignored.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from game.core.config import OutputMode, cache_dir
+from game.brains.llm.openai_chat import DEFAULT_URL, Pace
+from game.core.config import Config, LLMSettings, OutputMode, cache_dir, describe
+from game.core.text import public_url
 
 FILE = "endpoints.json"
 _lock = threading.Lock()
@@ -28,6 +36,8 @@ class Settled:
     embeddings: str = ""  # 'yes', or why not
     max_parallel: int = 0  # 0 = not measured
     verdict: str = ""  # doctor's one line
+    mode_from: str = ""  # who found the mode: 'doctor' or 'a run'
+    tokens_per_second: float = 0.0  # doctor's measured generation speed; 0 = not measured
 
 
 def endpoint_key(endpoint: str, model: str) -> str:
@@ -47,11 +57,15 @@ class EndpointMemory:
         except ValueError:
             mode = None
         parallel = entry.get("max_parallel", 0)
+        speed = entry.get("tokens_per_second", 0.0)
+        fast = isinstance(speed, (int, float)) and math.isfinite(speed) and 0 < speed < 1e6
         return Settled(
             mode=mode if mode is not OutputMode.AUTO else None,
             embeddings=str(entry.get("embeddings", "")),
             max_parallel=parallel if isinstance(parallel, int) and parallel > 0 else 0,
             verdict=str(entry.get("verdict", "")),
+            mode_from=str(entry.get("mode_from", "")),
+            tokens_per_second=float(speed) if fast else 0.0,
         )
 
     def put(self, endpoint: str, model: str, **facts: Any) -> None:
@@ -78,3 +92,92 @@ class EndpointMemory:
         except (OSError, ValueError):
             return {}
         return doc if isinstance(doc, dict) else {}
+
+
+# -- what a run uses ------------------------------------------------------------------------
+DOCTOR = "doctor cache"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One effective value and where it came from."""
+
+    value: Any
+    source: str  # 'default', a config file's path, '$VAR', 'flag', or the cache's words
+
+
+@dataclass(frozen=True)
+class Effective:
+    """The settings a run's requests go out with, cached knowledge laid on the config.
+
+    An output mode of `auto` starts on the cached rung (and still steps down if it is
+    refused); `max_parallel = 0` takes the cached measure; the answer budget's speed is
+    doctor's measure (there is no setting for it)."""
+
+    output_mode: Setting  # OutputMode
+    max_parallel: Setting  # int; 0 = no limit
+    first_token: Setting  # seconds (the `timeout` setting)
+    tokens_per_second: Setting  # float; 0 = not measured
+
+
+def effective(
+    settings: LLMSettings,
+    sources: Mapping[str, str] | None = None,
+    memory: EndpointMemory | None = None,
+    endpoint: str = "",
+) -> Effective:
+    """The settings with the cache laid on, each with its source. A replay asks nothing
+    (so nothing cached applies), nor does a run told not to remember endpoints."""
+    sources = sources or {}
+
+    def given(name: str, value: Any) -> Setting:
+        return Setting(value, sources.get(f"llm.{name}", "default"))
+
+    use_cache = settings.remember_endpoint and not settings.replay
+    known = Settled()
+    if use_cache:
+        url = endpoint or public_url(settings.base_url or DEFAULT_URL)
+        known = (memory or EndpointMemory()).get(url, settings.model)
+    mode = given("output_mode", settings.output_mode)
+    if settings.output_mode is OutputMode.AUTO and known.mode is not None:
+        by = DOCTOR if known.mode_from != "a run" else "endpoint cache (an earlier run)"
+        mode = Setting(known.mode, f"{by}; auto starts here, steps down if refused")
+    parallel = given("max_parallel", settings.max_parallel)
+    if not settings.max_parallel and known.max_parallel:
+        parallel = Setting(known.max_parallel, DOCTOR)
+    speed = Setting(known.tokens_per_second, DOCTOR)
+    if not known.tokens_per_second:
+        speed = Setting(0.0, "not measured: run doctor")
+    return Effective(mode, parallel, given("timeout", settings.timeout), speed)
+
+
+def described(config: Config, memory: EndpointMemory | None = None) -> str:
+    """`python main.py config`: the settings as a run will use them, the cache laid on
+    (so `output_mode = "auto"` with a cached json_object shows json_object, and says it
+    came from the doctor cache), then how long a request may take."""
+    known = effective(config.llm, config.sources, memory)
+    llm = replace(
+        config.llm, output_mode=known.output_mode.value, max_parallel=known.max_parallel.value
+    )
+    sources = dict(config.sources)
+    for name, setting in (("output_mode", known.output_mode), ("max_parallel", known.max_parallel)):
+        if setting.source != "default":
+            sources[f"llm.{name}"] = setting.source
+    lines = [describe(replace(config, llm=llm, sources=sources)), *pace_lines(known)]
+    return "\n".join(lines)
+
+
+def pace_lines(known: Effective) -> list[str]:
+    """The two clocks of a request (openai_chat.Pace) in words, with their sources."""
+    pace = Pace(known.first_token.value, known.tokens_per_second.value)
+    speed = known.tokens_per_second
+    rate = f"{pace.speed:g} tokens/s ({speed.source})"
+    if not speed.value:
+        rate = f"{pace.speed:g} tokens/s (assumed: {speed.source})"
+    examples = ", ".join(f"{pace.budget(n):.0f} s for {n:,} tokens" for n in (60, 200, 1500))
+    return [
+        f"# first token within {pace.first_token:g} s: the timeout setting "
+        f"({known.first_token.source}); a server that does not stream must answer whole by then",
+        f"# then the answer's budget: {pace.margin:g} x max_tokens / {rate}, "
+        f"at least {pace.floor:g} s ({examples})",
+    ]

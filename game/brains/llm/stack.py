@@ -29,7 +29,7 @@ from game.brains.llm.modes import ModeLadder
 from game.brains.llm.openai_chat import DEFAULT_URL, OpenAIChat, chat_arguments
 from game.brains.llm.recording import Recording, ReplayCache
 from game.brains.llm.retry import Retrying, Throttled
-from game.brains.llm.settled import EndpointMemory
+from game.brains.llm.settled import EndpointMemory, effective
 from game.brains.usage import UsageMeter
 from game.core.config import LLMSettings, OutputMode
 
@@ -63,11 +63,15 @@ def build_model(
 ) -> Stack:
     """`transport` replaces the openai one (a test's fake endpoint)."""
     url = settings.base_url or DEFAULT_URL
+    start, on_settle, known = _remembered(settings, url)
     inner: LanguageModel = transport or OpenAIChat(
-        settings.base_url, settings.api_key, settings.timeout, settings.api_key_env
+        settings.base_url,
+        settings.api_key,
+        settings.timeout,
+        settings.api_key_env,
+        tokens_per_second=known.tokens_per_second.value,
     )
-    start, on_settle, parallel = _remembered(settings, url)
-    model: LanguageModel = Throttled(inner, settings.max_parallel or parallel)
+    model: LanguageModel = Throttled(inner, known.max_parallel.value)
     count = ledgers.meter.count
     audit: list[Audited] = []
 
@@ -100,15 +104,19 @@ def build_model(
 
 
 def _remembered(settings: LLMSettings, url: str):
-    """(start, on_settle, max_parallel): the rung that worked last time for this endpoint
-    and model, how to keep the one that works now, and how many requests it takes at
-    once (measured by `doctor`; 0 = unknown). A replay needs none of them."""
+    """(start, on_settle, effective): the rung that worked last time for this endpoint
+    and model, how to keep the one that works now, and the effective settings (what
+    `config` shows: the cached parallelism and speed, measured by `doctor`). A replay
+    needs none of them."""
+    endpoint = public_url(url)
+    known = effective(settings, endpoint=endpoint)
     if settings.replay or not settings.remember_endpoint:
-        return None, lambda mode: None, 0
-    memory, endpoint = EndpointMemory(), public_url(url)
-    known = memory.get(endpoint, settings.model)
+        return None, lambda mode: None, known
+    memory = EndpointMemory()
+    cached = memory.get(endpoint, settings.model).mode
 
     def keep(mode: OutputMode) -> None:
-        memory.put(endpoint, settings.model, mode=mode)
+        if mode is not cached:  # a mode doctor found and a run confirms stays doctor's
+            memory.put(endpoint, settings.model, mode=mode, mode_from="a run")
 
-    return known.mode, keep, known.max_parallel
+    return cached, keep, known
