@@ -16,13 +16,24 @@ from game.sim.saves import load_game, save_game
 from tests.sim.places import CAFE, ISABELLA, KLAUS, MARIA, cafe_row, place, wall_between
 
 
-@pytest.fixture
-def town():
-    """The town of three at 10:30, everyone up (lockstep, the scripted brain)."""
+@pytest.fixture(scope="module")
+def morning(tmp_path_factory):
+    """The town of three lived to 10:30 once and saved: every test loads its own copy."""
+    root = tmp_path_factory.mktemp("visitor-chats")
     sim = build_simulation("three", seed=0)
     midnight = datetime.combine(sim.now.date(), datetime.min.time())
     sim.run_until(midnight + timedelta(hours=10, minutes=30))
-    assert not any(a.asleep for a in sim.agents.values())
+    save_game(sim, "morning", root)
+    sim.close()
+    return root, midnight + timedelta(hours=10, minutes=30)
+
+
+@pytest.fixture
+def town(morning):
+    """The town of three at 10:30, everyone up (lockstep, the scripted brain)."""
+    root, at = morning
+    sim = load_game("morning", root)
+    assert sim.now == at and not any(a.asleep for a in sim.agents.values())
     sim.player.add_visitor("Robin")
     yield sim
     sim.close()
