@@ -14,6 +14,7 @@ import pytest
 
 from game.sim.chats import CHAT_IDLE, CHAT_KEEP, CHAT_RANGE, distance
 from game.sim.factory import build_simulation
+from game.sim.saves import load_game, save_game
 from game.ui.input import key_event, text_event
 from tests.sim.places import (
     CAFE,
@@ -27,12 +28,24 @@ from tests.sim.places import (
 from tests.ui.helpers import FRAME, frames, realtime
 
 
-@pytest.fixture
-def app(make_app):
-    """The town of three at 10:30 in the window, paused (the test steps it)."""
+@pytest.fixture(scope="module")
+def morning(tmp_path_factory):
+    """The town of three lived to 10:30 once and saved: every test loads its own copy."""
+    root = tmp_path_factory.mktemp("talk")
     sim = build_simulation("three", seed=0, workers=2)
     midnight = datetime.combine(sim.now.date(), datetime.min.time())
     sim.run_until(midnight + timedelta(hours=10, minutes=30))
+    save_game(sim, "morning", root)
+    sim.close()
+    return root, midnight + timedelta(hours=10, minutes=30)
+
+
+@pytest.fixture
+def app(make_app, morning):
+    """The town of three at 10:30 in the window, paused (the test steps it)."""
+    root, at = morning
+    sim = load_game("morning", root, workers=2)
+    assert sim.now == at
     app = make_app(realtime(sim))
     post(app, key_event(pygame.K_SPACE))
     frames(app, 1)
