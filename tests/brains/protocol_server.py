@@ -843,8 +843,11 @@ def main() -> None:
     parser.add_argument("--slots", type=int, default=16)
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--no-embeddings", action="store_true")
+    parser.add_argument("--first-token", type=float, default=0.0, help="seconds, streamed")
+    parser.add_argument("--token-seconds", type=float, default=0.0, help="between tokens")
     args = parser.parse_args()
     server = ProtocolServer(args.latency, args.slots, not args.no_embeddings, port=args.port)
+    server.first_token_seconds, server.token_seconds = args.first_token, args.token_seconds
     print(f"serving the OpenAI protocol at {server.url} (^C to stop)", flush=True)
     server.start()
     try:
