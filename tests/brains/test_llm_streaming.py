@@ -55,6 +55,7 @@ def test_an_answer_streams_token_by_token_with_its_usage_and_timing(server) -> N
     body = server.chat_requests()[-1]["body"]
     assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
     log = server.streams[-1]
+    assert log.ended.wait(2.0)  # the server's thread may still be between its last writes
     assert log.finished and not log.hung_up
     assert done.reply.text.startswith('{"ratings": [') and done.reply.finish_reason == "stop"
     assert done.reply.completion_tokens == log.tokens  # the usage chunk's count
@@ -75,6 +76,7 @@ def test_a_slow_answer_within_its_budget_outlasts_the_first_token_deadline(serve
     began = time.monotonic()
     reply = transport(server.url, first_token=0.4, speed=20.0, floor=0.5).chat(question(40))
     assert time.monotonic() - began > 0.4
+    assert server.streams[-1].ended.wait(2.0)
     assert reply.text.startswith('{"ratings"') and server.streams[-1].finished
 
 

@@ -187,12 +187,15 @@ class OpenAIChat:
         with create(**kwargs, timeout=self._wire_timeout(flight)) as response:
             http = response.http_response
             flight.attach(http)
-            kind = http.headers.get("content-type", "").lower()
-            if "text/event-stream" not in kind:  # a server that answers whole
-                raw = response.read()
-                doc = load_document(raw)
-                return Streamed(chat_reply(doc, request, flight.seconds()), 0.0, flight.seconds())
-            return read_events(response.iter_lines(), request, flight)
+            try:
+                kind = http.headers.get("content-type", "").lower()
+                if "text/event-stream" not in kind:  # a server that answers whole
+                    doc = load_document(response.read())
+                    seconds = flight.seconds()
+                    return Streamed(chat_reply(doc, request, seconds), 0.0, seconds)
+                return read_events(response.iter_lines(), request, flight)
+            finally:
+                flight.detach()  # read, or given up: never shut once back in the pool
 
     def _wire_timeout(self, flight: Flight) -> Any:
         """The HTTP library's own timeouts: reads may wait as long as the whole request
@@ -210,7 +213,10 @@ class OpenAIChat:
             arguments = {"model": request.model, "input": list(request.texts)}
             with create(**arguments, encoding_format="float") as response:
                 flight.attach(response.http_response)
-                return response.read()
+                try:
+                    return response.read()
+                finally:
+                    flight.detach()
 
         raw = self._call(ask, request.model, flight, embeddings=True)
         return embed_reply(load_document(raw), request, time.perf_counter() - began)
@@ -487,12 +493,16 @@ class Flight:
             _shut(response)
             raise Cancelled("the request was given up before its answer began")
 
-    def hang_up(self) -> None:
+    def detach(self) -> None:
+        """The answer is read (or given up) and its connection may go back to the pool."""
         with self._lock:
+            self._response = None
+
+    def hang_up(self) -> None:
+        with self._lock:  # held while shutting, so a detached connection is never shut
             self.gone = True
-            response = self._response
-        if response is not None:
-            _shut(response)
+            if self._response is not None:
+                _shut(self._response)
 
 
 def _shut(response: Any) -> None:
