@@ -63,10 +63,11 @@ def test_doctor_tells_one_at_a_time_serving_per_token_with_equal_lengths(tmp_pat
     assert f"({FILL_TOKENS} and {FILL_TOKENS} and {FILL_TOKENS} tokens)" in verdict.serving
     assert "lengths differ" not in verdict.serving
     assert 40 < verdict.tokens_per_second < 150  # 100 a second, less the server's overhead
+    assert verdict.prompt_speed > 0 and verdict.settings()["timeout"] == 30  # reads fast
     remember(verdict)
     kept = cache.get(server.url, "test-model")
     assert kept.max_parallel == 1 and kept.tokens_per_second == round(verdict.tokens_per_second, 2)
-    assert kept.mode_from == "doctor"
+    assert kept.mode_from == "doctor" and kept.first_token == 30
 
 
 def test_doctor_sees_a_batching_server_serve_in_parallel(tmp_path, cache) -> None:
@@ -88,6 +89,24 @@ def test_a_run_makes_its_budgets_from_the_speed_doctor_kept(tmp_path, cache) -> 
     assert stack.ladder.mode is OutputMode.JSON_OBJECT
 
 
+def test_the_first_token_deadline_covers_the_longest_prompt_at_the_measured_reading_speed(
+    tmp_path, cache
+) -> None:
+    """A CPU that reads 40 prompt tokens a second needs 100 s for a 2,000-token prompt,
+    twice that to be safe; a run with the timeout left at its default takes it, a run
+    given a timeout keeps its own."""
+    from game.brains.llm.doctor import Verdict
+
+    slow = Verdict("u", "m", {}, OutputMode.JSON_OBJECT, "", 0.5, 4.0, "3 of 3", 1, [], "", 40.0)
+    assert slow.first_token_deadline() == 100
+    url = "http://127.0.0.1:9/v1"
+    cache.put(url, "test-model", first_token=100)
+    left = effective(settings(url, tmp_path, remember_endpoint=True, timeout=60.0))
+    assert (left.first_token.value, left.first_token.source) == (100, "doctor cache")
+    given = effective(settings(url, tmp_path, remember_endpoint=True, timeout=180.0))
+    assert given.first_token.value == 180.0
+
+
 # -- config ------------------------------------------------------------------------------------
 
 
@@ -99,7 +118,7 @@ def test_config_shows_the_cached_settings_and_where_each_came_from(tmp_path, cac
     text = described(config)
     assert 'output_mode = "json_object"  # doctor cache; auto starts here' in text
     assert "max_parallel = 1  # doctor cache" in text
-    assert "first token within 5 s: the timeout setting (default)" in text
+    assert "first token within 5 s: timeout (default)" in text
     assert "2 x max_tokens / 3.8 tokens/s (doctor cache), at least 10 s" in text
     assert "789 s for 1,500 tokens" in text
     flags = {"llm.output_mode": "flag", "llm.max_parallel": "flag", "llm.timeout": "flag"}
@@ -110,7 +129,7 @@ def test_config_shows_the_cached_settings_and_where_each_came_from(tmp_path, cac
     )
     text = described(forced)
     assert 'output_mode = "text"  # flag' in text and "max_parallel = 4  # flag" in text
-    assert "the timeout setting (flag)" in text
+    assert "first token within 5 s: timeout (flag)" in text
 
 
 def test_config_without_a_cache_says_the_speed_is_assumed(tmp_path, cache) -> None:

@@ -57,11 +57,17 @@ PROBE_PROMPT = "Pick a color, a count from 1 to 5, and one word describing the s
 TRIES = 3
 # The timing probe: an answer any model writes on and on, cut off at FILL_TOKENS, so the
 # requests compared are of one length.
+# Its prompt is a few hundred tokens long, so the first request's time to its first
+# token says how fast the server reads a prompt: the first-token deadline must cover the
+# longest prompt the game sends (PROMPT_ROOM) read at that speed.
 FILL_PROMPT = (
-    "Count from 1 to 1000 in digits, the numbers separated by single spaces. "
+    "Counting in digits starts like this: "
+    + " ".join(str(n) for n in range(1, 201))
+    + ". Count from 1 to 1000 in digits, the numbers separated by single spaces. "
     "Write only the numbers."
 )
 FILL_TOKENS = 32
+PROMPT_ROOM = 2_000  # tokens of the game's longest prompts (a decomposition with memories)
 SERIAL_RATIO = 1.6  # per-token time of two at once over one alone: one at a time above it
 
 
@@ -78,6 +84,7 @@ class Verdict:
     max_parallel: int  # 1 when two requests took as long as two in a row, else 0
     problems: list[str] = field(default_factory=list)
     serving: str = ""  # the timing probe's figures, for a person
+    prompt_speed: float = 0.0  # prompt tokens read a second (0: not measured)
 
     @property
     def usable(self) -> bool:
@@ -91,6 +98,13 @@ class Verdict:
         serving = "one request at a time" if self.max_parallel == 1 else "requests in parallel"
         return f"usable in {mode} mode; {speed}; {serving}; schema followed {self.follows_schema}"
 
+    def first_token_deadline(self) -> int:
+        """Seconds to allow to the first token: twice the time the longest prompt takes to
+        read at the measured speed (else twenty small answers' worth), at least 30."""
+        if self.prompt_speed > 0:
+            return max(30, round(2 * PROMPT_ROOM / self.prompt_speed))
+        return max(30, round(self.latency * 20))
+
     def settings(self) -> dict[str, Any]:
         """The settings to put in the config file's [llm] table."""
         out: dict[str, Any] = {}
@@ -98,7 +112,7 @@ class Verdict:
             out["output_mode"] = self.mode.value
         if self.max_parallel:
             out["max_parallel"] = self.max_parallel
-        out["timeout"] = max(30, round(self.latency * 20))
+        out["timeout"] = self.first_token_deadline()
         if not self.embeddings.startswith("works"):
             out["embeddings"] = False
         return out
@@ -130,6 +144,7 @@ def check(settings: LLMSettings, say: Callable[[str], None] = lambda line: None)
         1 if timing and timing.serial else 0,
         problems,
         timing.line() if timing else "",
+        timing.prompt_speed if timing else 0.0,
     )
 
 
@@ -142,6 +157,8 @@ def remember(verdict: Verdict) -> None:
     facts["max_parallel"] = verdict.max_parallel
     if verdict.tokens_per_second > 0:
         facts["tokens_per_second"] = round(verdict.tokens_per_second, 2)
+    if verdict.usable:
+        facts["first_token"] = verdict.first_token_deadline()
     EndpointMemory().put(verdict.endpoint, verdict.model, **facts)
 
 
@@ -258,6 +275,13 @@ class Timing:
 
     alone: Streamed
     together: tuple[Streamed, ...]  # those of the pair that answered
+    cold: Streamed  # the first alone: its prompt read from nothing cached
+
+    @property
+    def prompt_speed(self) -> float:
+        """Prompt tokens read a second, from the cold request's wait for its first token."""
+        first = self.cold.first_token
+        return self.cold.reply.prompt_tokens / first if first > 0 else 0.0
 
     @property
     def speed(self) -> float:
@@ -283,9 +307,10 @@ class Timing:
         pair = f"{per * self.ratio:.3f} s two at once" if self.ratio else "the pair failed"
         sizes = " and ".join(map(str, self.lengths()))
         note = "" if len(set(self.lengths())) == 1 else " (lengths differ: compared per token)"
+        reading = f", {self.prompt_speed:.0f} read" if self.prompt_speed else ""
         return (
             f"{per:.3f} s a token alone, {pair} ({sizes} tokens){note}; "
-            f"{self.speed:.1f} tokens/s generated"
+            f"{self.speed:.1f} tokens/s generated{reading}"
         )
 
 
@@ -324,7 +349,7 @@ def _timing(chat, settings, quirks, say) -> Timing | None:
         t.start()
     for t in threads:
         t.join()
-    timing = Timing(alone, tuple(together))
+    timing = Timing(alone, tuple(together), first)
     serving = "one at a time" if timing.serial else "in parallel"
     say(f"  serving      {serving}: {timing.line()}")
     return timing

@@ -38,6 +38,7 @@ class Settled:
     verdict: str = ""  # doctor's one line
     mode_from: str = ""  # who found the mode: 'doctor' or 'a run'
     tokens_per_second: float = 0.0  # doctor's measured generation speed; 0 = not measured
+    first_token: float = 0.0  # doctor's first-token deadline in seconds; 0 = not measured
 
 
 def endpoint_key(endpoint: str, model: str) -> str:
@@ -58,7 +59,8 @@ class EndpointMemory:
             mode = None
         parallel = entry.get("max_parallel", 0)
         speed = entry.get("tokens_per_second", 0.0)
-        fast = isinstance(speed, (int, float)) and math.isfinite(speed) and 0 < speed < 1e6
+        fast = _positive(speed)
+        first = entry.get("first_token", 0.0)
         return Settled(
             mode=mode if mode is not OutputMode.AUTO else None,
             embeddings=str(entry.get("embeddings", "")),
@@ -66,6 +68,7 @@ class EndpointMemory:
             verdict=str(entry.get("verdict", "")),
             mode_from=str(entry.get("mode_from", "")),
             tokens_per_second=float(speed) if fast else 0.0,
+            first_token=min(3600.0, float(first)) if _positive(first) else 0.0,
         )
 
     def put(self, endpoint: str, model: str, **facts: Any) -> None:
@@ -94,8 +97,15 @@ class EndpointMemory:
         return doc if isinstance(doc, dict) else {}
 
 
+def _positive(value: Any) -> bool:
+    """A finite positive number (not a bool): a measure worth using."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return number and math.isfinite(value) and 0 < value < 1e6
+
+
 # -- what a run uses ------------------------------------------------------------------------
 DOCTOR = "doctor cache"
+DEFAULT_TIMEOUT = LLMSettings().timeout  # at this value, doctor's first-token deadline
 
 
 @dataclass(frozen=True)
@@ -111,12 +121,13 @@ class Effective:
     """The settings a run's requests go out with, cached knowledge laid on the config.
 
     An output mode of `auto` starts on the cached rung (and still steps down if it is
-    refused); `max_parallel = 0` takes the cached measure; the answer budget's speed is
-    doctor's measure (there is no setting for it)."""
+    refused); `max_parallel = 0` takes the cached measure; a `timeout` left at its default
+    takes doctor's first-token deadline; the answer budget's speed is doctor's measure (there is
+    no setting for it)."""
 
     output_mode: Setting  # OutputMode
     max_parallel: Setting  # int; 0 = no limit
-    first_token: Setting  # seconds (the `timeout` setting)
+    first_token: Setting  # seconds (the `timeout` setting, else doctor's)
     tokens_per_second: Setting  # float; 0 = not measured
 
 
@@ -148,7 +159,10 @@ def effective(
     speed = Setting(known.tokens_per_second, DOCTOR)
     if not known.tokens_per_second:
         speed = Setting(0.0, "not measured: run doctor")
-    return Effective(mode, parallel, given("timeout", settings.timeout), speed)
+    first = given("timeout", settings.timeout)
+    if settings.timeout == DEFAULT_TIMEOUT and known.first_token:  # any other value wins
+        first = Setting(known.first_token, DOCTOR)
+    return Effective(mode, parallel, first, speed)
 
 
 def described(config: Config, memory: EndpointMemory | None = None) -> str:
@@ -163,6 +177,9 @@ def described(config: Config, memory: EndpointMemory | None = None) -> str:
     for name, setting in (("output_mode", known.output_mode), ("max_parallel", known.max_parallel)):
         if setting.source != "default":
             sources[f"llm.{name}"] = setting.source
+    if known.first_token.source == DOCTOR:
+        llm = replace(llm, timeout=known.first_token.value)
+        sources["llm.timeout"] = DOCTOR
     lines = [describe(replace(config, llm=llm, sources=sources)), *pace_lines(known)]
     return "\n".join(lines)
 
@@ -176,8 +193,8 @@ def pace_lines(known: Effective) -> list[str]:
         rate = f"{pace.speed:g} tokens/s (assumed: {speed.source})"
     examples = ", ".join(f"{pace.budget(n):.0f} s for {n:,} tokens" for n in (60, 200, 1500))
     return [
-        f"# first token within {pace.first_token:g} s: the timeout setting "
-        f"({known.first_token.source}); a server that does not stream must answer whole by then",
+        f"# first token within {pace.first_token:g} s: timeout ({known.first_token.source}); "
+        "a server that does not stream must answer whole by then",
         f"# then the answer's budget: {pace.margin:g} x max_tokens / {rate}, "
         f"at least {pace.floor:g} s ({examples})",
     ]

@@ -67,7 +67,7 @@ def build_model(
     inner: LanguageModel = transport or OpenAIChat(
         settings.base_url,
         settings.api_key,
-        settings.timeout,
+        known.first_token.value,
         settings.api_key_env,
         tokens_per_second=known.tokens_per_second.value,
     )
