@@ -26,7 +26,8 @@ visitor's excluded):
     that names it, and those who can tell about it when asked.
 
 Usage: python benchmarks/conversation.py [--seeds 7 8] [--residents 10] [--hours 53]
-       [--times 2023-02-13T10:00 ...] [--workers 2]        (progress on stderr; last line JSON)
+       [--times 2023-02-13T10:00 ...] [--workers 2] [--questions FILE]
+       (progress on stderr; last line JSON)
 """
 
 from __future__ import annotations
@@ -1263,8 +1264,11 @@ def main() -> None:
     parser.add_argument("--plant", default=PLANT_AT, help="when the visitor plants the news")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rows", help="also write every judged answer here (JSON lines)")
+    parser.add_argument("--questions", type=Path, default=QUESTIONS,
+                        help="question set (default: the main set; data/conversation_heldout.json "
+                             "was written without reading the answering code)")  # fmt: skip
     args = parser.parse_args()
-    doc, tally = load_questions(), Tally()
+    doc, tally = load_questions(args.questions), Tally()
     note(f"{len(doc['questions'])} questions, {len(doc['followups'])} follow-up pairs")
     runs = [run_seed(seed, args, doc, tally) for seed in args.seeds]
     summary = report(runs, tally)

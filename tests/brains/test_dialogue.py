@@ -150,3 +150,22 @@ def test_a_greeting_before_a_question_does_not_hide_the_question():
 def test_a_place_named_in_a_question_is_not_taken_for_an_event_held_there():
     act = hear("Could I grab a bite to eat at Hobbs Cafe?")  # the party is at Hobbs Cafe
     assert act.intent == "" and act.place == "Hobbs Cafe"
+
+
+def test_no_exemplar_is_a_held_out_benchmark_question():
+    """benchmarks/data/conversation_heldout.json was written without reading the exemplars;
+    an exemplar that repeats one of its questions would make it measure memory, not
+    understanding."""
+    import json
+    import re
+    from pathlib import Path
+
+    def norm(text: str) -> str:
+        return " ".join(re.sub(r"[^\w' ]", " ", text.lower()).split())
+
+    root = Path(__file__).resolve().parents[2]
+    doc = json.loads((root / "benchmarks/data/conversation_heldout.json").read_text("utf-8"))
+    asked = {norm(a) for q in doc["questions"] for a in q["ask"]}
+    asked |= {norm(x) for f in doc["followups"] for x in (f["first"], f["then"])}
+    known = {norm(e) for label in labels() for e in label.examples}
+    assert len(asked) > 200 and not asked & known

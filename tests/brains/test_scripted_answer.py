@@ -120,3 +120,76 @@ def test_something_seen_hours_ago_is_told_in_the_past():
                   when=NOW - timedelta(hours=3))  # fmt: skip
     ctx = context(me, NOW, (seen,), "", me.home)
     assert answer._fact_line(ctx, seen, {"stock"}).startswith("I saw Tom stocking the shelves")
+
+
+def test_a_line_naming_nobody_is_not_read_as_about_someone():
+    act = words().understand("What sort of person would you call yourself?", NOW)
+    assert act.aspect is answer.Aspect.IDENTITY
+
+
+def test_a_question_with_no_words_of_its_own_takes_its_topic_from_the_line_before_it():
+    act = words().understand("The toilet's overflowing! What would you do?", NOW)
+    assert act.aspect is answer.Aspect.OBJECT
+
+
+def test_a_meal_asked_of_by_its_time_of_day_is_answered_with_that_meal():
+    me = next(r for r in smallville().residents if any("lunch" in b.activity for b in r.routine))
+    lunch = next(b for b in me.routine if "lunch" in b.activity)
+    got = ask(me.name, "Where do you normally eat around midday?")
+    assert "lunch" in got and answer.selfknow.clock(lunch.start) in got
+
+
+def test_a_meal_in_the_plan_is_told_where_and_when_in_its_tense():
+    me = smallville().resident("Maria Lopez")
+    item = PlanItem("having lunch with friends", NOW.replace(hour=13), 60, place="Hobbs Cafe")
+    plan = planned(3, me.name, (item,), NOW - timedelta(hours=2))
+    got = ask(me.name, "What are you doing for lunch?", (plan,))
+    assert "Hobbs Cafe" in got and "1 pm" in got and "I'll be" in got
+    later = answer.answer(
+        context(me, NOW.replace(hour=16), (plan,), "", me.home),
+        words().understand("What did you have for lunch?", NOW.replace(hour=16)), None, 0,
+    ).text
+    assert "I was" in later and "Hobbs Cafe" in later
+
+
+def test_when_one_got_up_is_told_from_the_wake_time_in_the_past():
+    me = smallville().resident("Klaus Mueller")
+    got = ask(me.name, "What time did you wake up this morning?")
+    assert got.startswith("I got up") and answer.selfknow.clock(me.wake) in got
+
+
+def test_a_quiet_week_is_never_answered_yes():
+    got = ask("Giorgio Rossi", "Has anything new been going on?")
+    assert not got.lower().startswith("yes")
+
+
+def test_news_asked_of_someone_is_news_about_or_from_them_only():
+    me = smallville().resident("Giorgio Rossi")
+    got = ask(me.name, "Any news about Jennifer Moore lately?")
+    assert "Jennifer" in got
+    assert "party" not in got.lower()
+
+
+def test_the_rooms_of_ones_home_come_from_the_map():
+    me = smallville().resident("John Lin")
+    got = ask(me.name, "What rooms has your house got?")
+    assert "kitchen" in got and "our bedroom" in got and "Eddy's bedroom" in got
+
+
+def test_an_opinion_of_an_ended_event_agrees_with_having_gone():
+    me = smallville().resident("Carlos Gomez")
+    party = smallville().intents[0].event
+    intent = smallville().intents[0].id
+    there = of_event(2, me.name, f"trying the food at {party.place}", party, intent)
+    ctx = context(me, party.end + timedelta(hours=14), (there,), "", me.home)
+    opinion = answer._ended_opinion(ctx, party, 0, intent)
+    assert "missed" not in opinion
+    assert answer._going_line(ctx, party, 0, intent).startswith("I did")
+
+
+def of_event(index: int, name: str, doing: str, event, intent: str):
+    """One's own action during an event, tied to its intent as the architecture ties it."""
+    from dataclasses import replace as with_fields
+
+    record = did(index, name, doing, event.start + timedelta(minutes=20))
+    return with_fields(record, fact=with_fields(record.fact, intent=intent))

@@ -97,6 +97,7 @@ class Act:
     text: str = ""
     named: str = ""  # the words that named the intent, as said ('party'), for a reply
     label: str = ""  # the exemplar group it matched ('work', 'event.when'); finer than aspect
+    second: str = ""  # the runner-up reading (another aspect), for when the first finds nothing
 
     @property
     def asks(self) -> bool:

@@ -316,6 +316,7 @@ class Understander:
         self._follows = np.zeros(0, dtype=bool)
         self._asking = np.zeros(0, dtype=bool)
         self._stems: list[set[str]] = []
+        self._needs = np.zeros((0, len(SLOTS)), dtype=bool)
         self._memo: dict[tuple, Act] = {}
         self._vocab: set[str] = set()
         self._intent_vectors: dict[str, np.ndarray] = {}
@@ -325,16 +326,18 @@ class Understander:
     def _ready(self) -> np.ndarray:
         with self._lock:
             if self._matrix is None:
-                texts, owners = [], []
+                texts, owners, needs = [], [], []
                 for label in labels(self._data):
                     for ex in label.examples:
                         texts.append(_masked_example(ex))
                         owners.append(label)
+                        needs.append([("{" + slot + "}") in ex for slot in SLOTS])
                 self._matrix = self.embedder.embed(texts)
                 self._owners = owners
                 self._follows = np.array([x.follow for x in owners], dtype=bool)
                 self._asking = np.array([x.kind in ASKING for x in owners], dtype=bool)
                 self._stems = [content_stems(t) for t in texts]
+                self._needs = np.array(needs, dtype=bool).reshape(len(texts), len(SLOTS))
                 self._vocab = {w for t in texts for w in t.split()}
                 terms = list(self.lexicon.intents)
                 if terms:
@@ -378,8 +381,8 @@ class Understander:
                 return replace(first, text=whole)  # 'Evening! Lovely to see you.' greets
         slots = find_slots(text, self.lexicon, now, speaker)
         asked = " ".join(questions_in(whole))
-        if len(words(asked)) <= 3:  # 'Have you heard? Tom is hosting...': the rest is it
-            asked = whole
+        if len(words(asked)) <= 3 or not content_stems(asked):  # 'Have you heard? Tom is...'
+            asked = whole  # ... or 'The sink's leaking. What would you do?': the rest is it
         if asked and asked != text:  # 'Any party? Who hosts it?': the topic is in all of it
             more = find_slots(asked, self.lexicon, now, speaker)
             slots = replace(slots, person=slots.person or more.person,
@@ -392,7 +395,7 @@ class Understander:
         sims = np.maximum(matrix @ vec, matrix @ raw)
         if self._has_frame(frame):
             sims = np.maximum(sims, matrix @ framed)
-        sims = sims + LEXICAL * self._overlap(query)
+        sims = sims + LEXICAL * self._overlap(query) - self._slot_misfit(slots)
         asking = _asked(text)
         if asking and not _TAG.search(text):
             sims = np.where(self._asking, sims, -1.0)  # a question is one of the questions
@@ -400,7 +403,7 @@ class Understander:
             sims = np.where(self._asking, -1.0, sims)  # ... and a line that does not ask, not
         if len(leftover(query).split()) > FOLLOW_WORDS or state is None or not state.said:
             sims = np.where(self._follows, -1.0, sims)
-        label, score = self._vote(sims)
+        label, score, second = self._vote(sims)
         near, word = ("", "") if slots.intent else self._near_word(text)
         if near:
             slots = replace(slots, intent=near, named=word)
@@ -423,6 +426,7 @@ class Understander:
             confidence=round(float(score), 3),
             text=whole,
             label=label.name if label else "general",
+            second=second,
         )
         if not (intent or act.person or act.place or act.obj):
             act = replace(act, event=leftover(slots.masked))
@@ -483,6 +487,17 @@ class Understander:
         masks = set(" ".join(MASKS.values()).split())
         return any(w.split("'")[0] not in STOP and w not in masks for w in frame.split())
 
+    def _slot_misfit(self, slots: Slots) -> np.ndarray:
+        """How far each exemplar's slots are from the line's: an exemplar naming someone
+        ('what sort of person is {person}') fits a line that names nobody ('what sort of
+        person are you?') worse, and one about oneself ('what do you do for a living') fits
+        a line naming someone ('what does Giorgio do for a living?') worse."""
+        has = np.array([bool(slots.person), bool(slots.place), bool(slots.obj),
+                        bool(slots.intent), slots.window is not None], dtype=bool)  # fmt: skip
+        missing = (self._needs & ~has).sum(axis=1)
+        extra = (~self._needs[:, :2] & has[:2]).sum(axis=1)  # a person or a place unasked of
+        return SLOT_MISSING * missing + SLOT_EXTRA * extra
+
     def _overlap(self, query: str) -> np.ndarray:
         """The share of words a line and each exemplar have in common (Jaccard of stems):
         a nudge towards the exemplar worded most like it, on top of the meaning."""
@@ -491,19 +506,34 @@ class Understander:
             return np.zeros(len(self._stems))
         return np.array([len(mine & t) / len(mine | t) if t else 0.0 for t in self._stems])
 
-    def _vote(self, sims: np.ndarray) -> tuple[Label | None, float]:
+    def _vote(self, sims: np.ndarray) -> tuple[Label | None, float, str]:
+        """The nearest exemplars vote in two rounds: first for what the line is about (an
+        aspect: 'who do you live with' and 'do you have the place to yourself' both say
+        home), then, within it, for the label. A vote weighs exp((s - best) / SHARPNESS), so
+        the nearest exemplar counts most and a label with many near-misses cannot outvote
+        it. Also returned: the best label of the runner-up aspect ('' if none came near), a
+        second reading for an answer that finds nothing under the first."""
         top = np.argsort(-sims)[:NEIGHBOURS]
         best = float(sims[top[0]]) if len(top) else 0.0
         if best < FLOOR:
-            return None, best
+            return None, best, ""
+        groups: dict[str, float] = {}
         tally: dict[str, float] = {}
         for i in top:
-            if sims[i] >= best - 0.1:
-                name = self._owners[int(i)].name
-                tally[name] = tally.get(name, 0.0) + float(sims[i])
-        winner = max(tally, key=lambda n: tally[n])
-        label = next(x for x in self._owners if x.name == winner)
-        return label, best
+            if sims[i] < best - 0.1:
+                continue
+            owner = self._owners[int(i)]
+            weight = float(np.exp((sims[i] - best) / SHARPNESS))
+            group = _group(owner)
+            groups[group] = groups.get(group, 0.0) + weight
+            tally[owner.name] = tally.get(owner.name, 0.0) + weight
+        ranked = sorted(groups, key=lambda g: -groups[g])
+        chosen = [max((n for n in tally if _group(self._label(n)) == g), key=lambda n: tally[n])
+                  for g in ranked[:2]]  # fmt: skip
+        return self._label(chosen[0]), best, chosen[1] if len(chosen) > 1 else ""
+
+    def _label(self, name: str) -> Label:
+        return next(x for x in self._owners if x.name == name)
 
     def _intent_like(self, vec: np.ndarray, text: str, label: Label | None) -> str:
         """An intent the words do not name but the meaning does ('the mayoral race'): the
@@ -519,8 +549,18 @@ class Understander:
         return best if score >= floor and score - runner_up >= INTENT_MARGIN else ""
 
 
+def _group(label: Label) -> str:
+    """What a label is about, for the first round of the vote: its aspect, or, for the
+    labels about nothing in particular (greetings, follow-ups), the label itself."""
+    return label.aspect.value if label.aspect is not Aspect.GENERAL else "=" + label.name
+
+
 MEMO_SIZE = 20_000  # understood lines kept (cleared whole when full)
-LEXICAL = 0.3  # weight of shared words beside the embedding's similarity
+SLOTS = ("person", "place", "object", "event", "time")  # the slots an exemplar may name
+SLOT_MISSING = 0.15  # an exemplar's slot the line does not fill
+SLOT_EXTRA = 0.12  # a person or place the line names and the exemplar does not
+SHARPNESS = 0.1  # a neighbour this much less similar than the nearest weighs 1/e of it
+LEXICAL = 0.15  # weight of shared words beside the embedding's similarity
 ASKING = (ActKind.QUESTION, ActKind.OPINION, ActKind.INVITATION, ActKind.REQUEST)
 _TAG = re.compile(r"(?:,|\b)\s*(?:isn't it|aren't you|haven't we|have we|won't you|don't you"
                   r"(?: think)?|right|had you heard|can you believe it|who'd have thought)\?\s*$"
@@ -613,6 +653,8 @@ def focus(text: str) -> str:
     if not asked:
         return text
     question = parts[asked[-1]]
+    if not content_stems(question) and asked[-1] > 0:  # 'The stove's on fire! What do you do?'
+        return " ".join(_GREETING_LEAD.sub("", p, count=1) for p in parts[: asked[-1] + 1])
     rest = _GREETING_LEAD.sub("", question, count=1)
     return rest if len(words(rest)) >= 2 else question  # 'Hi, Sam, still reading?' asks
 
@@ -666,6 +708,8 @@ def _tense(act: Act, now: datetime) -> Act:
         return replace(act, aspect=Aspect.PLANS, label="plans.at")  # 'where can I find you at 7?'
     if act.aspect is Aspect.PLANS and act.window.end <= now:
         return replace(act, aspect=Aspect.PAST, label="past")
+    if act.aspect is Aspect.PLANS and act.window.end - act.window.start < timedelta(hours=12):
+        return replace(act, label="plans.at")  # 'any plans for tonight?' asks of tonight only
     if act.aspect is Aspect.PAST and act.window.start > now:
         return replace(act, aspect=Aspect.PLANS, label="plans.at")
     return act

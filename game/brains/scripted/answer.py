@@ -3,7 +3,8 @@
 The question was understood before it got here (`game/brains/dialogue`): its label says
 what is asked, its slots whom, where and when. One planner per label turns the facts,
 plan items and persona that retrieval returned into a line; a planner with nothing to say
-returns '' and the answer falls to the retrieved facts that share the question's words,
+returns '' and the answer tries the line's second reading (the runner-up aspect of the
+exemplar vote), then the retrieved facts that share the question's words,
 and only then to an honest, in-character "I don't know" (said once a conversation: a
 second time the resident asks back instead).
 
@@ -20,9 +21,11 @@ from datetime import datetime, timedelta
 
 from game.brains.dialogue.acts import UNKNOWN_OPENERS, Act, ActKind, Aspect, Wh
 from game.brains.dialogue.state import DialogueState
-from game.brains.dialogue.understand import content_stems
+from game.brains.dialogue.understand import content_stems, labels
+from game.brains.dialogue.understand import words as words_of
 from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
+from game.core.text import with_article
 from game.world import troubles
 
 from . import interview as iv
@@ -45,6 +48,7 @@ class Reply:
 
 
 Planner = Callable[[AgentContext, Act, int], str]
+LABELS = {label.name: label for label in labels()}  # the exemplar data's labels, by name
 DONT_KNOW = UNKNOWN_OPENERS
 
 
@@ -59,6 +63,8 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     if not text and act.aspect is not Aspect.GENERAL and act.label in PLANNERS:
         aspect_planner = ASPECTS.get(act.aspect)
         text = aspect_planner(ctx, act, seed) if aspect_planner else ""
+    if not text and act.second and act.asks:
+        text = _second_reading(ctx, act, seed)
     if not text and not (act.follow_up and act.aspect is Aspect.EVENT):
         text = from_retrieval(ctx, act)
     if act.wh is Wh.YESNO and text and not text.startswith(DONT_KNOW):
@@ -68,6 +74,18 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     if text:
         return Reply(text, fallback=text.startswith(DONT_KNOW))
     return _dont_know(ctx, act, state)
+
+
+def _second_reading(ctx: AgentContext, act: Act, seed: int) -> str:
+    """The runner-up reading of the line, when the first found nothing to say: 'what could
+    you talk about for hours?' read as about talk finds no conversation, read as about
+    one's interests it finds them."""
+    label = LABELS.get(act.second)
+    if label is None or label.follow:
+        return ""
+    other = replace(act, label=label.name, aspect=label.aspect, second="")
+    planner = PLANNERS.get(other.label) or ASPECTS.get(other.aspect)
+    return planner(ctx, other, seed) if planner else ""
 
 
 # what a question naming a trouble may be about ('when you're not working' is about work)
@@ -105,7 +123,9 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
         cares = me.interests[0] if me.interests else "this town"
         return Reply(f"Hm, you've got me again. What made you ask? I'd sooner talk {cares}.",
                      fallback=True)  # fmt: skip
-    said = act.named or act.event
+    said = act.named or act.person or act.place or act.obj
+    if not said and act.aspect in _ABOUT_THINGS:  # 'the bake sale', not 'sort person say'
+        said = act.event
     topic = f" about {said}" if said and len(said.split()) <= 4 else ""
     if act.named and act.aspect is Aspect.EVENT:
         topic = f" about a {act.named} or anything like it"
@@ -113,6 +133,9 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
         cares = join_and([mine(i, me) for i in me.interests[:2]])
         return Reply(f"I don't know anything{topic}, to be honest. Ask me about {cares}!", True)
     return Reply(f"I don't know anything{topic}, I'm afraid.", True)
+
+
+_ABOUT_THINGS = frozenset({Aspect.GENERAL, Aspect.NEWS, Aspect.EVENT, Aspect.OBJECT})
 
 
 def _another_way(ctx: AgentContext, act: Act, seed: int, said: str) -> str:
@@ -141,11 +164,16 @@ _RUN_ON = frozenset({"there", "it", "the", "not", "usually", "most", "according"
                      "someone", "nothing", "from", "in", "on", "at", "once", "all"})  # fmt: skip
 
 
+_NONE_START = re.compile(r"^\W*(?:nothing|no one|none|nowhere)\b", re.I)
+
+
 def with_polarity(text: str, yes: bool | None) -> str:
     """A yes/no question is answered yes or no first, then with the fact that makes it so
     ('Do you live alone?' 'No, I live with ...')."""
     if yes is None or _POLAR_START.match(text):
         return text
+    if _NONE_START.match(text):  # 'Nothing much, it's been quiet' is a no, never a yes
+        return text if yes else f"No, {text[:1].lower()}{text[1:]}"
     first = text.split(" ", 1)[0].strip(",.!").lower().split("'")[0]
     rest = text[:1].lower() + text[1:] if first in _RUN_ON else text
     return f"{'Yes' if yes else 'No'}, {rest}"
@@ -568,12 +596,13 @@ def _rsvp_reason(ctx: AgentContext, event: Event) -> str:
     return ""
 
 
-def _ended_opinion(ctx: AgentContext, event: Event, seed: int) -> str:
-    """What one thinks of an event that is over: as host, as a guest, or having missed it."""
+def _ended_opinion(ctx: AgentContext, event: Event, seed: int, intent: str = "") -> str:
+    """What one thinks of an event that is over: as host, as a guest, or having missed it
+    (whether one went is read as `_going_line` reads it, so the two never disagree)."""
     what, me = event.what or "event", ctx.persona
     if event.host == me.name:
         return f"I think the {what} went well; I was glad so many people came."
-    went = _went(ctx, event, "")
+    went = _went(ctx, event, intent)
     if went:
         return pick((f"I enjoyed the {what}; it was a lovely evening.",
                      f"The {what} was fun; I'm glad I went."), seed, me.name)  # fmt: skip
@@ -587,7 +616,7 @@ def _event_opinion(ctx: AgentContext, m: MemoryRecord, event: Event | None, seed
     stated = facts_in(m, me)
     subject = stated[0].subject if stated else m.fact.subject
     if event is not None and event.end <= ctx.now:
-        return _ended_opinion(ctx, event, seed)
+        return _ended_opinion(ctx, event, seed, m.fact.intent)
     if subject == me.name or (event is not None and event.host == me.name):
         return "It matters a lot to me, so of course I'm all for it."
     if event is None:
@@ -712,18 +741,65 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
     return " ".join(parts)
 
 
+def plan_rooms(ctx: AgentContext, act: Act, seed: int) -> str:
+    """'What rooms does it have?': the arenas the map gives the place asked of (one's home
+    when none is named), for a place one knows."""
+    me = ctx.persona
+    place = act.place or me.home
+    sector = next((a for a in ctx.sectors if a.name == place), None)
+    if sector is None or not sector.children:
+        return ""
+    known = place in (me.home, me.workplace) or place in {*me.known_places, *ctx.known_places}
+    if not known:
+        return f"I've never been inside {place}, so I couldn't tell you."
+    rooms = list(dict.fromkeys(c.split(":")[-1] for c in sector.children))
+    listed = join_and([_room_words(r, me) for r in rooms[:6]])
+    whose = "My place" if place == me.home else place
+    return f"{whose} has {listed}."
+
+
+def _room_words(room: str, me) -> str:
+    """'a kitchen'; 'my bedroom' for 'Carmen Ortiz's bedroom' said by Carmen, 'our
+    bedroom' for one shared, 'Eddy's bedroom' for another's."""
+    owner, sep, kind = room.rpartition("'s ")
+    if not sep:
+        return with_article(room)
+    mine_ = me.name in owner or me.name.split()[0] in owner.split()
+    if mine_:
+        return f"{'our' if ' and ' in owner else 'my'} {kind}"
+    return f"{first_name(owner)}'s {kind}" if " and " not in owner else f"{owner}'s {kind}"
+
+
 def _seen_at_place(ctx: AgentContext, place: str) -> str:
-    """'Who is usually at Hobbs Cafe?': whom one remembers seeing there, most often first."""
+    """'Who is usually at Hobbs Cafe?' 'Who runs it?': the people one knows to belong there
+    (one's relationships that name it), then whom one remembers seeing there, most often
+    first."""
+    me = ctx.persona
+    tail = place.lower().split()[-1]
+    known = [(n, r) for n, r in me.relationships
+             if place.lower() in r.lower() or re.search(rf"\b{re.escape(tail)}\b", r.lower())]
     counts: dict[str, int] = {}
     for m in ctx.memories:
         f = m.fact
         at = (f.address or "").split(":")[0] == place
         if f.kind is FactKind.DOING and f.source is Source.SEEN and at and f.subject:
             counts[f.subject] = counts.get(f.subject, 0) + 1
+    if place == me.workplace:
+        return f"I work there myself: I'm {iv.article(me.occupation)}. {_belong(known, me)}".strip()
+    if known:
+        return _belong(known, me)
     if not counts:
         return f"I can't say I've noticed who's usually at {place}."
     names = sorted(counts, key=lambda n: (-counts[n], n))[:3]
     return f"I usually see {join_and([first_name(n) for n in names])} at {place}."
+
+
+def _belong(known: list[tuple[str, str]], me) -> str:
+    """'Isabella: she's the owner of the cafe where I write.'"""
+    if not known:
+        return ""
+    said = [f"{first_name(n)}, {relation_in_first_person(r, me)}" for n, r in known[:2]]
+    return f"There's {'; and '.join(said)}."
 
 
 def plan_nearby(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -933,7 +1009,9 @@ def _at_words(me, address: str) -> str:
 
 def plan_past(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.label == "meal":
-        return _meal_ahead(ctx, act) or iv._meal(ctx, act.text, seed)
+        return plan_meal(ctx, act)
+    if act.wh is Wh.WHEN and (_WOKE.search(act.text) or _SLEPT.search(act.text)):
+        return _woke_slept(ctx, act)
     if act.window is not None:
         return plan_at(ctx, act, seed)
     today = ctx.now.replace(hour=0, minute=0, second=0, microsecond=0)
@@ -944,24 +1022,84 @@ def plan_past(ctx: AgentContext, act: Act, seed: int) -> str:
     )
 
 
-MEALS = ("breakfast", "lunch", "dinner", "supper")
+_WOKE = re.compile(r"\b(?:get|got|getting) up\b|\b(?:wake|woke|waking|rise|rose)\b", re.I)
+_SLEPT = re.compile(r"\b(?:go|went|get|got) to (?:bed|sleep)\b|\b(?:fell|fall) asleep\b|"
+                    r"\bturn(?:ed)? in\b|\bbedtime\b", re.I)  # fmt: skip
 
 
-def _meal_ahead(ctx: AgentContext, act: Act) -> str:
-    """A meal still to come today, from the plan: when and where."""
-    low = act.text.lower()
-    meal = next((m for m in MEALS if m in low), "")
-    if not meal:
+def _woke_slept(ctx: AgentContext, act: Act) -> str:
+    """'When did you get up today?' 'When did you go to bed last night?': one's hours, in
+    the tense the day asked of takes."""
+    me = ctx.persona
+    day = act.window.start.date() if act.window is not None else ctx.now.date()
+    if _WOKE.search(act.text):
+        woke = datetime.combine(day, datetime.min.time()) + timedelta(minutes=me.wake)
+        verb = "I got up" if woke <= ctx.now else "I'll be up"
+        return f"{verb} around {selfknow.clock(me.wake)} {_day(ctx.now, woke)}."
+    slept = datetime.combine(day, datetime.min.time()) + timedelta(minutes=me.sleep)
+    if me.sleep < me.wake:
+        slept += timedelta(days=1)  # bed after midnight belongs to the night before
+    verb = "I went to bed" if slept <= ctx.now else "I'll go to bed"
+    return f"{verb} around {selfknow.clock(me.sleep)} {_day(ctx.now, slept)}."
+
+
+# a meal by its name, or by the time of day a line names instead ('where do you eat at
+# midday?'); with the usual hour of each, for a day whose plan names no meal
+MEALS = {"breakfast": "breakfast", "brunch": "breakfast", "lunch": "lunch", "dinner": "dinner",
+         "supper": "dinner", "midday": "lunch", "noon": "lunch",
+         "lunchtime": "lunch", "dinnertime": "dinner"}  # fmt: skip
+MEAL_HOURS = {"breakfast": 8, "lunch": 12, "dinner": 19}
+
+
+def meal_asked(act: Act) -> str:
+    """Which meal a question asks of: the one it names, else the one its time of day holds,
+    else '' (any meal)."""
+    found = next((MEALS[w] for w in words_of(act.text) if w in MEALS), "")
+    if found or act.window is None:
+        return found
+    hour = act.window.start.hour
+    return "breakfast" if hour < 11 else "lunch" if hour < 16 else "dinner"
+
+
+def plan_meal(ctx: AgentContext, act: Act) -> str:
+    """A meal: on the day asked of (today by default), from that day's plan, where and when,
+    in the tense its time takes; else from one's routine; else what one is usually doing at
+    that meal's hour (everybody eats; the resident says where it happens)."""
+    me, meal = ctx.persona, meal_asked(act)
+    day = act.window.start.date() if act.window is not None else ctx.now.date()
+    keys = (meal,) if meal else tuple(MEAL_HOURS)
+    items = [i for i in selfknow.plan_for(ctx.memories, day)
+             if any(k in i.description.lower() for k in keys)]  # fmt: skip
+    if items:
+        item = min(items, key=lambda i: abs(i.start.hour - MEAL_HOURS.get(meal, i.start.hour)))
+        return _item_line(ctx, item)
+    usual = next((b for b in me.routine if any(k in b.activity.lower() for k in keys)), None)
+    if usual is not None:
+        where = " " + _at_words(me, usual.place) if usual.place else ""
+        at = selfknow.clock(usual.start)
+        return f"Usually I'm {mine(usual.activity, me)}{where} around {at}."
+    hour = MEAL_HOURS.get(meal or "lunch", 12) * 60
+    block = next((b for b in me.routine if b.start <= hour < b.end), None)
+    if block is None:
         return ""
-    items = [i for i in selfknow.plan_for(ctx.memories, ctx.now.date())
-             if meal in i.description.lower() and i.start >= ctx.now]  # fmt: skip
-    if not items:
-        return ""
-    item = items[0]
-    return f"Around {_clock(item.start)}; I'll be {mine(item.description, ctx.persona)}."
+    return f"I usually grab a bite around {selfknow.clock(hour)}, while {_block_words(me, block)}."
+
+
+def _item_line(ctx: AgentContext, item) -> str:
+    """One plan item, in the past if it has begun, else to come."""
+    me = ctx.persona
+    what = mine(item.description, me)
+    where = " " + _at_words(me, item.place) if item.place else ""
+    when = _day(ctx.now, item.start)
+    clock = _clock(item.start)
+    if item.start <= ctx.now:
+        return f"{when[:1].upper()}{when[1:]} I was {what}{where}, around {clock}."
+    return f"{when[:1].upper()}{when[1:]} I'll be {what}{where}, around {clock}."
 
 
 def plan_plans(ctx: AgentContext, act: Act, seed: int) -> str:
+    if act.wh is Wh.WHEN and (_WOKE.search(act.text) or _SLEPT.search(act.text)):
+        return _woke_slept(ctx, act)
     if act.window is not None and act.label != "ahead":
         return plan_at(ctx, act, seed)
     if act.label == "ahead":
@@ -998,6 +1136,10 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.event and from_retrieval(ctx, act):
         return from_retrieval(ctx, act)
     found = shareable(ctx.memories, ctx.persona)
+    if act.person and act.person != ctx.persona.name:
+        found = [n for n in found if _involves(n, act.person)]
+        if not found:
+            return f"I haven't heard anything new about or from {first_name(act.person)}."
     best = found[0] if found else None
     if act.wh is Wh.WHO and best is not None and best.source and not best.own:
         return f"{best.source} told me: {first_person(best.text, ctx.persona)}."
@@ -1007,6 +1149,14 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
     if best is not None and event is not None and not best.own:  # in the tense its time calls for
         return event_line(ctx, event, best.text, best.source, best.fact.intent, Wh.NONE)
     return iv._news(ctx, act.text, seed)
+
+
+def _involves(news, person: str) -> bool:
+    """News about someone, or from them: its subject, its source, or a name in it."""
+    first = first_name(person)
+    return person in (news.fact.subject, news.source) or bool(
+        re.search(rf"\b{re.escape(first)}\b", news.text)
+    )
 
 
 def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -1079,6 +1229,8 @@ def plan_routine(ctx: AgentContext, act: Act, seed: int) -> str:
     """A usual day: asked of a part of the day, what one usually does then; else the
     day from waking to bed."""
     me = ctx.persona
+    if act.wh is Wh.WHEN and act.window and (_WOKE.search(act.text) or _SLEPT.search(act.text)):
+        return _woke_slept(ctx, act)  # 'when did you get up this morning?': that day's
     hours = sleep_words(me)
     sleep = bool(content_stems(act.text) & _SLEEP_WORDS)
     if (
@@ -1202,6 +1354,7 @@ PLANNERS: dict[str, Planner] = {
     "routine.early": plan_routine,
     "routine.late": plan_routine,
     "place.regular": plan_place,
+    "place.rooms": plan_rooms,
     "work.here": plan_work_here,
     "person.find": plan_find,
     "person.talk": lambda ctx, act, seed: (

@@ -111,11 +111,16 @@ def _private(memory: MemoryRecord) -> bool:
 
 
 def _details(ctx: AgentContext, name: str, about: list[MemoryRecord]) -> list[str]:
+    """What one knows of a person, each thing once: the same news heard from two people
+    is one detail, not two."""
     out: list[str] = []
+    said: set[str] = set()
     for m in sorted(about, key=lambda x: (-x.importance, -x.created.timestamp())):
         line = _detail(ctx, name, m)
-        if line and line not in out:
+        told = line.split(" told me that ", 1)[-1]
+        if line and told not in said:
             out.append(line)
+            said.add(told)
     return out
 
 
