@@ -228,6 +228,7 @@ class Simulation:
         self.state_by: dict[str, str] = {}  # object address -> who set its current state
         self.state_since: dict[str, datetime] = {}  # object address -> when it took it
         self._troubled: dict[str, dict[str, Trouble]] = {}  # sector -> objects in trouble
+        self._looks: dict[str, Observation] = {}  # name or address -> this step's look
         dim = self.mind.embedder.dim
         self.agents: dict[str, Agent] = {
             r.name: make_agent(town, r, self.now, dim) for r in scenario.residents
@@ -490,11 +491,13 @@ class Simulation:
             return
         radius = self.config.mind.vision_radius
         self._index_troubles()
+        self._looks = {}  # how a resident or an object looks this step: alike to every onlooker
         pos = np.array([a.pos for a in awake])
+        apart = np.max(np.abs(pos[:, None, :] - pos[None, :, :]), axis=2)  # tiles, every pair
         for i, agent in enumerate(awake):
             if agent.conversation is not None:
                 continue
-            near = np.max(np.abs(pos - pos[i]), axis=1) <= radius
+            near = apart[i] <= radius
             sightings = [
                 self._sight_agent(agent, other)
                 for j, other in enumerate(awake)
@@ -511,16 +514,21 @@ class Simulation:
 
     def _sight_agent(self, me: Agent, other: Agent) -> Sighting:
         d = max(abs(me.pos[0] - other.pos[0]), abs(me.pos[1] - other.pos[1]))
+        obs = self._looks.get(other.name)
+        if obs is None:
+            obs = self._looks[other.name] = self._agent_observation(other)
+        return Sighting(obs, d)
+
+    def _agent_observation(self, other: Agent) -> Observation:
         fact = facts.doing(other.name, other.status, Source.SEEN)
         action = other.action
         kind = action.kind if action is not None else None
         if other.conversation is not None:
             kind = ActionKind.CHAT
         rated = action.importance if action is not None else 0
-        obs = Observation(
+        return Observation(
             other.name, facts.render(fact), True, other.status, fact, kind, False, rated
         )
-        return Sighting(obs, d)
 
     def _sight_objects(self, agent: Agent, radius: int) -> list[Sighting]:
         """Objects at rest are furniture, not events; an agent notices one whose state is
@@ -550,11 +558,15 @@ class Simulation:
         return replace(self._object_sighting(address, d), since=since, salient=True)
 
     def _object_sighting(self, address: str, d: int) -> Sighting:
-        state = self.town.state(address)
-        fact = facts.object_state(address, state)
-        text = facts.render(fact, self.town)
-        routine = self.state_by.get(address, "") in self.agents  # a resident's doing
-        return Sighting(Observation(address, text, False, state, fact, routine=routine), d)
+        obs = self._looks.get(address)
+        if obs is None:
+            state = self.town.state(address)
+            fact = facts.object_state(address, state)
+            text = facts.render(fact, self.town)
+            routine = self.state_by.get(address, "") in self.agents  # a resident's doing
+            obs = Observation(address, text, False, state, fact, routine=routine)
+            self._looks[address] = obs
+        return Sighting(obs, d)
 
     def _tending(self, agent: Agent) -> Trouble | None:
         return self._fixing(agent.action)
