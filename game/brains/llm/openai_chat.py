@@ -10,8 +10,9 @@ only a stream tells a slow answer from a dead one. A request has two clocks (`Pa
 deadline to its first token (the server reading the prompt), then a budget for the rest
 from the endpoint's measured tokens per second and the question's `max_tokens`. A request
 past either, or cancelled, is ended by closing its stream, so the server stops writing
-it instead of finishing an answer nobody reads (llama.cpp's server does finish abandoned
-requests, and the re-ask then queues behind it).
+it instead of finishing an answer nobody reads. llama-cpp-python's server (0.3.36) asks
+after every streamed chunk whether the client is still there and stops if not; a request
+it answers whole runs to its end, and the re-ask then queues behind it.
 """
 
 from __future__ import annotations
