@@ -133,3 +133,15 @@ def test_her_as_the_object_becomes_me_and_as_the_possessive_my() -> None:
     )
     said = first_person("Isabella Rodriguez is proud of her cafe", isabella)
     assert said == "I'm proud of my cafe"
+
+
+def test_a_relationship_told_from_the_personas_side_is_said_as_ones_own() -> None:
+    from test_scripted_personas import smallville
+
+    from game.brains.scripted.wording import relation_in_first_person
+
+    for persona in smallville().residents:
+        for _, relation in persona.relationships:
+            if relation.startswith(("her ", "his ")):
+                said = relation_in_first_person(relation, persona)
+                assert said.startswith("my "), (persona.name, relation, said)

@@ -100,7 +100,7 @@ OBJECT_AFTER = frozenset(
 def relation_in_first_person(relation: str, persona: Resident) -> str:
     """'a man he does not like' -> 'a man I don't like' (the persona's own words)."""
     subj, obj, poss = pronouns(persona)
-    text = relation
+    text = re.sub(r"^(?:her|his|their) ", "my ", relation)  # 'her husband': the persona's own
     if subj != "they":
         text = re.sub(rf"\b{subj}\b", "I", text)
         text = re.sub(rf"\b{poss}\b", "my", text)
