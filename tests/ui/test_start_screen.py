@@ -110,7 +110,7 @@ def test_the_start_screen_shows_what_doctor_said_of_the_endpoint(monkeypatch, tm
     remember(verdict)
     drawn, _ = _start_texts(monkeypatch, (1280, 720), "llm", LLMSettings(**SMOL))
     assert f"checked: {verdict.line()}" in drawn
-    assert any("0.3 s a request, 65 tokens/s" in text for text in drawn)
+    assert any("0.3 s to the first token, 65.0 tokens/s" in text for text in drawn)
 
 
 def test_another_model_on_the_endpoint_is_not_checked_yet(monkeypatch, tmp_path):
