@@ -6,9 +6,12 @@ Usage (one-off, by a maintainer; the game itself never runs this):
                                                   # it declares sentence-transformers (torch)
     python tools/distill_embedder.py        # writes assets/embedder/minilm-static.npz
     python tools/distill_embedder.py --zip path/to/model.zip --dims 256
+    python tools/distill_embedder.py --full       # the whole model, int8: minilm-l6.npz
+    python tools/distill_embedder.py --exemplars  # the dialogue exemplars' vectors under it
 
-Why a script and not a dependency: running the transformer at play time would need torch
-(gigabytes) and cost milliseconds per memory. Instead, this runs MiniLM's BERT forward pass
+Why a script and not a dependency: the package declares sentence-transformers (torch,
+gigabytes), and a forward pass costs milliseconds per memory. So the memories' and the
+residents' own lines' embedder is static: this runs MiniLM's BERT forward pass
 once, in numpy, on every vocabulary token alone ([CLS] token [SEP], mean-pooled as
 sentence-transformers pools), reduces the vectors by PCA and weights each token by a
 Zipf/SIF factor of its vocabulary rank (frequent tokens such as "the" count for little).
@@ -33,10 +36,17 @@ import time  # noqa: E402
 import unicodedata  # noqa: E402
 import zipfile  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from game.brains.sentence import (  # noqa: E402
+    FULL_ASSET,
+    Bert,
+    SentenceEmbedder,
+    mean_pool,
+    unit,
+    write_full,
+)
 from game.brains.static_embed import ASSET, ASSET_FORMAT, Tokenizer  # noqa: E402
 
 SOURCE = "sentence-transformers/all-MiniLM-L6-v2"
@@ -45,7 +55,6 @@ DEFAULT_DIMS = 256
 # benchmarks/embedders.py measured 1e-5 better on the town's questions and memories (intent
 # accuracy 0.70 vs 0.60, MRR 0.68 vs 0.63 at 256 dims); smaller values change little.
 SIF_COEFFICIENT = 1e-5
-LAYER_NORM_EPS = 1e-12
 SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 BATCH = 256  # sequences per forward pass: small arrays stay in cache
 
@@ -111,106 +120,7 @@ def find_zip(given: str | None) -> Path:
 
 
 # ---------------------------------------------------------------------------------------
-# MiniLM-L6 (BERT) in numpy
-
-
-@dataclass(frozen=True)
-class Bert:
-    """BERT encoder weights and shape (12 heads, post-layer-norm, GELU)."""
-
-    w: dict[str, np.ndarray]
-    layers: int
-    heads: int
-
-    def encode(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Token ids (batch, seq) and attention mask -> last hidden states (batch, seq, h)."""
-        w = self.w
-        seq = ids.shape[1]
-        x = (
-            w["embeddings.word_embeddings.weight"][ids]
-            + w["embeddings.position_embeddings.weight"][:seq][None]
-            + w["embeddings.token_type_embeddings.weight"][0][None, None]
-        )
-        x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
-        bias = np.where(mask[:, None, None, :] > 0, 0.0, -1e9).astype(np.float32)
-        for layer in range(self.layers):
-            x = self.block(x, bias, f"encoder.layer.{layer}.")
-        return x
-
-    def block(self, x: np.ndarray, bias: np.ndarray, p: str) -> np.ndarray:
-        attended = self.attention(x, bias, p + "attention.self.")
-        x = layer_norm(
-            x + dense(attended, self.w, p + "attention.output.dense"),
-            self.w[p + "attention.output.LayerNorm.weight"],
-            self.w[p + "attention.output.LayerNorm.bias"],
-        )
-        hidden = gelu(dense(x, self.w, p + "intermediate.dense"))
-        return layer_norm(
-            x + dense(hidden, self.w, p + "output.dense"),
-            self.w[p + "output.LayerNorm.weight"],
-            self.w[p + "output.LayerNorm.bias"],
-        )
-
-    def attention(self, x: np.ndarray, bias: np.ndarray, p: str) -> np.ndarray:
-        batch, seq, hidden = x.shape
-        size = hidden // self.heads
-
-        def heads(name: str) -> np.ndarray:
-            y = dense(x, self.w, p + name)
-            return y.reshape(batch, seq, self.heads, size).transpose(0, 2, 1, 3)
-
-        q, k, v = heads("query"), heads("key"), heads("value")
-        scores = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(size)) + bias
-        scores -= scores.max(axis=-1, keepdims=True)
-        probs = np.exp(scores)
-        probs /= probs.sum(axis=-1, keepdims=True)
-        return (probs @ v).transpose(0, 2, 1, 3).reshape(batch, seq, hidden)
-
-
-def dense(x: np.ndarray, w: dict[str, np.ndarray], name: str) -> np.ndarray:
-    """A torch Linear (weight is (out, in)), as one 2-D matrix product: numpy would run a
-    3-D input as one small product per sentence, hundreds of times slower."""
-    flat = x.reshape(-1, x.shape[-1]) @ w[name + ".weight"].T + w[name + ".bias"]
-    return flat.reshape(*x.shape[:-1], -1)
-
-
-def layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray) -> np.ndarray:
-    mean = x.mean(axis=-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + LAYER_NORM_EPS) * gamma + beta
-
-
-def gelu(x: np.ndarray) -> np.ndarray:
-    """The exact (erf) GELU BERT uses; numpy has no erf of its own."""
-    return 0.5 * x * (1.0 + _erf(x * np.float32(1.0 / np.sqrt(2.0))))
-
-
-_ERF_P = np.float32(0.3275911)
-_ERF_A = tuple(
-    np.float32(c) for c in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
-)
-
-
-def _erf(x: np.ndarray) -> np.ndarray:
-    """erf to 1.5e-7 (Abramowitz and Stegun 7.1.26), in float32: the forward pass spends
-    most of its time here, and that error is far below float32 rounding of the model."""
-    z = np.abs(x)
-    t = 1.0 / (1.0 + _ERF_P * z)
-    poly = _ERF_A[0]
-    for coefficient in _ERF_A[1:]:
-        poly = poly * t + coefficient
-    y = 1.0 - poly * t * np.exp(-z * z)
-    return np.copysign(y, x)
-
-
-def mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """sentence-transformers' mean pooling: average over real (unmasked) positions."""
-    m = mask[..., None].astype(np.float32)
-    return (hidden * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1e-9)
-
-
-def unit(x: np.ndarray) -> np.ndarray:
-    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12)
+# MiniLM-L6 (BERT) in numpy: the forward pass is the game's own (game/brains/sentence.py)
 
 
 class SentenceModel:
@@ -240,14 +150,27 @@ class SentenceModel:
         return unit(mean_pool(self.bert.encode(ids, mask), mask))
 
 
-def check_forward(model: SentenceModel) -> bool:
+class QuantizedModel:
+    """The shipped int8 model, as the game reads it."""
+
+    def __init__(self) -> None:
+        self.embedder = SentenceEmbedder(FULL_ASSET)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embedder.embed(list(texts))
+
+
+QUANTIZED_TOLERANCE = 0.01  # int8 rounding moves the published cosines by less than this
+
+
+def check_forward(model, tolerance: float = PUBLISHED_TOLERANCE) -> bool:
     """Print our cosines beside the published ones; True when all are within tolerance."""
     ok = True
     print("forward pass vs published cosines of all-MiniLM-L6-v2:")
     for a, b, published in PUBLISHED:
         va, vb = model.embed([a, b])
         ours = float(va @ vb)
-        good = abs(ours - published) <= PUBLISHED_TOLERANCE
+        good = abs(ours - published) <= tolerance
         ok &= good
         print(
             f"  {ours:+.4f} (published {published:+.4f}) {'ok' if good else 'OFF'}  {a!r} ~ {b!r}"
@@ -339,17 +262,43 @@ def load(zip_path: Path) -> tuple[Bert, list[str]]:
     return bert, vocab
 
 
+def write_exemplars() -> None:
+    """The vectors the understander would compute at start (game/brains/dialogue/vectors.py),
+    shipped so it need not: rerun whenever exemplars.json changes (a test says so)."""
+    from game.brains.dialogue.understand import exemplar_texts
+    from game.brains.dialogue.vectors import key_of, shipped_path, write
+
+    embedder = SentenceEmbedder(FULL_ASSET)
+    texts = exemplar_texts()
+    start = time.perf_counter()
+    vectors = embedder.embed(texts)
+    path = shipped_path(embedder)
+    write(path, key_of(embedder, texts), vectors)
+    print(f"wrote {path} ({len(texts)} lines in {time.perf_counter() - start:.1f} s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--zip", help="the model's zip (default: from all_minilm_l6_v2)")
     parser.add_argument("--dims", type=int, default=DEFAULT_DIMS, help="PCA dimensions")
     parser.add_argument("--out", default=str(ASSET), help="the npz to write")
     parser.add_argument("--check-only", action="store_true", help="check, write nothing")
+    parser.add_argument("--full", action="store_true", help="write the whole model, int8")
+    parser.add_argument("--exemplars", action="store_true", help="write the exemplars' vectors")
     args = parser.parse_args()
+    if args.exemplars:
+        write_exemplars()
+        return
     bert, vocab = load(find_zip(args.zip))
     if not check_forward(SentenceModel(bert, vocab)):
         sys.exit("the numpy forward pass does not reproduce the published cosines")
     if args.check_only:
+        return
+    if args.full:
+        write_full(FULL_ASSET, bert, vocab)
+        print(f"wrote {FULL_ASSET} ({FULL_ASSET.stat().st_size / 1e6:.1f} MB)")
+        if not check_forward(QuantizedModel(), tolerance=QUANTIZED_TOLERANCE):
+            sys.exit("the int8 model drifts from the published cosines")
         return
     ids = kept_tokens(vocab)
     vectors = pca(token_vectors(bert, vocab, ids), args.dims)

@@ -13,7 +13,12 @@ from datetime import datetime
 
 from game.brains.dialogue.acts import Act
 from game.brains.dialogue.state import DialogueState
-from game.brains.dialogue.understand import Lexicon, Understander, dialogue_embedder
+from game.brains.dialogue.understand import (
+    Lexicon,
+    Understander,
+    dialogue_embedder,
+    sentence_embedder,
+)
 from game.core.records import Utterance
 from game.world.scenario import Intent, Resident
 from game.world.town import AreaKind, Town
@@ -26,7 +31,7 @@ def understander_for(
     sectors = [a.name for a in town.sectors()]
     objects = sorted({a.name for a in town.areas.values() if a.kind is AreaKind.OBJECT})
     lexicon = Lexicon.of([r.name for r in residents], sectors, (), objects, intents)
-    return Understander(lexicon, dialogue_embedder())
+    return Understander(lexicon, dialogue_embedder(), deep=sentence_embedder())
 
 
 def state_of(

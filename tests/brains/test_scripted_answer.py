@@ -128,14 +128,14 @@ def test_a_line_naming_nobody_is_not_read_as_about_someone():
 
 
 def test_a_question_with_no_words_of_its_own_takes_its_topic_from_the_line_before_it():
-    act = words().understand("The toilet's overflowing! What would you do?", NOW)
+    act = words().understand("The kitchen sink just burst! What would you do?", NOW)
     assert act.aspect is answer.Aspect.OBJECT
 
 
 def test_a_meal_asked_of_by_its_time_of_day_is_answered_with_that_meal():
     me = next(r for r in smallville().residents if any("lunch" in b.activity for b in r.routine))
     lunch = next(b for b in me.routine if "lunch" in b.activity)
-    got = ask(me.name, "Where do you normally eat around midday?")
+    got = ask(me.name, "Where do you normally grab something to eat around midday?")
     assert "lunch" in got and answer.selfknow.clock(lunch.start) in got
 
 

@@ -34,11 +34,13 @@ from game.world.scenario import Intent
 
 from .acts import Act, ActKind, Aspect, Wh, Window
 from .state import DialogueState
+from .vectors import exemplar_vectors
 
 EXEMPLARS = Path(__file__).with_name("exemplars.json")
 MASKS = {"person": "someone", "place": "that place", "object": "that thing",
          "event": "the event", "time": "then", "thing": "something"}  # fmt: skip
 FLOOR = 0.45  # below this similarity to any exemplar the label is 'general'
+DEEP_FLOOR = 0.35  # the same under the sentence model, whose similarities run lower
 NEIGHBOURS = 5  # exemplars that vote
 _STOP = (
     "a an the is are was were be been am i to of and or in on at for it its this that he she "
@@ -306,9 +308,17 @@ class Understander:
     """Understands heard lines for one town. Thread-safe: the exemplar matrix is built once
     under a lock, and understanding itself only reads."""
 
-    def __init__(self, lexicon: Lexicon, embedder: Embedder, data: Path = EXEMPLARS) -> None:
+    def __init__(
+        self,
+        lexicon: Lexicon,
+        embedder: Embedder,
+        data: Path = EXEMPLARS,
+        deep: Embedder | None = None,
+    ) -> None:
         self.lexicon = lexicon
         self.embedder = embedder
+        self.deep = deep  # the sentence model, for lines no resident said (see `_reader`)
+        self._deep_matrix: np.ndarray | None = None
         self._data = data
         self._lock = threading.Lock()
         self._matrix: np.ndarray | None = None
@@ -326,13 +336,14 @@ class Understander:
     def _ready(self) -> np.ndarray:
         with self._lock:
             if self._matrix is None:
-                texts, owners, needs = [], [], []
+                texts, owners, needs = exemplar_texts(self._data), [], []
                 for label in labels(self._data):
                     for ex in label.examples:
-                        texts.append(_masked_example(ex))
                         owners.append(label)
                         needs.append([("{" + slot + "}") in ex for slot in SLOTS])
                 self._matrix = self.embedder.embed(texts)
+                if self.deep is not None:
+                    self._deep_matrix = exemplar_vectors(self.deep, texts)
                 self._owners = owners
                 self._follows = np.array([x.follow for x in owners], dtype=bool)
                 self._asking = np.array([x.kind in ASKING for x in owners], dtype=bool)
@@ -390,7 +401,8 @@ class Understander:
                             named=slots.named or more.named)  # fmt: skip
         query = slots.masked or text.lower()
         frame = self._framed(query)
-        vec, raw, framed = self.embedder.embed([query, _plain(text), frame])
+        reader, matrix = self._reader(speaker, matrix)
+        vec, raw, framed = reader.embed([query, _plain(text), frame])
         # masked, as said, or as a frame ('have you got into something at all'): the nearest
         sims = np.maximum(matrix @ vec, matrix @ raw)
         if self._has_frame(frame):
@@ -403,7 +415,7 @@ class Understander:
             sims = np.where(self._asking, -1.0, sims)  # ... and a line that does not ask, not
         if len(leftover(query).split()) > FOLLOW_WORDS or state is None or not state.said:
             sims = np.where(self._follows, -1.0, sims)
-        label, score, second = self._vote(sims)
+        label, score, second = self._vote(sims, DEEP_FLOOR if reader is self.deep else FLOOR)
         near, word = ("", "") if slots.intent else self._near_word(text)
         if near:
             slots = replace(slots, intent=near, named=word)
@@ -456,10 +468,23 @@ class Understander:
                 and (label.kind is ActKind.OPINION or label.aspect is Aspect.INTERESTS)
             ):  # 'do you enjoy it?': an opinion of the topic, not a new topic
                 act = replace(act, label="follow.opinion", kind=ActKind.OPINION)
+            elif refers and topic is not None and label is not None and not label.follow \
+                    and act.wh in _FOLLOW_WH:  # fmt: skip
+                act = replace(act, label=_FOLLOW_WH[act.wh])  # 'what time does it kick off?'
             act = _follow(act, state)
             if _HE_SHE.search(text) and state is not None:
                 act = _about_person(act, state)
         return act
+
+    def _reader(self, speaker: str, matrix: np.ndarray) -> tuple[Embedder, np.ndarray]:
+        """The embedder a line is read with, and the exemplars' vectors under it: the
+        sentence model for the visitor's and an interviewer's open-ended words, the static
+        one for a resident's own line (made from this game's templates, and said dozens of
+        times an hour, where a forward pass each would slow the town)."""
+        resident = speaker.lower() in self.lexicon.people
+        if self.deep is None or self._deep_matrix is None or resident:
+            return self.embedder, matrix
+        return self.deep, self._deep_matrix
 
     def _near_word(self, text: str) -> tuple[str, str]:
         """An intent a word names by meaning ('voting' for the election): the word whose
@@ -506,7 +531,7 @@ class Understander:
             return np.zeros(len(self._stems))
         return np.array([len(mine & t) / len(mine | t) if t else 0.0 for t in self._stems])
 
-    def _vote(self, sims: np.ndarray) -> tuple[Label | None, float, str]:
+    def _vote(self, sims: np.ndarray, floor: float = FLOOR) -> tuple[Label | None, float, str]:
         """The nearest exemplars vote in two rounds: first for what the line is about (an
         aspect: 'who do you live with' and 'do you have the place to yourself' both say
         home), then, within it, for the label. A vote weighs exp((s - best) / SHARPNESS), so
@@ -515,7 +540,7 @@ class Understander:
         second reading for an answer that finds nothing under the first."""
         top = np.argsort(-sims)[:NEIGHBOURS]
         best = float(sims[top[0]]) if len(top) else 0.0
-        if best < FLOOR:
+        if best < floor:
             return None, best, ""
         groups: dict[str, float] = {}
         tally: dict[str, float] = {}
@@ -547,6 +572,11 @@ class Understander:
         best, score = scored[0][1], scored[0][0]
         floor = INTENT_FLOOR if label.aspect in (Aspect.EVENT, Aspect.GENERAL) else INTENT_STRONG
         return best if score >= floor and score - runner_up >= INTENT_MARGIN else ""
+
+
+# a line that refers back ('what time does it kick off?') asks its wh of the topic
+_FOLLOW_WH = {Wh.WHEN: "follow.when", Wh.WHERE: "follow.where", Wh.WHO: "follow.who",
+              Wh.WHY: "follow.why"}  # fmt: skip
 
 
 def _group(label: Label) -> str:
@@ -583,6 +613,11 @@ def leftover(masked: str) -> str:
     retrieval should match when no field of the town names the topic."""
     masks = " ".join(MASKS.values()).split()
     return " ".join(w for w in words(masked) if w not in STOP and w not in masks and len(w) > 2)
+
+
+def exemplar_texts(path: Path = EXEMPLARS) -> list[str]:
+    """Every exemplar line as it is compared: masked, lower case, in the data's order."""
+    return [_masked_example(ex) for label in labels(path) for ex in label.examples]
 
 
 def _masked_example(example: str) -> str:
@@ -776,6 +811,20 @@ def _wh_by_form(text: str) -> Wh:
     if first in _WH_WORDS:
         return _WH_WORDS[first]
     return Wh.YESNO if text.rstrip().endswith("?") else Wh.NONE
+
+
+@cache
+def sentence_embedder() -> Embedder | None:
+    """The whole sentence model (`game/brains/sentence.py`) when its weights ship with the
+    game; None leaves the static embedder to read every line."""
+    try:
+        from game.brains.sentence import SentenceEmbedder
+
+        embedder = SentenceEmbedder()
+        embedder.embed(["hello"])
+        return embedder
+    except Exception:  # noqa: BLE001 - a missing or damaged asset: the static model reads
+        return None
 
 
 @cache
