@@ -407,7 +407,11 @@ class Understander:
         sims = np.maximum(matrix @ vec, matrix @ raw)
         if self._has_frame(frame):
             sims = np.maximum(sims, matrix @ framed)
-        sims = sims + LEXICAL * self._overlap(query) - self._slot_misfit(slots)
+        deep = reader is self.deep
+        if deep:
+            sims = sims + LEXICAL * self._overlap(query) - self._slot_misfit(slots)
+        else:  # a resident's template line: the settings its templates were written against
+            sims = sims + RESIDENT_LEXICAL * self._overlap(query)
         asking = _asked(text)
         if asking and not _TAG.search(text):
             sims = np.where(self._asking, sims, -1.0)  # a question is one of the questions
@@ -415,7 +419,7 @@ class Understander:
             sims = np.where(self._asking, -1.0, sims)  # ... and a line that does not ask, not
         if len(leftover(query).split()) > FOLLOW_WORDS or state is None or not state.said:
             sims = np.where(self._follows, -1.0, sims)
-        label, score, second = self._vote(sims, DEEP_FLOOR if reader is self.deep else FLOOR)
+        label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
         near, word = ("", "") if slots.intent else self._near_word(text)
         if near:
             slots = replace(slots, intent=near, named=word)
@@ -531,13 +535,17 @@ class Understander:
             return np.zeros(len(self._stems))
         return np.array([len(mine & t) / len(mine | t) if t else 0.0 for t in self._stems])
 
-    def _vote(self, sims: np.ndarray, floor: float = FLOOR) -> tuple[Label | None, float, str]:
+    def _vote(
+        self, sims: np.ndarray, floor: float = FLOOR, by_aspect: bool = True
+    ) -> tuple[Label | None, float, str]:
         """The nearest exemplars vote in two rounds: first for what the line is about (an
         aspect: 'who do you live with' and 'do you have the place to yourself' both say
         home), then, within it, for the label. A vote weighs exp((s - best) / SHARPNESS), so
         the nearest exemplar counts most and a label with many near-misses cannot outvote
         it. Also returned: the best label of the runner-up aspect ('' if none came near), a
-        second reading for an answer that finds nothing under the first."""
+        second reading for an answer that finds nothing under the first. Without
+        `by_aspect` (a resident's own line) each label is its own group and a vote weighs its
+        similarity, as the residents' templates were tuned against."""
         top = np.argsort(-sims)[:NEIGHBOURS]
         best = float(sims[top[0]]) if len(top) else 0.0
         if best < floor:
@@ -548,12 +556,13 @@ class Understander:
             if sims[i] < best - 0.1:
                 continue
             owner = self._owners[int(i)]
-            weight = float(np.exp((sims[i] - best) / SHARPNESS))
-            group = _group(owner)
+            weight = float(np.exp((sims[i] - best) / SHARPNESS)) if by_aspect else float(sims[i])
+            group = _group(owner) if by_aspect else owner.name
             groups[group] = groups.get(group, 0.0) + weight
             tally[owner.name] = tally.get(owner.name, 0.0) + weight
         ranked = sorted(groups, key=lambda g: -groups[g])
-        chosen = [max((n for n in tally if _group(self._label(n)) == g), key=lambda n: tally[n])
+        of = _group if by_aspect else (lambda label: label.name)
+        chosen = [max((n for n in tally if of(self._label(n)) == g), key=lambda n: tally[n])
                   for g in ranked[:2]]  # fmt: skip
         return self._label(chosen[0]), best, chosen[1] if len(chosen) > 1 else ""
 
@@ -591,6 +600,7 @@ SLOT_MISSING = 0.15  # an exemplar's slot the line does not fill
 SLOT_EXTRA = 0.12  # a person or place the line names and the exemplar does not
 SHARPNESS = 0.1  # a neighbour this much less similar than the nearest weighs 1/e of it
 LEXICAL = 0.15  # weight of shared words beside the embedding's similarity
+RESIDENT_LEXICAL = 0.3  # ... for a resident's own line
 ASKING = (ActKind.QUESTION, ActKind.OPINION, ActKind.INVITATION, ActKind.REQUEST)
 _TAG = re.compile(r"(?:,|\b)\s*(?:isn't it|aren't you|haven't we|have we|won't you|don't you"
                   r"(?: think)?|right|had you heard|can you believe it|who'd have thought)\?\s*$"
