@@ -44,7 +44,7 @@ from game.brains.sentence import (  # noqa: E402
     Bert,
     SentenceEmbedder,
     mean_pool,
-    unit,
+    sentence_vectors,
     write_full,
 )
 from game.brains.static_embed import ASSET, ASSET_FORMAT, Tokenizer  # noqa: E402
@@ -133,21 +133,7 @@ class SentenceModel:
         self.ids = {token: i for i, token in enumerate(vocab)}
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        rows = [
-            [
-                self.ids["[CLS]"],
-                *[self.ids[t] for t in self.tokenizer.tokenize(s)][:254],
-                self.ids["[SEP]"],
-            ]
-            for s in texts
-        ]
-        seq = max(len(r) for r in rows)
-        ids = np.zeros((len(rows), seq), dtype=np.int64)
-        mask = np.zeros((len(rows), seq), dtype=np.int64)
-        for i, r in enumerate(rows):
-            ids[i, : len(r)] = r
-            mask[i, : len(r)] = 1
-        return unit(mean_pool(self.bert.encode(ids, mask), mask))
+        return sentence_vectors(self.bert, self.tokenizer, self.ids, texts, limit=254)
 
 
 class QuantizedModel:

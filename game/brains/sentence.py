@@ -240,16 +240,22 @@ class SentenceEmbedder:
 
     def _forward(self, texts: Sequence[str]) -> np.ndarray:
         bert, tokenizer, ids = self._load()
-        unknown = ids["[UNK]"]
-        rows = [
-            [ids["[CLS]"], *[ids.get(t, unknown) for t in tokenizer.tokenize(s)][:MAX_TOKENS],
-             ids["[SEP]"]]
-            for s in texts
-        ]  # fmt: skip
-        seq = max(len(r) for r in rows)
-        batch = np.zeros((len(rows), seq), dtype=np.int64)
-        mask = np.zeros((len(rows), seq), dtype=np.int64)
-        for i, r in enumerate(rows):
-            batch[i, : len(r)] = r
-            mask[i, : len(r)] = 1
-        return unit(mean_pool(bert.encode(batch, mask), mask)).astype(np.float32)
+        return sentence_vectors(bert, tokenizer, ids, texts).astype(np.float32)
+
+
+def sentence_vectors(
+    bert: Bert, tokenizer: Tokenizer, ids: dict[str, int], texts: Sequence[str],
+    limit: int = MAX_TOKENS,
+) -> np.ndarray:  # fmt: skip
+    """[CLS] tokens [SEP] through the model, mean-pooled and unit length, as
+    sentence-transformers embeds a sentence (the game and the distilling tool share it)."""
+    unknown = ids["[UNK]"]
+    rows = [[ids["[CLS]"], *[ids.get(t, unknown) for t in tokenizer.tokenize(s)][:limit],
+             ids["[SEP]"]] for s in texts]  # fmt: skip
+    seq = max(len(r) for r in rows)
+    batch = np.zeros((len(rows), seq), dtype=np.int64)
+    mask = np.zeros((len(rows), seq), dtype=np.int64)
+    for i, r in enumerate(rows):
+        batch[i, : len(r)] = r
+        mask[i, : len(r)] = 1
+    return unit(mean_pool(bert.encode(batch, mask), mask))

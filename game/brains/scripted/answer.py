@@ -31,7 +31,7 @@ from game.world import troubles
 from . import interview as iv
 from . import places, selfknow
 from .goals import rsvp_of
-from .news import chat_partner, facts_in, is_private, shareable
+from .news import chat_partner, facts_in, is_private, people_in, shareable
 from .plans import attends, remembered_events
 from .traits import dislikes
 from .util import first_name, join_and, pick
@@ -1152,11 +1152,9 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
 
 
 def _involves(news, person: str) -> bool:
-    """News about someone, or from them: its subject, its source, or a name in it."""
-    first = first_name(person)
-    return person in (news.fact.subject, news.source) or bool(
-        re.search(rf"\b{re.escape(first)}\b", news.text)
-    )
+    """News about someone, or from them, by the fact's fields: its subject, its source,
+    the people it names (an event's host among them)."""
+    return person in (news.fact.subject, news.source) or person in people_in(news.fact)
 
 
 def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
