@@ -35,9 +35,13 @@ class Trouble:
     reach: int = 0  # rooms away it is sensed at once (0: only in its own room)
     spreads: int = 0  # game minutes until it reaches each room further (0: never)
     importance: int = 8  # how poignant seeing it is (1..10)
+    unnamed: str = ""  # the fix said of no thing in particular ('putting the fire out')
 
     def fix(self, obj: str) -> str:
-        """The fixing action for one object: 'turning off the burning stove'."""
+        """The fixing action for one object: 'turning off the burning stove'; with no
+        object ('' : a blackout, 'if something breaks'), the fix of no thing in particular."""
+        if not obj:
+            return self.unnamed or self.action.format(obj="thing")
         return self.action.format(obj=obj)
 
     def call(self, obj: str) -> str:
@@ -63,32 +67,42 @@ class Trouble:
 TROUBLES: tuple[Trouble, ...] = (
     Trouble("fire", ("on fire", "in flames", "fire\\b", "ablaze"),
             "putting out the fire at the {obj}", 10, "off", "🧯",
-            "Fire! The {obj} is on fire!", "fire", reach=1, spreads=3, importance=9),
+            "Fire! The {obj} is on fire!", "fire", reach=1, spreads=3, importance=9,
+            unnamed="putting the fire out"),
     Trouble("burning", ("burning", "burnt", "smok", "scorch"),
             "turning off the burning {obj}", 5, "off", "🧯",
-            "Something's burning! The {obj}!", "fire", reach=1, spreads=3, importance=9),
+            "Something's burning! The {obj}!", "fire", reach=1, spreads=3, importance=9,
+            unnamed="turning off whatever is burning"),
     Trouble("flood", ("flood", "burst"),
             "mopping up the water around the {obj}", 20, "idle", "🔧",
-            "There's water everywhere!", "water", reach=1, spreads=5),
+            "There's water everywhere!", "water", reach=1, spreads=5,
+            unnamed="turning off the water and mopping up"),
     Trouble("leak", ("leak", "drip"),
             "fixing the leaking {obj}", 15, "idle", "🔧",
-            "Is that water dripping? The {obj}!", "water", reach=1, spreads=5),
+            "Is that water dripping? The {obj}!", "water", reach=1, spreads=5,
+            unnamed="fixing the leak"),
     Trouble("overflow", ("overflow",),
             "stopping the overflowing {obj}", 10, "idle", "🔧",
-            "The {obj} is overflowing!", "water", reach=1, spreads=5),
+            "The {obj} is overflowing!", "water", reach=1, spreads=5,
+            unnamed="stopping the overflow and mopping up"),
     Trouble("broken", ("broken", "broke\\b", "out of order", "not working", "stopped working",
-                       "cracked", "collapsed", "went out", "goes out", "failed"),
+                       "cracked", "collapsed", "went out", "goes out", "failed", "breaks\\b",
+                       "breaks down", "broke down", "busted", "snapped", "smashed", "shattered",
+                       "on the fritz", "cuts out", "cut out", "blackout", "power cut",
+                       "fell apart", "falls apart"),
             "repairing the broken {obj}", 20, "idle", "🔧",
-            "Oh no, the {obj} is broken.", "broken"),
+            "Oh no, the {obj} is broken.", "broken", unnamed="repairing whatever broke"),
     Trouble("jammed", ("jammed", "stuck", "clogged", "blocked"),
             "unjamming the {obj}", 10, "idle", "🔧",
-            "The {obj} is stuck.", "broken"),
+            "The {obj} is stuck.", "broken", unnamed="unjamming it"),
     Trouble("left on", ("left on",),
             "turning off the {obj}", 3, "off", "🔌",
-            "Who left the {obj} on?", LIGHT, importance=5),
+            "Who left the {obj} on?", LIGHT, importance=5,
+            unnamed="switching it off"),
     Trouble("dirty", ("dirty", "messy", "spilled", "spilt"),
             "wiping up the mess on the {obj}", 10, "clean", "🧹",
-            "What a mess on the {obj}.", LIGHT, importance=4),
+            "What a mess on the {obj}.", LIGHT, importance=4,
+            unnamed="wiping up the mess"),
 )  # fmt: skip
 
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from game.brains.event_words import find_date, find_window
 from game.brains.protocol import Embedder
+from game.world import troubles
 from game.world.scenario import Intent
 
 from .acts import Act, ActKind, Aspect, Wh, Window
@@ -400,14 +401,13 @@ class Understander:
                             place=slots.place or more.place, intent=slots.intent or more.intent,
                             named=slots.named or more.named)  # fmt: skip
         query = slots.masked or text.lower()
-        frame = self._framed(query)
         reader, matrix = self._reader(speaker, matrix)
-        vec, raw, framed = reader.embed([query, _plain(text), frame])
-        # masked, as said, or as a frame ('have you got into something at all'): the nearest
-        sims = np.maximum(matrix @ vec, matrix @ raw)
-        if self._has_frame(frame):
-            sims = np.maximum(sims, matrix @ framed)
         deep = reader is self.deep
+        vec, raw = reader.embed([query, _plain(text)])
+        sims = np.maximum(matrix @ vec, matrix @ raw)  # masked or as said: the nearer
+        frame = self._framed(query)
+        if not deep and self._has_frame(frame):  # ('have you got into something at all')
+            sims = np.maximum(sims, matrix @ reader.embed([frame])[0])  # the static model
         if deep:
             sims = sims + LEXICAL * self._overlap(query) - self._slot_misfit(slots)
         else:  # a resident's template line: the settings its templates were written against
@@ -449,6 +449,7 @@ class Understander:
         act = _tense(act, now)
         act = replace(act, wh=_wh_of(act, text))
         act = _by_slots(act, label)
+        act = self._in_trouble(act, whole, now, speaker)
         if act.intent and not slots.intent and act.aspect not in _OF_ONESELF:
             act = replace(act, aspect=Aspect.EVENT, label="event.know")  # by meaning alone
         if _PRONOUN_YOU.search(text) or (label is not None and label.name == "follow.you"):
@@ -480,6 +481,19 @@ class Understander:
                 act = _about_person(act, state)
         return act
 
+    def _in_trouble(self, act: Act, whole: str, now: datetime, speaker: str) -> Act:
+        """A trouble told, then a question about it ('The tap won't stop dripping. What's
+        your plan?'): the question alone reads as about one's plans, but what it asks is
+        what one would do about the trouble (the troubles table names it)."""
+        told = " ".join(p for p in _SENTENCE.findall(whole) if not p.strip().endswith("?"))
+        if not act.asks or act.label in TROUBLE_LABELS or troubles.trouble(told) is None:
+            return act
+        if len(leftover(" ".join(questions_in(whole))).split()) > FOLLOW_WORDS:
+            return act  # 'The sink is leaking. Is Tom at home today?' asks something else
+        obj = act.obj or find_slots(whole, self.lexicon, now, speaker).obj
+        return replace(act, label="object.trouble", aspect=Aspect.OBJECT, obj=obj,
+                       kind=ActKind.QUESTION)  # fmt: skip
+
     def _reader(self, speaker: str, matrix: np.ndarray) -> tuple[Embedder, np.ndarray]:
         """The embedder a line is read with, and the exemplars' vectors under it: the
         sentence model for the visitor's and an interviewer's open-ended words, the static
@@ -506,7 +520,10 @@ class Understander:
 
     def _framed(self, query: str) -> str:
         """The line with every word no exemplar uses put as 'something': what is left is
-        the frame of the question, which the exemplars are made of."""
+        the frame of the question, which the exemplars are made of. Only the static model
+        reads frames: it knows words, not sentences, while the sentence model reads a
+        player's own words better than their frame (aspect accuracy on the held-out
+        questions 0.752 against 0.732 with frames)."""
         return " ".join(w if w in STOP or w in self._vocab else MASKS["thing"]
                         for w in query.split())  # fmt: skip
 
@@ -612,6 +629,7 @@ WORD_NEAR = 0.5  # a word this near one of an intent's own words names the inten
 _YESNO_START = re.compile(r"^\s*(?:are|do|does|did|is|was|were|have|has|can|could|will|would|"
                           r"any chance|anything|any|busy|still|had you|you)\b", re.I)  # fmt: skip
 FOLLOW_WORDS = 2  # a line naming more than this is not a bare follow-up
+TROUBLE_LABELS = frozenset({"object.trouble", "object.state", "fridge"})  # asked of trouble
 
 
 def _plain(text: str) -> str:

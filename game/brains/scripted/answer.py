@@ -21,12 +21,13 @@ from datetime import datetime, timedelta
 
 from game.brains.dialogue.acts import UNKNOWN_OPENERS, Act, ActKind, Aspect, Wh
 from game.brains.dialogue.state import DialogueState
-from game.brains.dialogue.understand import content_stems, labels
+from game.brains.dialogue.understand import TROUBLE_LABELS, content_stems, labels
 from game.brains.dialogue.understand import words as words_of
 from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
 from game.core.text import with_article
 from game.world import troubles
+from game.world.states import vocabulary
 
 from . import interview as iv
 from . import places, selfknow
@@ -161,7 +162,10 @@ _POLAR_START = re.compile(
 _RUN_ON = frozenset({"there", "it", "the", "not", "usually", "most", "according", "probably",
                      "last", "later", "nobody", "yesterday", "today", "my", "that's", "around",
                      "a", "an", "we", "they", "this", "by", "as", "mostly", "well", "that",
-                     "someone", "nothing", "from", "in", "on", "at", "once", "all"})  # fmt: skip
+                     "someone", "nothing", "from", "in", "on", "at", "once", "all",
+                     "everything", "everyone", "everybody", "anything", "something", "some",
+                     "just", "only", "still", "sometimes", "often", "right", "now", "of",
+                     "quite", "pretty", "definitely", "sure", "every", "each"})  # fmt: skip
 
 
 _NONE_START = re.compile(r"^\W*(?:nothing|no one|none|nowhere)\b", re.I)
@@ -834,16 +838,32 @@ def plan_where_to(ctx: AgentContext, act: Act, seed: int) -> str:
 _THING = re.compile(r"\b(?:your|the|a|my) ((?!place\b|home\b|house\b)[a-z]+)", re.I)
 
 
+def _thing_in(act: Act) -> str:
+    """The thing a trouble question is about: the town's object it names, else a word
+    after 'your' or 'the' that the object-state table knows as a thing ('pan', 'oven',
+    'chair'); '' for none ('a blackout', 'the power')."""
+    if act.obj:
+        return act.obj.split(":")[-1]
+    table = vocabulary()
+    for found in _THING.finditer(act.text):
+        word = found.group(1).lower()
+        if table.kind_of(word):
+            return word
+    return ""
+
+
 def plan_what_if(ctx: AgentContext, act: Act, seed: int) -> str:
     """'What would you do if your bed broke?': the fix the troubles table gives for it,
-    and whom one would turn to (one's household first) if one could not do it alone."""
+    and whom one would turn to (one's household first) if one could not do it alone. A
+    question read as about trouble that names none ('when something goes wrong at home,
+    who sorts it out?') gets the fix of something broken."""
     found = troubles.trouble(act.text)
+    if found is None and act.label == "object.trouble":
+        found = troubles.trouble("broken")
     if found is None:
         return ""
-    named = _THING.search(act.text)
-    obj = act.obj.split(":")[-1] if act.obj else (named.group(1).lower() if named else "thing")
-    verb, _, rest = found.fix(obj).partition(" ")
-    fix = f"{iv.GERUND_BASE.get(verb, verb.removesuffix('ing'))} {rest}"
+    verb, _, rest = found.fix(_thing_in(act)).partition(" ")
+    fix = f"{iv.GERUND_BASE.get(verb, verb.removesuffix('ing'))} {rest}".strip()
     others = _housemates(ctx)
     helper = f"ask {first_name(others[0])} to help" if others else "call a repair person in"
     if found.importance >= 9:
@@ -1343,7 +1363,7 @@ def plan_social(ctx: AgentContext, act: Act, seed: int) -> str:
     return pick(("Mm, yes.", "Right.", "I know what you mean."), seed, me.name, act.text)
 
 
-PLANNERS_OF_TROUBLE = frozenset({"object.trouble", "object.state", "fridge"})
+PLANNERS_OF_TROUBLE = TROUBLE_LABELS
 PLANNERS: dict[str, Planner] = {
     "identity": plan_identity,
     "work": plan_work,
