@@ -329,6 +329,7 @@ POLARITY: dict[str, Polar] = {
     "work": _work_matches,
     "work.here": _at_work,
     "friends": lambda ctx, act, seed: bool(ctx.persona.relationships),
+    "family": lambda ctx, act, seed: _has_kin(ctx, act, seed),
 }
 POLAR_ASPECTS: dict[Aspect, Polar] = {Aspect.EVENT: _event_yes, Aspect.NEWS: _event_yes}
 
@@ -927,17 +928,71 @@ def plan_home(ctx: AgentContext, act: Act, seed: int) -> str:
 
 
 def plan_family(ctx: AgentContext, act: Act, seed: int) -> str:
+    """One's family in town, or, asked of some kin ('any kids?', 'are your parents
+    around?'), those of them one has, or that one has none."""
     me = ctx.persona
-    family = [(n, r) for n, r in me.relationships if iv.has_any(r, selfknow.HOUSEHOLD_KEYS)
-              or iv.has_any(r, FAMILY_KEYS)]  # fmt: skip
+    family = _family(ctx)
+    asked = _kin_asked(act.text)
+    if asked:
+        named = [(n, r) for n, r in family if _kin_asked(r) & asked]
+        if not named:
+            noun = " or ".join(KIN[k][0] for k in sorted(asked))
+            others = "" if not family else f" There's {_people_line(family[:2], me)}, though."
+            return f"I've no {noun} in town.{others}"
+        family = named
     if not family:
         return f"No family of my own in town. {plan_home(ctx, act, seed)}"
-    people = [f"{first_name(n)}, {relation_in_first_person(r, me)}" for n, r in family[:3]]
-    return f"There's {'; and '.join(people)}."
+    return f"There's {_people_line(family[:3], me)}."
 
 
-FAMILY_KEYS = ("brother", "sister", "cousin", "uncle", "aunt", "grand", "nephew", "niece",
-               "parent", "child")  # fmt: skip
+def _family(ctx: AgentContext) -> list[tuple[str, str]]:
+    """One's kin among one's relationships: those whose relation is itself kin ('her son
+    who studies music'), not one that only mentions kin ('her husband's colleague', 'a
+    neighbour who writes children's books') or shares the house ('a housemate')."""
+    return [(n, r) for n, r in ctx.persona.relationships if _kin_asked(_head(r), KINSHIP)]
+
+
+def _head(relation: str) -> str:
+    """A relation's own words, before what it says of the person ('her son' of 'her son
+    who studies music'), without possessives ('her husband's colleague' is a colleague)."""
+    head = _HEAD_END.split(relation.lower(), maxsplit=1)[0]
+    return " ".join(w for w in head.split() if not w.endswith(("'s", "’s")))
+
+
+_HEAD_END = re.compile(r",|;|\b(?:who|whose|that|which|at|from|with|in|on|she|he)\b")
+
+
+def _people_line(people: list[tuple[str, str]], me) -> str:
+    return "; and ".join(f"{first_name(n)}, {relation_in_first_person(r, me)}"
+                         for n, r in people)  # fmt: skip
+
+
+def _kin_asked(text: str, table: dict[str, tuple[str, ...]] | None = None) -> set[str]:
+    """The kinds of kin a text names ('kids' is children, 'mum' a parent)."""
+    said = set(words_of(text.lower()))
+    return {kind for kind, forms in (table or KIN).items() if said & set(forms)}
+
+
+def _has_kin(ctx: AgentContext, act: Act, seed: int) -> bool:
+    """'Got any kids?' yes if one's family has a child; 'any family here?' if any."""
+    asked = _kin_asked(act.text)
+    family = _family(ctx)
+    return any(_kin_asked(r) & asked for _, r in family) if asked else bool(family)
+
+
+# kin by kind: the first word is what one says one has none of
+KIN = {
+    "child": ("children", "child", "kid", "kids", "son", "sons", "daughter", "daughters"),
+    "parent": ("parents", "parent", "mom", "mum", "dad", "mother", "father", "folks"),
+    "spouse": ("spouse", "married", "wife", "husband", "wed", "partner"),
+    "sibling": ("brothers or sisters", "brother", "brothers", "sister", "sisters", "sibling",
+                "siblings"),
+}
+# ... and every word of kin a relation may be (a partner is kin; 'married' is not a relation)
+KINSHIP = {**KIN, "spouse": ("wife", "husband", "partner", "fiance", "fiancee"),
+           "other": ("cousin", "uncle", "aunt", "grandmother", "grandfather", "grandson",
+                     "granddaughter", "grandparent", "nephew", "niece", "stepson",
+                     "stepdaughter", "stepmother", "stepfather", "in-law")}  # fmt: skip
 
 
 def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
