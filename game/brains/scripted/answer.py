@@ -1247,6 +1247,12 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
         span = f"from {selfknow.clock(block.start)} to {selfknow.clock(block.end)}"
         hours = f" Most days I'm {mine(block.activity, me)}, {span}."
     lead = selfknow.occupation(ctx, act.text, seed).split(".")[0]
+    if act.wh is Wh.WHO or (act.wh is Wh.YESNO and _ANYONE.search(act.text)):
+        mates = [(n, r) for n, r in me.relationships if _COLLEAGUE.search(r)]  # 'who with?'
+        yes, no = ("Yes, I", "No, m") if act.wh is Wh.YESNO else ("I", "M")
+        if mates:
+            return f"{yes} work with {_people_line(mates[:3], me)}."
+        return f"{no}ostly on my own. {lead}{where}."
     if act.wh is Wh.WHEN:
         return _work_hours(ctx) or f"{lead}{where}.{hours}"
     if act.wh is Wh.YESNO and _HERE.search(act.text):
@@ -1256,6 +1262,11 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
         project = selfknow.own_project(me, ctx.now)
         return f"I do, mostly. {project.rstrip('.')}." if project else "I do, most days."
     return f"{lead}{where}.{hours}"
+
+
+_ANYONE = re.compile(r"\b(?:anyone|anybody|someone|somebody|who)\b", re.I)
+_COLLEAGUE = re.compile(r"\b(?:colleague|co-?worker|works? with|workmate|boss|employer|"
+                        r"employee|assistant|partner at|business partner)", re.I)
 
 
 def _work_hours(ctx: AgentContext) -> str:
