@@ -831,9 +831,12 @@ _FOLLOW_BY_WH = {Wh.WHO: "follow.who", Wh.WHEN: "follow.when", Wh.WHERE: "follow
                  Wh.WHY: "follow.why", Wh.YESNO: "follow.going"}  # fmt: skip
 
 
+_WHEN_PHRASE = re.compile(r"\b(?:what time|what day|how soon|how long|how much longer|"
+                          r"how early|how late|till when|until when|what hour)\b", re.I)
+
+
 def _wh_by_form(text: str) -> Wh:
-    low = text.lower()
-    if "what time" in low or "what day" in low or "how soon" in low or "how long" in low:
+    if _WHEN_PHRASE.search(text):
         return Wh.WHEN
     first = next(iter(words(text)), "")
     if first in _WH_WORDS:

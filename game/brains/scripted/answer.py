@@ -1179,7 +1179,16 @@ def plan_plans(ctx: AgentContext, act: Act, seed: int) -> str:
         return plan_at(ctx, act, seed)
     if act.label == "ahead":
         return _ahead(ctx, seed)
+    if _NEXT.search(act.text):
+        later = [i for i in selfknow.plan_for(ctx.memories, ctx.now.date()) if i.start > ctx.now]
+        if later:  # 'what are you doing after this?': the next thing in the plan
+            nxt = later[0]
+            return f"After this I'm {mine(nxt.description, ctx.persona)}, from " \
+                   f"{selfknow.clock(nxt.start.hour * 60 + nxt.start.minute)}."  # fmt: skip
     return selfknow.today(ctx, act.text, seed)
+
+
+_NEXT = re.compile(r"\b(?:after this|after that|afterwards|next)\b", re.I)
 
 
 def _ahead(ctx: AgentContext, seed: int) -> str:
