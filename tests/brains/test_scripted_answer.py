@@ -193,3 +193,49 @@ def of_event(index: int, name: str, doing: str, event, intent: str):
 
     record = did(index, name, doing, event.start + timedelta(minutes=20))
     return with_fields(record, fact=with_fields(record.fact, intent=intent))
+
+
+def test_a_trouble_told_before_a_bare_question_is_a_question_about_the_trouble():
+    act = words().understand("The tap in my kitchen won't stop dripping. What's your plan?", NOW)
+    assert act.label == "object.trouble"
+    got = ask("Jane Moreno", "The tap in my kitchen won't stop dripping. What's your plan?")
+    assert got.startswith("I'd fix") and "Tom" in got  # her household helps
+
+
+def test_a_trouble_with_no_known_thing_gets_the_fix_of_no_thing_in_particular():
+    got = ask("Jane Moreno", "There's a power cut at your place tonight. What do you do?")
+    assert "whatever broke" in got and "power" not in got  # not 'the broken power'
+    pan = ask("Jane Moreno", "Say a frying pan of yours caught fire. What then?")
+    assert "fire" in pan and "pan" in pan
+
+
+def test_kin_asked_of_is_named_or_said_to_be_none():
+    assert ask("John Lin", "Have you got kids?").startswith("Yes, ")
+    assert "Eddy" in ask("John Lin", "Have you got kids?")
+    none = ask("Eddy Lin", "Have you got kids?")
+    assert none.startswith("No, ") and "children" in none
+    assert ask("Eddy Lin", "Are your mum and dad in town?").startswith("Yes, ")
+
+
+def test_family_is_kin_not_a_housemate_or_a_relation_that_only_mentions_kin():
+    jane = ask("Jane Moreno", "Tell me about your family.")
+    assert "Tom" in jane and "John" not in jane  # 'her husband's colleague at the market'
+    john = ask("John Lin", "Tell me about your family.")
+    assert "Tamara" not in john  # 'a neighbour who writes children's books'
+    hailey = ask("Hailey Johnson", "Tell me about your family.")
+    assert hailey.startswith("No family")  # her housemates are not her family
+
+
+def test_whom_one_works_with_comes_from_one_s_relations():
+    assert "John" in ask("Tom Moreno", "Who do you work with?")
+    alone = ask("Isabella Rodriguez", "Do you work with anybody?")
+    assert alone.startswith("No, ")
+
+
+def test_how_much_longer_asks_when_and_after_this_asks_the_next_plan_item():
+    assert words().understand("How much longer will you be at it?", NOW).wh.value == "when"
+    me = smallville().resident("Maria Lopez")
+    item = PlanItem("streaming games online", NOW + timedelta(hours=2), 60, place=me.home)
+    plan = planned(3, me.name, (item,), NOW - timedelta(hours=2))
+    got = ask(me.name, "What are you doing after this?", (plan,))
+    assert got.startswith("After this") and "streaming games online" in got

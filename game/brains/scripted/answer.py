@@ -836,7 +836,8 @@ def plan_where_to(ctx: AgentContext, act: Act, seed: int) -> str:
     return ""
 
 
-_THING = re.compile(r"\b(?:your|the|a|my) ((?!place\b|home\b|house\b)[a-z]+)", re.I)
+_THING = re.compile(r"\b(?:your|the|a|my) ((?!place\b|home\b|house\b)[a-z]+(?: [a-z]+){0,2})",
+                    re.I)  # fmt: skip
 
 
 def _thing_in(act: Act) -> str:
@@ -847,9 +848,10 @@ def _thing_in(act: Act) -> str:
         return act.obj.split(":")[-1]
     table = vocabulary()
     for found in _THING.finditer(act.text):
-        word = found.group(1).lower()
-        if table.kind_of(word):
-            return word
+        said = found.group(1).lower().split()
+        for n in range(1, len(said) + 1):  # 'a frying pan', 'your kitchen tap'
+            if table.kind_of(said[n - 1]):
+                return " ".join(said[:n])
     return ""
 
 
@@ -1366,6 +1368,8 @@ def plan_interests(ctx: AgentContext, act: Act, seed: int) -> str:
 def plan_doing(ctx: AgentContext, act: Act, seed: int) -> str:
     """Where one is and what one is doing, from the current action and place; asked
     'busy painting?', yes or no by whether the words are one's action's."""
+    if _NEXT.search(act.text) and act.wh is not Wh.YESNO:
+        return plan_plans(ctx, act, seed)  # 'what are you doing after this?'
     where = iv._where(ctx, act.text, seed)
     if act.wh in (Wh.WHEN, Wh.HOW):
         item = next((i for i in selfknow.plan_for(ctx.memories, ctx.now.date())
