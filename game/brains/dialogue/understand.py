@@ -627,7 +627,9 @@ INTENT_MARGIN = 0.08  # ... and clearly nearer it than any other intent ...
 INTENT_STRONG = 0.55  # ... or, for a line that seems about something else, very near it
 WORD_NEAR = 0.5  # a word this near one of an intent's own words names the intent
 _YESNO_START = re.compile(r"^\s*(?:are|do|does|did|is|was|were|have|has|can|could|will|would|"
-                          r"any chance|anything|any|busy|still|had you|you)\b", re.I)  # fmt: skip
+                          r"any chance|anything|any|busy|still|had you|you|got|ever|should|am|"
+                          r"isn't|aren't|don't|doesn't|didn't|won't|can't|haven't|hasn't|"
+                          r"wasn't|weren't)\b", re.I)  # fmt: skip
 FOLLOW_WORDS = 2  # a line naming more than this is not a bare follow-up
 TROUBLE_LABELS = frozenset({"object.trouble", "object.state", "fridge"})  # asked of trouble
 

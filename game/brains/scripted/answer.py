@@ -935,16 +935,20 @@ def plan_family(ctx: AgentContext, act: Act, seed: int) -> str:
     me = ctx.persona
     family = _family(ctx)
     asked = _kin_asked(act.text)
-    if asked:
-        named = [(n, r) for n, r in family if _kin_asked(r) & asked]
+    if asked:  # a question naming kin asks whether one has them, however it is put
+        named = [(n, r) for n, r in family if _kin_asked(_head(r), KINSHIP) & asked]
+        opens = next(iter(words_of(act.text.lower())), "") in _OPENS_OPEN
         if not named:
             noun = " or ".join(KIN[k][0] for k in sorted(asked))
             others = "" if not family else f" There's {_people_line(family[:2], me)}, though."
-            return f"I've no {noun} in town.{others}"
-        family = named
+            return f"{'' if opens else 'No, '}I've no {noun} in town.{others}"
+        return f"{'T' if opens else 'Yes, t'}here's {_people_line(named[:3], me)}."
     if not family:
         return f"No family of my own in town. {plan_home(ctx, act, seed)}"
     return f"There's {_people_line(family[:3], me)}."
+
+
+_OPENS_OPEN = frozenset({"who", "what", "where", "when", "how", "which", "tell", "describe"})
 
 
 def _family(ctx: AgentContext) -> list[tuple[str, str]]:
