@@ -58,6 +58,8 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     vague = act.wh is not Wh.WHERE and act.aspect in _TROUBLE_ASPECTS  # not 'where to buy one?'
     if act.asks and vague and act.label not in PLANNERS_OF_TROUBLE and iv.trouble(act.text):
         act = replace(act, label="object.trouble", aspect=Aspect.OBJECT)  # the trouble table
+    if act.asks and act.aspect in _KIN_ASPECTS and not act.person and _kin_asked(act.text):
+        act = replace(act, label="family", aspect=Aspect.FAMILY)  # 'got any kin here?'
     act = _as_place_question(act)
     planner = PLANNERS.get(act.label) or ASPECTS.get(act.aspect)
     text = planner(ctx, act, seed) if planner else ""
@@ -89,6 +91,8 @@ def _second_reading(ctx: AgentContext, act: Act, seed: int) -> str:
     return planner(ctx, other, seed) if planner else ""
 
 
+# what a question naming kin may be read as, when the exemplars miss it
+_KIN_ASPECTS = frozenset({Aspect.GENERAL, Aspect.IDENTITY, Aspect.FRIENDS})
 # what a question naming a trouble may be about ('when you're not working' is about work)
 _TROUBLE_ASPECTS = frozenset({Aspect.GENERAL, Aspect.OBJECT, Aspect.HOME})
 
@@ -939,7 +943,8 @@ def plan_family(ctx: AgentContext, act: Act, seed: int) -> str:
         named = [(n, r) for n, r in family if _kin_asked(_head(r), KINSHIP) & asked]
         opens = next(iter(words_of(act.text.lower())), "") in _OPENS_OPEN
         if not named:
-            noun = " or ".join(KIN[k][0] for k in sorted(asked))
+            noun = " or ".join(KIN[k][0] for k in sorted(asked) if k in KIN)
+            noun = "family" if asked == set(KINSHIP) else noun
             others = "" if not family else f" There's {_people_line(family[:2], me)}, though."
             return f"{'' if opens else 'No, '}I've no {noun} in town.{others}"
         return f"{'T' if opens else 'Yes, t'}here's {_people_line(named[:3], me)}."
@@ -948,7 +953,8 @@ def plan_family(ctx: AgentContext, act: Act, seed: int) -> str:
     return f"There's {_people_line(family[:3], me)}."
 
 
-_OPENS_OPEN = frozenset({"who", "what", "where", "when", "how", "which", "tell", "describe"})
+_OPENS_OPEN = frozenset({"who", "what", "where", "when", "how", "which", "tell", "describe", "who's",
+                         "what's", "how's", "where's"})
 
 
 def _family(ctx: AgentContext) -> list[tuple[str, str]]:
@@ -974,9 +980,16 @@ def _people_line(people: list[tuple[str, str]], me) -> str:
 
 
 def _kin_asked(text: str, table: dict[str, tuple[str, ...]] | None = None) -> set[str]:
-    """The kinds of kin a text names ('kids' is children, 'mum' a parent)."""
+    """The kinds of kin a text names ('kids' is children, 'mum' a parent; 'relatives',
+    any kind)."""
     said = set(words_of(text.lower()))
-    return {kind for kind, forms in (table or KIN).items() if said & set(forms)}
+    table = table or KIN
+    if table is KIN and said & _ANY_KIN:
+        return set(KINSHIP)
+    return {kind for kind, forms in table.items() if said & set(forms)}
+
+
+_ANY_KIN = frozenset({"kin", "relatives", "relative", "relations", "family", "families"})
 
 
 def _has_kin(ctx: AgentContext, act: Act, seed: int) -> bool:
