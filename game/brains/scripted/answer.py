@@ -953,8 +953,8 @@ def plan_family(ctx: AgentContext, act: Act, seed: int) -> str:
     return f"There's {_people_line(family[:3], me)}."
 
 
-_OPENS_OPEN = frozenset({"who", "what", "where", "when", "how", "which", "tell", "describe", "who's",
-                         "what's", "how's", "where's"})
+_OPENS_OPEN = frozenset({"who", "what", "where", "when", "how", "which", "tell", "describe",
+                         "who's", "what's", "how's", "where's"})
 
 
 def _family(ctx: AgentContext) -> list[tuple[str, str]]:
