@@ -223,7 +223,7 @@ def test_family_is_kin_not_a_housemate_or_a_relation_that_only_mentions_kin():
     john = ask("John Lin", "Tell me about your family.")
     assert "Tamara" not in john  # 'a neighbour who writes children's books'
     hailey = ask("Hailey Johnson", "Tell me about your family.")
-    assert hailey.startswith("No family")  # her housemates are not her family
+    assert "no family" in hailey.lower()  # her housemates are not her family
 
 
 def test_whom_one_works_with_comes_from_one_s_relations():
