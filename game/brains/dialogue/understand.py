@@ -705,7 +705,7 @@ _SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
 _QUESTION_WORDS = (
     "what who whom when where why how which do does did are is was were can could would will "
     "have has any anything tell shall should may describe explain name list give introduce share "
-    "walk show"
+    "walk show run paint fill talk"
 )
 _QUESTION_STARTS = frozenset(_QUESTION_WORDS.split())
 

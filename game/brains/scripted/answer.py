@@ -1328,7 +1328,11 @@ def sleep_words(me) -> str:
             f"so about {hours} hours of sleep.")  # fmt: skip
 
 
-_SLEEP_WORDS = frozenset(content_stems("sleep bed wake up rise get turn asleep hours night"))
+_SLEEP_WORDS = frozenset(content_stems("sleep bed wake up rise get turn asleep hours night "
+                                       "shut-eye kip snooze slumber"))  # fmt: skip
+_FIRST = re.compile(r"\bfirst (?:thing|things|hour|hours|bit|part)\b|\bstart (?:of )?your day\b",
+                    re.I)  # fmt: skip
+_HOW_MANY = re.compile(r"\bhow (?:many|much|long)\b", re.I)
 
 
 def _block_words(me, block) -> str:
@@ -1345,10 +1349,14 @@ def plan_routine(ctx: AgentContext, act: Act, seed: int) -> str:
         return _woke_slept(ctx, act)  # 'when did you get up this morning?': that day's
     hours = sleep_words(me)
     sleep = bool(content_stems(act.text) & _SLEEP_WORDS)
+    if _FIRST.search(act.text) and me.routine and not act.window:  # 'first thing you do?'
+        first = [_block_words(me, b) for b in me.routine[:2]]
+        return f"I'm up around {selfknow.clock(me.wake)}; first I'm {join_and(first)}."
     if (
         act.label in ("routine.early", "routine.late")
         and act.wh is Wh.YESNO
         or (act.wh is Wh.WHEN and not act.window and sleep)
+        or (sleep and _HOW_MANY.search(act.text))
     ):
         return hours
     if act.window is not None:
