@@ -16,7 +16,7 @@ from game.core.clock import parse_hhmm
 from game.core.errors import ScenarioError
 from game.core.paths import MAPS, SCENARIOS
 from game.core.records import Event
-from game.core.text import bounded_loads
+from game.core.text import bounded_loads, with_article
 from game.world.town import AreaKind, Town, split
 
 MAX_SCENARIO = 16 * 1024 * 1024  # bytes of a scenario file (the bundled one is ~40 KB)
@@ -58,6 +58,7 @@ class Resident:
     look: Look
     seed: str
     household: tuple[str, ...] = ()  # the others whose home is this one's (set by the loader)
+    acquainted: tuple[str, ...] = ()  # what one knows of those one has a relation with (ditto)
 
     @property
     def first_name(self) -> str:
@@ -282,11 +283,34 @@ def _residents(label: str, raw: list) -> tuple[Resident, ...]:
 
 def with_households(residents: list[Resident]) -> list[Resident]:
     """Each resident with the others who share its home: what 'who do you live with' is
-    answered from, rather than read from how a relationship is worded."""
+    answered from, rather than read from how a relationship is worded; and with what it
+    knows of each resident it has a relation with (see `acquaintance`)."""
+    by_name = {o.name: o for o in residents}
     return [
-        replace(r, household=tuple(o.name for o in residents if o.home == r.home and o is not r))
+        replace(
+            r,
+            household=tuple(o.name for o in residents if o.home == r.home and o is not r),
+            acquainted=tuple(acquaintance(by_name[n]) for n, _ in r.relationships
+                             if n in by_name and n != r.name),  # fmt: skip
+        )
         for r in residents
     ]
+
+
+def acquaintance(other: Resident) -> str:
+    """What a small town knows of someone one knows: their work, their home and what they
+    are into. It becomes a seed memory, so that 'what does Klaus do?' and 'where does he
+    live?' are answered from memory, as the paper's seeds tell each agent of its
+    neighbours."""
+    work = other.occupation
+    if other.workplace and other.workplace != other.home and other.workplace not in work:
+        work = f"{work} at {other.workplace}"
+    into = " and ".join(", ".join(other.interests).rsplit(", ", 1)) if other.interests else ""
+    tail = f" and is into {into}" if into else ""
+    home = other.home
+    if home[:1].islower() or " family's " in home:  # 'the Lin family's house'
+        home = f"the {home}"
+    return f"{other.name} is {with_article(work)}, lives at {home}{tail}."
 
 
 def _resident(r: _Reader) -> Resident:

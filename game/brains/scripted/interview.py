@@ -85,12 +85,21 @@ def _who_is(ctx: AgentContext, question: str, seed: int) -> str:
     if name == ctx.persona.name:
         return _intro(ctx, question, seed)
     relation = ctx.persona.relation_to(name)
-    about = [x for x in _memories_naming(ctx, name) if not _private(x)]
+    known = acquainted_with(ctx, name)
+    about = [x for x in _memories_naming(ctx, name) if not _private(x) and x.text != known]
     if relation is None and not about:
         return "I don't know who that is."
     parts = [f"{name} is {relation_in_first_person(relation, ctx.persona)}."] if relation else []
-    parts += _details(ctx, name, about)[: 2 if relation else 3]
+    if known:  # their work, home and interests, as the town knows them
+        parts.append(f"{first_name(name)}{known.removeprefix(name)}")
+    parts += _details(ctx, name, about)[: 1 if known else 2 if relation else 3]
     return " ".join(parts) or f"I've heard the name {name}, but I don't really know them."
+
+
+def acquainted_with(ctx: AgentContext, name: str) -> str:
+    """What one knows of someone one has a relation with (the scenario loader's
+    `acquaintance`: their work, home and interests), '' for anyone else."""
+    return next((k for k in ctx.persona.acquainted if k.startswith(name + " ")), "")
 
 
 def _resolve(ctx: AgentContext, name: str) -> str:
