@@ -392,6 +392,7 @@ class Understander:
             if first.kind in (ActKind.GREETING, ActKind.FAREWELL):
                 return replace(first, text=whole)  # 'Evening! Lovely to see you.' greets
         slots = find_slots(text, self.lexicon, now, speaker)
+        own_intent = slots.intent  # what the question itself names, before the rest adds
         asked = " ".join(questions_in(whole))
         if len(words(asked)) <= 3 or not content_stems(asked):  # 'Have you heard? Tom is...'
             asked = whole  # ... or 'The sink's leaking. What would you do?': the rest is it
@@ -449,6 +450,11 @@ class Understander:
         act = _tense(act, now)
         act = replace(act, wh=_wh_of(act, text))
         act = _by_slots(act, label)
+        if act.intent and not own_intent and act.asks and _REFERS.search(text) \
+                and not (label is not None and label.follow):  # fmt: skip
+            # 'Is there a mayoral race on? Who's in it?': the question asks of the event
+            # the line named before it
+            act = replace(act, aspect=Aspect.EVENT, label=_EVENT_BY_WH.get(act.wh, "event.know"))
         act = self._in_trouble(act, whole, now, speaker)
         if act.intent and not slots.intent and act.aspect not in _OF_ONESELF:
             act = replace(act, aspect=Aspect.EVENT, label="event.know")  # by meaning alone
@@ -666,15 +672,23 @@ def _by_slots(act: Act, label: Label | None) -> Act:
         return replace(act, aspect=Aspect.PERSON, label="person.about")
     if act.aspect not in (Aspect.GENERAL, Aspect.NEWS):
         return act
+    general = label is not None and label.aspect is Aspect.GENERAL and not label.follow \
+        and act.asks and label.name not in _KEEP_GENERAL  # fmt: skip
     if act.intent:
-        return replace(act, aspect=Aspect.EVENT)
+        return replace(act, aspect=Aspect.EVENT, label="event.know" if general else act.label)
     if act.person:
-        return replace(act, aspect=Aspect.PERSON)
+        return replace(act, aspect=Aspect.PERSON, label="person.about" if general else act.label)
     if act.obj:
-        return replace(act, aspect=Aspect.OBJECT)
+        return replace(act, aspect=Aspect.OBJECT, label="object.state" if general else act.label)
     if act.place and act.aspect is Aspect.GENERAL:
-        return replace(act, aspect=Aspect.PLACE)
+        return replace(act, aspect=Aspect.PLACE, label="place.about" if general else act.label)
     return act
+
+
+# labels about nothing in particular that stay themselves whatever the line names (a
+# message to pass on names its person)
+_KEEP_GENERAL = frozenset({"request"})
+_EVENT_BY_WH = {Wh.WHO: "event.who", Wh.WHEN: "event.when", Wh.WHERE: "event.where"}
 
 
 def _follow(act: Act, state: DialogueState | None) -> Act:

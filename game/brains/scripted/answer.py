@@ -183,7 +183,8 @@ def with_polarity(text: str, yes: bool | None) -> str:
     if _NONE_START.match(text):  # 'Nothing much, it's been quiet' is a no, never a yes
         return text if yes else f"No, {text[:1].lower()}{text[1:]}"
     first = text.split(" ", 1)[0].strip(",.!").lower().split("'")[0]
-    rest = text[:1].lower() + text[1:] if first in _RUN_ON else text
+    common = first in _RUN_ON or first.endswith(("ing", "ly"))  # 'Getting on', 'Mostly'
+    rest = text[:1].lower() + text[1:] if common else text
     return f"{'Yes' if yes else 'No'}, {rest}"
 
 
