@@ -400,7 +400,8 @@ class Understander:
             more = find_slots(asked, self.lexicon, now, speaker)
             slots = replace(slots, person=slots.person or more.person,
                             place=slots.place or more.place, intent=slots.intent or more.intent,
-                            named=slots.named or more.named)  # fmt: skip
+                            named=slots.named or more.named,
+                            window=slots.window or more.window)  # fmt: skip
         query = slots.masked or text.lower()
         reader, matrix = self._reader(speaker, matrix)
         deep = reader is self.deep
@@ -456,6 +457,8 @@ class Understander:
             # the line named before it
             act = replace(act, aspect=Aspect.EVENT, label=_EVENT_BY_WH.get(act.wh, "event.know"))
         act = self._in_trouble(act, whole, now, speaker)
+        if act.aspect is Aspect.DOING and act.window is not None and act.window.start > now:
+            act = replace(act, aspect=Aspect.PLANS, label="plans.at")  # 'doing what tonight?'
         if act.intent and not slots.intent and act.aspect not in _OF_ONESELF:
             act = replace(act, aspect=Aspect.EVENT, label="event.know")  # by meaning alone
         if _PRONOUN_YOU.search(text) or (label is not None and label.name == "follow.you"):
@@ -492,7 +495,9 @@ class Understander:
         your plan?'): the question alone reads as about one's plans, but what it asks is
         what one would do about the trouble (the troubles table names it)."""
         told = " ".join(p for p in _SENTENCE.findall(whole) if not p.strip().endswith("?"))
-        if not act.asks or act.label in TROUBLE_LABELS or troubles.trouble(told) is None:
+        if not act.asks or troubles.trouble(told) is None:
+            return act
+        if act.label in TROUBLE_LABELS and act.label != "fridge":  # an empty fridge is none
             return act
         if len(leftover(" ".join(questions_in(whole))).split()) > FOLLOW_WORDS:
             return act  # 'The sink is leaking. Is Tom at home today?' asks something else
@@ -634,6 +639,7 @@ INTENT_STRONG = 0.55  # ... or, for a line that seems about something else, very
 WORD_NEAR = 0.5  # a word this near one of an intent's own words names the intent
 _YESNO_START = re.compile(r"^\s*(?:are|do|does|did|is|was|were|have|has|can|could|will|would|"
                           r"any chance|anything|any|busy|still|had you|you|got|ever|should|am|"
+                          r"seen|heard|know|noticed|spot|spotted|fancy|reckon|"
                           r"isn't|aren't|don't|doesn't|didn't|won't|can't|haven't|hasn't|"
                           r"wasn't|weren't)\b", re.I)  # fmt: skip
 FOLLOW_WORDS = 2  # a line naming more than this is not a bare follow-up
@@ -729,6 +735,8 @@ def focus(text: str) -> str:
     Maria! Are you going to the party?'), else the line as it is."""
     parts = [p.strip() for p in _SENTENCE.findall(text) if p.strip()]
     asked = [i for i, p in enumerate(parts) if p.endswith("?")]
+    if not asked:  # 'Nice to meet you! Tell me about yourself.': a later line that asks
+        asked = [i for i, p in enumerate(parts) if i > 0 and _asked(unmarked(p))]
     if not asked:
         return text
     question = parts[asked[-1]]
@@ -827,7 +835,8 @@ def _wh_of(act: Act, text: str) -> Wh:
         return said
     if _CHOICE.search(text):
         return Wh.WHAT  # 'an early riser or a night owl?' wants one of the two, not a yes
-    if _YESNO_START.match(text) and not (act.wh in _EXPLICIT_WH and _EMBEDDED_WH.search(text)):
+    core = main_clause(text)
+    if _YESNO_START.match(core) and not (act.wh in _EXPLICIT_WH and _EMBEDDED_WH.search(core)):
         return Wh.YESNO
     if act.wh is Wh.YESNO:  # a label that is usually asked yes or no, asked otherwise
         return said if said is not Wh.YESNO else Wh.WHAT
@@ -852,12 +861,30 @@ _WHEN_PHRASE = re.compile(r"\b(?:what time|what day|how soon|how long|how much l
 
 
 def _wh_by_form(text: str) -> Wh:
+    """The answer a question's form wants: its wh-word ('when'll' is 'when'), or, after an
+    opening clause ('When you get home, is anyone there?'), the main clause's."""
     if _WHEN_PHRASE.search(text):
         return Wh.WHEN
-    first = next(iter(words(text)), "")
+    core = main_clause(text)
+    if core != text:
+        return _wh_by_form(core)
+    first = _CONTRACTED.sub("", next(iter(words(text)), ""))
     if first in _WH_WORDS:
         return _WH_WORDS[first]
     return Wh.YESNO if text.rstrip().endswith("?") else Wh.NONE
+
+
+def main_clause(text: str) -> str:
+    """A question without its opening clause ('is anyone there?' of 'When you get home,
+    is anyone there?'), or the question as it is."""
+    main = _CLAUSE.match(text)
+    first = next(iter(words(text)), "")
+    return main.group(1) if main and first in _CLAUSE_OPENERS else text
+
+
+_CONTRACTED = re.compile(r"'(?:ll|s|d|re|ve)$")
+_CLAUSE = re.compile(r"^[^,?]{3,},\s*([^,]+\?)\s*$")  # 'When you get home, is anyone there?'
+_CLAUSE_OPENERS = frozenset({"when", "if", "after", "before", "once", "whenever", "while"})
 
 
 @cache
