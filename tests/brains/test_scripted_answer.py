@@ -239,3 +239,36 @@ def test_how_much_longer_asks_when_and_after_this_asks_the_next_plan_item():
     plan = planned(3, me.name, (item,), NOW - timedelta(hours=2))
     got = ask(me.name, "What are you doing after this?", (plan,))
     assert got.startswith("After this") and "streaming games online" in got
+
+
+def test_an_opening_clause_does_not_hide_a_yes_no_question():
+    act = words().understand("When you get back in the evening, is anybody else home?", NOW)
+    assert act.wh.value == "yes/no"
+    act = words().understand("If you're free later, what would you like to do?", NOW)
+    assert act.wh.value == "what"  # the main clause's own wh
+
+
+def test_a_later_sentence_that_asks_is_the_question():
+    act = words().understand("Lovely to meet you! Tell me a little about yourself.", NOW)
+    assert act.kind.value != "greeting" and act.aspect.value == "identity"
+
+
+def test_a_bare_question_after_a_named_event_asks_of_that_event():
+    act = words().understand("Is there an election coming up? Who's standing in it?", NOW)
+    assert act.intent and act.label == "event.who"
+    act = words().understand("I keep hearing about a Valentine's Day party. Any details?", NOW)
+    assert act.intent and act.aspect.value == "event"
+
+
+def test_doing_what_at_a_time_ahead_is_a_plan_question():
+    later = words().understand("What are you doing this evening?", NOW)
+    assert later.aspect.value == "plans"
+    assert words().understand("What are you doing right now?", NOW).aspect.value == "doing"
+
+
+def test_one_knows_the_work_and_home_of_those_one_has_a_relation_with():
+    me = smallville().resident("Isabella Rodriguez")
+    klaus = smallville().resident("Klaus Mueller")
+    got = ask(me.name, "What does Klaus do?")
+    assert klaus.occupation.split()[0] in got and klaus.home in got
+    assert ask("John Lin", "What does Abigail Chen do?") == "I don't know who that is."
