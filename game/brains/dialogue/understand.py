@@ -187,8 +187,17 @@ class Slots:
 
 _REFERS = re.compile(r"\b(?:it|that|them|he|she|him|her|they)\b", re.I)
 _PRONOUN_YOU = re.compile(r"^\s*(?:and|what about|how about)\s+(?:you|yourself)\b", re.I)
-_AROUND = re.compile(r"\b(?:around|about|by|near|close to)\s+(?=\d|one|two|three|four|five|six|"
-                     r"seven|eight|nine|ten|eleven|twelve|noon|midnight)", re.I)  # fmt: skip
+_AROUND = re.compile(r"\b(?:around|round|about|by|near|close to)\s+(?=\d|one|two|three|four|"
+                     r"five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight)",
+                     re.I)  # fmt: skip
+_NUM_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+# a clock time said with no 'at' before it ('nine tonight', '6 pm today', 'noon today'),
+# given one so the window finder reads it; group 1 is an 'at' already there
+_BARE_CLOCK = re.compile(
+    rf"(\b(?:at|from|to|until|till|between|and)\s+)?\b((?:\d{{1,2}}(?::\d{{2}})?|{_NUM_WORDS})"
+    r"(?=\s*(?:am\b|pm\b|a\.m\.|p\.m\.|o'clock|tonight|this (?:morning|afternoon|evening)|"
+    r"in the (?:morning|afternoon|evening)|today|tomorrow))|noon|midday|midnight)"
+)
 _RELATIVE = {"yesterday": -1, "last night": -1, "today": 0, "tonight": 0, "this morning": 0,
              "this afternoon": 0, "this evening": 0, "tomorrow": 1}  # fmt: skip
 
@@ -259,6 +268,7 @@ def _mask(text: str, forms: Sequence[str], slot: str) -> str:
 def find_time(text: str, now: datetime) -> Window | None:
     """The stretch of time a line names, resolved against the clock."""
     low = _AROUND.sub("at ", text.lower())
+    low = _BARE_CLOCK.sub(lambda m: m.group(0) if m.group(1) else f"at {m.group(2)}", low)
     low = _HABITUAL.sub(r"\1", low)  # 'most mornings' names the time of day a habit takes
     day, rest = find_date(low, now.year, now.date())
     offset = next((d for w, d in _RELATIVE.items() if re.search(rf"\b{w}\b", low)), None)

@@ -1117,7 +1117,7 @@ def plan_past(ctx: AgentContext, act: Act, seed: int) -> str:
     )
 
 
-_WOKE = re.compile(r"\b(?:get|got|getting) up\b|\b(?:wake|woke|waking|rise|rose)\b", re.I)
+_WOKE = re.compile(r"\b(?:get|got|getting) up\b(?! to\b)|\b(?:wake|woke|waking|rise|rose)\b", re.I)
 _SLEPT = re.compile(r"\b(?:go|went|get|got) to (?:bed|sleep)\b|\b(?:fell|fall) asleep\b|"
                     r"\bturn(?:ed)? in\b|\bbedtime\b", re.I)  # fmt: skip
 
@@ -1245,6 +1245,14 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
         if not found:
             return f"I haven't heard anything new about or from {first_name(act.person)}."
     best = found[0] if found else None
+    if act.wh in (Wh.WHO, Wh.WHERE) and not act.person:  # 'who keeps you in the loop?'
+        sources = [n.source for n in found if n.source and not n.own]
+        if sources:
+            most = sorted(set(sources), key=lambda x: (-sources.count(x), sources.index(x)))
+            told = next(n for n in found if n.source == most[0])
+            said = first_person(told.text, ctx.persona)
+            who = join_and([first_name(x) for x in most[:3]])
+            return f"Mostly from {who}. {first_name(most[0])} told me {said}."
     if act.wh is Wh.WHO and best is not None and best.source and not best.own:
         return f"{best.source} told me: {first_person(best.text, ctx.persona)}."
     event = None
@@ -1333,6 +1341,8 @@ _SLEEP_WORDS = frozenset(content_stems("sleep bed wake up rise get turn asleep h
                                        "shut-eye kip snooze slumber"))  # fmt: skip
 _FIRST = re.compile(r"\bfirst (?:thing|things|hour|hours|bit|part)\b|\bstart (?:of )?your day\b",
                     re.I)  # fmt: skip
+_LAST = re.compile(r"\blast thing\b|\bend (?:of )?your day\b|\bbefore (?:bed|lights out|"
+                   r"you (?:go to )?(?:bed|sleep))\b|\bwind down\b", re.I)  # fmt: skip
 _HOW_MANY = re.compile(r"\bhow (?:many|much|long)\b", re.I)
 
 
@@ -1353,6 +1363,9 @@ def plan_routine(ctx: AgentContext, act: Act, seed: int) -> str:
     if _FIRST.search(act.text) and me.routine and not act.window:  # 'first thing you do?'
         first = [_block_words(me, b) for b in me.routine[:2]]
         return f"I'm up around {selfknow.clock(me.wake)}; first I'm {join_and(first)}."
+    if _LAST.search(act.text) and me.routine:  # 'the last thing before bed?'
+        last = _block_words(me, me.routine[-1])
+        return f"Last thing, I'm {last}, and I'm in bed by {selfknow.clock(me.sleep)}."
     if (
         act.label in ("routine.early", "routine.late")
         and act.wh is Wh.YESNO
@@ -1362,10 +1375,11 @@ def plan_routine(ctx: AgentContext, act: Act, seed: int) -> str:
         return hours
     if act.window is not None:
         start = act.window.start.hour * 60 + act.window.start.minute
-        end = start + max(60, int((act.window.end - act.window.start).total_seconds() // 60))
+        end = start + max(4 * 60, int((act.window.end - act.window.start).total_seconds() // 60))
         if start < 12 * 60:
             start = min(start, me.wake)  # one's morning starts when one gets up
-        blocks = [b for b in me.routine if start <= b.start < end or b.start <= start < b.end]
+        within = [b for b in me.routine if start <= b.start < end]  # a habit: 4 hours of it
+        blocks = within or [b for b in me.routine if b.start <= start < b.end]
         if blocks:
             said = [_block_words(me, b) for b in blocks[:3]]
             return f"Usually I'm {join_and(said)}. {hours}"
