@@ -58,6 +58,8 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     vague = act.wh is not Wh.WHERE and act.aspect in _TROUBLE_ASPECTS  # not 'where to buy one?'
     if act.asks and vague and act.label not in PLANNERS_OF_TROUBLE and iv.trouble(act.text):
         act = replace(act, label="object.trouble", aspect=Aspect.OBJECT)  # the trouble table
+    if act.asks and act.aspect in _MEAL_ASPECTS and act.label != "meal" and _EATS.search(act.text):
+        act = replace(act, label="meal", aspect=Aspect.PAST)  # 'eat where around midday?'
     if act.asks and act.aspect in _KIN_ASPECTS and not act.person and _kin_asked(act.text):
         act = replace(act, label="family", aspect=Aspect.FAMILY)  # 'got any kin here?'
     act = _as_place_question(act)
@@ -91,6 +93,10 @@ def _second_reading(ctx: AgentContext, act: Act, seed: int) -> str:
     return planner(ctx, other, seed) if planner else ""
 
 
+# what a question about eating may be read as (a meal's time reads as a plan question)
+_MEAL_ASPECTS = frozenset({Aspect.PLANS, Aspect.ROUTINE, Aspect.DOING})
+_EATS = re.compile(r"\b(?:eat|eating|ate|breakfast|brunch|lunch|lunchtime|dinner|dinnertime|"
+                   r"supper|meal|bite to eat|grab a bite)\b", re.I)  # fmt: skip
 # what a question naming kin may be read as, when the exemplars miss it
 _KIN_ASPECTS = frozenset({Aspect.GENERAL, Aspect.IDENTITY, Aspect.FRIENDS})
 # what a question naming a trouble may be about ('when you're not working' is about work)
