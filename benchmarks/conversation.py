@@ -1021,6 +1021,7 @@ class Tally:
     ended_mentions: int = 0
     ended_past: int = 0
     quotes: list = field(default_factory=list)
+    followup_rows: list = field(default_factory=list)  # for --rows, beside the quotes
 
     def add_single(self, asked: Asked, answers_: Sequence[str], name: str, when: str) -> None:
         verdicts = [judge(a, asked.expect) for a in answers_]
@@ -1047,8 +1048,15 @@ class Tally:
             upcoming = speaks_as_upcoming(answer, mentioned)
             self.ended_past += speaks_in_past(answer) and not upcoming
 
-    def add_followup(self, asked: Asked, first: Expectation | None, got: Sequence[str]) -> None:
-        self.followups[judge(got[1], asked.expect).value] += 1
+    def add_followup(
+        self, asked: Asked, first: Expectation | None, got: Sequence[str], name: str = "",
+        when: str = "",
+    ) -> None:
+        verdict = judge(got[1], asked.expect).value
+        self.followups[verdict] += 1
+        self.followup_rows.append({"resident": name, "time": when, "id": asked.id,
+                                   "followup": True, "question": list(asked.ask),
+                                   "answer": list(got), "verdict": verdict})  # fmt: skip
         if first is not None:
             self.followup_first[judge(got[0], first).value] += 1
 
@@ -1096,7 +1104,7 @@ def interview(sim, names: Sequence[str], doc: dict, tally: Tally) -> None:
             tally.add_single(asked, got, name, when)
         for asked, first in followups(sim, name, doc):
             got = [i.answer for i in ask_many(sim, name, list(asked.ask))]
-            tally.add_followup(asked, first, got)
+            tally.add_followup(asked, first, got, name, when)
 
 
 def spread(sim, n: int) -> list[str]:
@@ -1274,7 +1282,7 @@ def main() -> None:
     summary = report(runs, tally)
     if args.rows:
         with open(args.rows, "w", encoding="utf-8") as out:
-            out.writelines(json.dumps(q) + "\n" for q in tally.quotes)
+            out.writelines(json.dumps(q) + "\n" for q in [*tally.quotes, *tally.followup_rows])
     print_human(summary)
     print(json.dumps(summary))
 
