@@ -98,6 +98,7 @@ class Act:
     named: str = ""  # the words that named the intent, as said ('party'), for a reply
     label: str = ""  # the exemplar group it matched ('work', 'event.when'); finer than aspect
     second: str = ""  # the runner-up reading (another aspect), for when the first finds nothing
+    deep: bool = False  # read by the sentence model (a visitor's or an interviewer's line)
 
     @property
     def asks(self) -> bool:

@@ -455,6 +455,7 @@ class Understander:
             text=whole,
             label=label.name if label else "general",
             second=second,
+            deep=deep,
         )
         if not (intent or act.person or act.place or act.obj):
             act = replace(act, event=leftover(slots.masked))

@@ -21,7 +21,12 @@ from datetime import datetime, timedelta
 
 from game.brains.dialogue.acts import UNKNOWN_OPENERS, Act, ActKind, Aspect, Wh
 from game.brains.dialogue.state import DialogueState
-from game.brains.dialogue.understand import TROUBLE_LABELS, content_stems, labels
+from game.brains.dialogue.understand import (
+    TROUBLE_LABELS,
+    content_stems,
+    labels,
+    sentence_embedder,
+)
 from game.brains.dialogue.understand import words as words_of
 from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
@@ -68,8 +73,8 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     if not text and act.aspect is not Aspect.GENERAL and act.label in PLANNERS:
         aspect_planner = ASPECTS.get(act.aspect)
         text = aspect_planner(ctx, act, seed) if aspect_planner else ""
-    if not text and act.second and act.asks:
-        text = _second_reading(ctx, act, seed)
+    if act.second and act.asks and (not text or act.deep):
+        text = _better_reading(act, text, _second_reading(ctx, act, seed))
     if not text and not (act.follow_up and act.aspect is Aspect.EVENT):
         text = from_retrieval(ctx, act)
     if act.wh is Wh.YESNO and text and not text.startswith(DONT_KNOW):
@@ -79,6 +84,25 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     if text:
         return Reply(text, fallback=text.startswith(DONT_KNOW))
     return _dont_know(ctx, act, state)
+
+
+def _better_reading(act: Act, first: str, second: str) -> str:
+    """Of the answers under the two readings of a line the vote found close, the one
+    whose meaning is nearer the question's, unless the first is as near within RERANK:
+    an answer about one's hours of sleep fits 'how much kip do you get?' better than one
+    about one's job. Only for lines the sentence model read (the visitor's, interviews')."""
+    if not second or second == first:
+        return first
+    if not first:
+        return second
+    model = sentence_embedder()
+    if model is None:
+        return first
+    q, a, b = model.embed([act.text, first, second])
+    return second if float(b @ q) > float(a @ q) + RERANK else first
+
+
+RERANK = 0.05  # how much nearer the question the second reading's answer must be
 
 
 def _second_reading(ctx: AgentContext, act: Act, seed: int) -> str:
