@@ -88,9 +88,9 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
 
 def _better_reading(act: Act, first: str, second: str) -> str:
     """Of the answers under the two readings of a line the vote found close, the one
-    whose meaning is nearer the question's, unless the first is as near within RERANK:
-    an answer about one's hours of sleep fits 'how much kip do you get?' better than one
-    about one's job. Only for lines the sentence model read (the visitor's, interviews')."""
+    whose meaning is nearer the question's, when the first's is far from it: an answer
+    about one's hours of sleep fits 'how much kip do you get?' (0.36) better than one
+    about one's job (0.25). Only for lines the sentence model read (the visitor's, interviews')."""
     if not second or second == first:
         return first
     if not first:
@@ -99,9 +99,13 @@ def _better_reading(act: Act, first: str, second: str) -> str:
     if model is None:
         return first
     q, a, b = model.embed([act.text, first, second])
-    return second if float(b @ q) > float(a @ q) + RERANK else first
+    near_first, near_second = float(a @ q), float(b @ q)
+    if near_first >= ON_TOPIC:  # the first answer is about what was asked: it stands
+        return first
+    return second if near_second > near_first + RERANK else first
 
 
+ON_TOPIC = 0.35  # an answer this near its question answers it ('lunch at 1 pm': 0.45)
 RERANK = 0.05  # how much nearer the question the second reading's answer must be
 
 
