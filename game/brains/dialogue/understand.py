@@ -185,7 +185,8 @@ class Slots:
     named: str = ""
 
 
-_REFERS = re.compile(r"\b(?:it|that|them|he|she|him|her|they)\b", re.I)
+_REFERS = re.compile(r"\b(?:it|that|those|these|them|he|she|him|her|they|their|there|"
+                     r"you two|the two of you)\b", re.I)  # fmt: skip
 _PRONOUN_YOU = re.compile(r"^\s*(?:and|what about|how about)\s+(?:you|yourself)\b", re.I)
 _AROUND = re.compile(r"\b(?:around|round|about|by|near|close to)\s+(?=\d|one|two|three|four|"
                      r"five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight)",
@@ -793,7 +794,7 @@ def _asked(text: str) -> bool:
     return text.rstrip().endswith("?") or first in _QUESTION_STARTS
 
 
-_HE_SHE = re.compile(r"\b(?:he|she|him|his|hers)\b", re.I)
+_HE_SHE = re.compile(r"\b(?:he|she|him|his|hers|their|you two|the two of you)\b", re.I)
 
 
 def _tense(act: Act, now: datetime) -> Act:
