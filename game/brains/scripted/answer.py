@@ -73,7 +73,7 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     if not text and act.aspect is not Aspect.GENERAL and act.label in PLANNERS:
         aspect_planner = ASPECTS.get(act.aspect)
         text = aspect_planner(ctx, act, seed) if aspect_planner else ""
-    if act.second and act.asks and (not text or act.deep):
+    if act.second and act.asks and (not text or (act.deep and not act.follow_up)):
         text = _better_reading(act, text, _second_reading(ctx, act, seed))
     if not text and not (act.follow_up and act.aspect is Aspect.EVENT):
         text = from_retrieval(ctx, act)
@@ -90,7 +90,9 @@ def _better_reading(act: Act, first: str, second: str) -> str:
     """Of the answers under the two readings of a line the vote found close, the one
     whose meaning is nearer the question's, when the first's is far from it: an answer
     about one's hours of sleep fits 'how much kip do you get?' (0.36) better than one
-    about one's job (0.25). Only for lines the sentence model read (the visitor's, interviews')."""
+    about one's job (0.25). Only for lines the sentence model read (the visitor's,
+    interviews'), and not for a follow-up, whose words lack the topic its answer is about
+    ('Who's putting it on?' after the party)."""
     if not second or second == first:
         return first
     if not first:
