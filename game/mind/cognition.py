@@ -259,8 +259,11 @@ def base_summary(snap: AgentSnapshot) -> str:
 
 def seed_job(mind: Mind, snap: AgentSnapshot) -> Seeded:
     p = snap.persona
-    sentences = [*p.seed_memories(), *p.acquainted] if mind.settings.ablation.memory else []
+    sentences = p.seed_memories() if mind.settings.ablation.memory else []
     notes = [Note(MemoryKind.OBSERVATION, facts.seed(p, s, mind.intents)) for s in sentences]
+    if mind.settings.ablation.memory:  # what one knows of acquaintances: known, not news
+        notes += [Note(MemoryKind.OBSERVATION, replace(facts.seed(p, s, ()), private=True))
+                  for s in p.acquainted]  # fmt: skip
     return Seeded(snap.name, new_memories(mind, snap, notes))
 
 
