@@ -58,7 +58,8 @@ class Resident:
     look: Look
     seed: str
     household: tuple[str, ...] = ()  # the others whose home is this one's (set by the loader)
-    acquainted: tuple[str, ...] = ()  # what one knows of those one has a relation with (ditto)
+    # what one knows of each one has a relation with, by name (set by the loader)
+    acquainted: tuple[tuple[str, str], ...] = ()
 
     @property
     def first_name(self) -> str:
@@ -290,7 +291,7 @@ def with_households(residents: list[Resident]) -> list[Resident]:
         replace(
             r,
             household=tuple(o.name for o in residents if o.home == r.home and o is not r),
-            acquainted=tuple(acquaintance(by_name[n]) for n, _ in r.relationships
+            acquainted=tuple((n, acquaintance(by_name[n])) for n, _ in r.relationships
                              if n in by_name and n != r.name),  # fmt: skip
         )
         for r in residents

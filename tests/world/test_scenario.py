@@ -140,3 +140,12 @@ def test_cli_prints_one_line_not_a_traceback(tmp_path, capsys):
     assert main(["town", "--scenario", path]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_each_resident_knows_the_work_and_home_of_those_it_has_a_relation_with():
+    residents = {r.name: r for r in load_scenario("smallville").residents}
+    isabella, klaus = residents["Isabella Rodriguez"], residents["Klaus Mueller"]
+    known = dict(isabella.acquainted)
+    assert set(known) == {n for n, _ in isabella.relationships if n in residents}
+    assert klaus.occupation in known[klaus.name] and klaus.home in known[klaus.name]
+    assert isabella.name not in known

@@ -86,7 +86,7 @@ def _who_is(ctx: AgentContext, question: str, seed: int) -> str:
         return _intro(ctx, question, seed)
     relation = ctx.persona.relation_to(name)
     known = acquainted_with(ctx, name)
-    about = [x for x in _memories_naming(ctx, name) if not _private(x) and x.text != known]
+    about = [x for x in _memories_naming(ctx, name) if not _private(x)]  # theirs are private
     if relation is None and not about:
         return "I don't know who that is."
     parts = [f"{name} is {relation_in_first_person(relation, ctx.persona)}."] if relation else []
@@ -99,7 +99,7 @@ def _who_is(ctx: AgentContext, question: str, seed: int) -> str:
 def acquainted_with(ctx: AgentContext, name: str) -> str:
     """What one knows of someone one has a relation with (the scenario loader's
     `acquaintance`: their work, home and interests), '' for anyone else."""
-    return next((k for k in ctx.persona.acquainted if k.startswith(name + " ")), "")
+    return dict(ctx.persona.acquainted).get(name, "")
 
 
 def _resolve(ctx: AgentContext, name: str) -> str:
