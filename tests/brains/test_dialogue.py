@@ -169,3 +169,15 @@ def test_no_exemplar_is_a_held_out_benchmark_question():
     asked |= {norm(x) for f in doc["followups"] for x in (f["first"], f["then"])}
     known = {norm(e) for label in labels() for e in label.examples}
     assert len(asked) > 200 and not asked & known
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I noticed you sweeping the porch this morning; how was it?",
+        "Saw you were fixing the fence yesterday, how did that go?",
+    ],
+)
+def test_what_one_was_seen_doing_is_what_a_resident_asks_about_not_the_topic(text):
+    act = words().understand(text, NOW, None, "Klaus Mueller")  # a resident's own line
+    assert act.aspect is Aspect.FEELINGS, act

@@ -226,11 +226,21 @@ def find_slots(text: str, lex: Lexicon, now: datetime, speaker: str = "") -> Slo
             intent = intent or hit
             named.append(w)
             masked = re.sub(rf"\b{re.escape(w)}\b", MASKS["event"], masked)
+    masked = _SEEN_DOING.sub(lambda m: m.group(1) + MASKS["thing"] + " ", masked)
     window = find_time(text, now)
     if window is not None and window.words:
         masked = masked.replace(window.words.lower(), " " + MASKS["time"] + " ")
     masked = re.sub(r"\b(the event(?: )?)+", "the event ", masked)
     return Slots(person, place, obj, intent, window, " ".join(masked.split()), " ".join(named))
+
+
+# 'I saw you chatting with customers earlier': what one was seen doing is the thing the
+# line asks about, not its topic ('chatting' does not make it a question about talk)
+_SEEN_DOING = re.compile(
+    r"\b((?:saw|seen|see|noticed|watched|spotted|heard) you (?:were |was )?)"
+    r"\w+ing\b(?:\s+(?!earlier\b|today\b|yesterday\b|this\b|last\b|just\b|then\b)[\w'-]+){0,6}?"
+    r"(?=\s+(?:earlier|today|yesterday|this|last|just|then)\b|\s*$)"
+)
 
 
 def _without_vocatives(text: str, lex: Lexicon) -> str:
