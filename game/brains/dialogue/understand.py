@@ -34,6 +34,7 @@ from game.world import troubles
 from game.world.scenario import Intent
 
 from .acts import Act, ActKind, Aspect, Wh, Window
+from .spelling import Speller
 from .state import DialogueState
 from .vectors import exemplar_vectors
 
@@ -354,6 +355,7 @@ class Understander:
         self._intent_vectors: dict[str, np.ndarray] = {}
         self._terms = np.zeros((0, embedder.dim), dtype=np.float32)
         self._term_ids: list[str] = []
+        self._speller: Speller | None = None
 
     def _ready(self) -> np.ndarray:
         with self._lock:
@@ -372,6 +374,7 @@ class Understander:
                 self._stems = [content_stems(t) for t in texts]
                 self._needs = np.array(needs, dtype=bool).reshape(len(texts), len(SLOTS))
                 self._vocab = {w for t in texts for w in t.split()}
+                self._speller = self._make_speller()
                 terms = list(self.lexicon.intents)
                 if terms:
                     self._term_ids = [self.lexicon.intents[t] for t in terms]
@@ -381,6 +384,17 @@ class Understander:
                     vecs = self.embedder.embed([self.lexicon.intent_texts[i] for i in ids])
                     self._intent_vectors = dict(zip(ids, vecs, strict=True))
             return self._matrix
+
+    def _make_speller(self) -> Speller | None:
+        """A corrector for typed lines over the static embedder's vocabulary (None with the
+        hashed embedder, which has none); the town's names and the exemplars' words stay."""
+        model = getattr(self.embedder, "model", None)
+        ranked = getattr(model, "vocab", None)
+        if not ranked:
+            return None
+        lex = self.lexicon
+        names = [w for form in [*lex.people, *lex.places, *lex.objects] for w in words(form)]
+        return Speller(ranked, keep=[*names, *lex.intents, *self._vocab])
 
     def understand(
         self, text: str, now: datetime, state: DialogueState | None = None, speaker: str = ""
@@ -402,6 +416,23 @@ class Understander:
         return act
 
     def _understand(
+        self, text: str, now: datetime, state: DialogueState | None, speaker: str
+    ) -> Act:
+        self._ready()
+        if self._speller is not None and speaker.lower() not in self.lexicon.people:
+            text = self._speller.fix(text)  # a player's typing: 'wat r u doing rn'
+        if _UNMARKED_END.search(text) and not _asked(text) and _may_ask(text):
+            # typed chat drops the question mark, and its questions often do not open as
+            # one ('tonight any plans', 'dinner time for u tonight is when'): the line is
+            # read both ways, and the exemplars decide which it is nearer
+            told, asked = self._read(text, now, state, speaker), self._read(
+                text.rstrip() + "?", now, state, speaker)  # fmt: skip
+            if asked.asks and asked.confidence > told.confidence + UNMARKED_MARGIN:
+                return asked  # its text with the mark, as the planners read questions
+            return told
+        return self._read(text, now, state, speaker)
+
+    def _read(
         self, text: str, now: datetime, state: DialogueState | None, speaker: str
     ) -> Act:
         matrix = self._ready()
@@ -744,6 +775,33 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
 
 
 _SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
+_UNMARKED_END = re.compile(r"[\w'\"]\s*$")  # a line ending without . ! ? (typed chat)
+UNMARKED_MARGIN = 0.05
+_ASK_CUE = frozenset("what who whom whose where when why how which any anything anyone anybody "
+                     "anywhere what's who's where's when's how's".split())  # fmt: skip
+# a clause whose own subject comes before its wh-word tells ('I'll see you when it starts')
+_SUBJECTS = frozenset("i i'm i'll i've i'd we we're they they're he she it it's that's "
+                      "there's here's".split())  # fmt: skip
+
+
+def _may_ask(text: str) -> bool:
+    """Whether an unmarked line could be a question by its words: one of its clauses opens
+    with 'you' ('you going to the party') or has a word that asks with no subject of its
+    own before it ('tonight any plans', 'dinner time for you tonight is when'), where 'my
+    name is jo' and 'that's how it goes' tell."""
+    for clause in re.split(r"[,;:]|\s-\s|\band\b|\bbut\b", text.lower()):
+        said = words(clause)
+        if said[:1] == ["you"]:
+            return True
+        cue = next((i for i, w in enumerate(said) if w in _ASK_CUE), None)
+        before = said[:cue] if cue is not None else []
+        pairs = {f"{a} {b}" for a, b in zip(before, before[1:], strict=False)}
+        if cue is not None and not (_SUBJECTS & set(before)) and not (_SUBJECT_PAIRS & pairs):
+            return True
+    return False
+
+
+_SUBJECT_PAIRS = frozenset({"this is", "that is", "it is", "there is", "here is"})  # how much nearer a question an unmarked line must be to be one
 _QUESTION_WORDS = (
     "what who whom when where why how which do does did are is was were can could would will "
     "have has any anything tell shall should may describe explain name list give introduce share "

@@ -1,0 +1,84 @@
+"""Typed chat, spelled the way the exemplars are: 'wat r u doing rn' -> 'what are you doing
+right now', 'Where's the shop for taht?' -> '... for that?'.
+
+Why: understanding compares a line with exemplars in embedding space, and both embedders
+know words, not keystrokes. A player's shorthand or typo lands on word pieces that mean
+nothing ('taht' -> 'ta', '##ht'), so the line's frame is lost and it is read as a greeting.
+Two mechanisms, both data-driven and knowing nothing of this town:
+
+- chat shorthand and apostrophe-less contractions, a table of whole typed words
+  (`chat_words.json`);
+- any other word the embedder's vocabulary lacks is replaced by the most frequent
+  vocabulary word one edit away (a deletion, insertion, substitution or swap of letters:
+  Norvig's corrector), when there is one. The vocabulary is the static embedder's, whose
+  order is the order of frequency its WordPiece vocabulary was built in.
+
+The town's own names are never corrected, and a word of three letters or fewer only by the
+table (short words have too many neighbours one edit away).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+
+CHAT_WORDS = Path(__file__).with_name("chat_words.json")
+MIN_LENGTH = 4  # shorter words are corrected only by the table
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_WORD = re.compile(r"[A-Za-z][A-Za-z'/-]*[A-Za-z]|[A-Za-z]")
+
+
+@cache
+def chat_words(path: Path = CHAT_WORDS) -> Mapping[str, str]:
+    return dict(json.loads(path.read_text(encoding="utf-8"))["words"])
+
+
+class Speller:
+    """Corrects typed lines against a ranked vocabulary (most frequent first) and the words
+    that must stay as they are (the town's names, the exemplars' own words)."""
+
+    def __init__(self, ranked: Iterable[str], keep: Iterable[str] = ()) -> None:
+        self._rank: dict[str, int] = {}
+        for i, word in enumerate(ranked):
+            if word.isalpha() and word not in self._rank:
+                self._rank[word] = i
+        self._keep = {w.lower() for w in keep}
+        self._table = chat_words()
+        self._memo: dict[str, str] = {}
+
+    def fix(self, text: str) -> str:
+        """The line with shorthand spelled out and typos corrected; the rest untouched."""
+        return _WORD.sub(lambda m: self._word(m.group(0)), text)
+
+    def _word(self, typed: str) -> str:
+        low = typed.lower()
+        spelled = self._table.get(low)
+        if spelled is not None:
+            return spelled
+        if low in self._keep or low in self._rank or len(low) < MIN_LENGTH or not low.isalpha():
+            return typed
+        fixed = self._memo.get(low)
+        if fixed is None:
+            fixed = self._nearest(low) or low
+            if len(self._memo) > 4096:
+                self._memo.clear()
+            self._memo[low] = fixed
+        if fixed == low:
+            return typed
+        return fixed.capitalize() if typed[:1].isupper() else fixed
+
+    def _nearest(self, word: str) -> str:
+        found = [w for w in _one_edit(word) if w in self._rank or w in self._keep]
+        return min(found, key=lambda w: (w not in self._keep, self._rank.get(w, 0), w)) if found else ""
+
+
+def _one_edit(word: str) -> set[str]:
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    deletes = [a + b[1:] for a, b in splits if b]
+    swaps = [a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1]
+    replaces = [a + c + b[1:] for a, b in splits if b for c in _LETTERS]
+    inserts = [a + c + b for a, b in splits for c in _LETTERS]
+    return set(deletes + swaps + replaces + inserts) - {word}
