@@ -204,7 +204,7 @@ def test_a_trouble_told_before_a_bare_question_is_a_question_about_the_trouble()
 
 def test_a_trouble_with_no_known_thing_gets_the_fix_of_no_thing_in_particular():
     got = ask("Jane Moreno", "There's a power cut at your place tonight. What do you do?")
-    assert "whatever broke" in got and "power" not in got  # not 'the broken power'
+    assert "candle" in got and "fuse box" in got and "power" not in got  # not 'the broken power'
     pan = ask("Jane Moreno", "Say a frying pan of yours caught fire. What then?")
     assert "fire" in pan and "pan" in pan
 
@@ -272,3 +272,10 @@ def test_one_knows_the_work_and_home_of_those_one_has_a_relation_with():
     got = ask(me.name, "What does Klaus do?")
     assert klaus.occupation.split()[0] in got and klaus.home in got
     assert ask("John Lin", "What does Abigail Chen do?") == "I don't know who that is."
+
+
+def test_a_supposed_trouble_is_answered_with_its_fix_whatever_else_the_line_seems_about():
+    fridge = ask("Jane Moreno", "If your fridge stopped working, who would come and fix it?")
+    assert "repair" in fridge and "Tom" in fridge, fridge  # not where she buys food
+    table = ask("Jane Moreno", "Imagine the leg of your kitchen table snaps off. Then what?")
+    assert "repair" in table, table

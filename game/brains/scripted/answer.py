@@ -60,8 +60,10 @@ DONT_KNOW = UNKNOWN_OPENERS
 
 def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) -> Reply:
     """The answer to `act`; `state` is the conversation so far (None: asked alone)."""
-    vague = act.wh is not Wh.WHERE and act.aspect in _TROUBLE_ASPECTS  # not 'where to buy one?'
-    if act.asks and vague and act.label not in PLANNERS_OF_TROUBLE and iv.trouble(act.text):
+    vague = act.wh is not Wh.WHERE and (  # not 'where would you buy one?'
+        act.aspect in _TROUBLE_ASPECTS or _SUPPOSED.search(act.text))  # fmt: skip
+    fixes = act.label not in PLANNERS_OF_TROUBLE or act.label == "fridge"  # a broken fridge
+    if act.asks and vague and fixes and iv.trouble(act.text):
         act = replace(act, label="object.trouble", aspect=Aspect.OBJECT)  # the trouble table
     if act.asks and act.aspect in _MEAL_ASPECTS and act.label != "meal" and _EATS.search(act.text):
         act = replace(act, label="meal", aspect=Aspect.PAST)  # 'eat where around midday?'
@@ -131,6 +133,10 @@ _EATS = re.compile(r"\b(?:eat|eating|ate|breakfast|brunch|lunch|lunchtime|dinner
 _KIN_ASPECTS = frozenset({Aspect.GENERAL, Aspect.IDENTITY, Aspect.FRIENDS})
 # what a question naming a trouble may be about ('when you're not working' is about work)
 _TROUBLE_ASPECTS = frozenset({Aspect.GENERAL, Aspect.OBJECT, Aspect.HOME})
+# ... whatever it seems about, when it supposes the trouble ('If your fridge stopped working,
+# who would come and fix it?' is no question about shopping)
+_SUPPOSED = re.compile(r"\b(?:if|suppose|supposing|imagine|let's say|say that|what if|in case|"
+                       r"were to|should (?:your|the|a|my))\b", re.I)  # fmt: skip
 
 
 def _as_place_question(act: Act) -> Act:

@@ -45,7 +45,7 @@ OBJECT_WORDS = (
 GERUND_BASE = {
     "turning": "turn", "putting": "put", "fixing": "fix", "mopping": "mop",
     "repairing": "repair", "stopping": "stop", "unjamming": "unjam", "cleaning": "clean",
-    "wiping": "wipe",
+    "wiping": "wipe", "lighting": "light", "checking": "check",
 }  # fmt: skip
 _WHO_IS = re.compile(r"\b(?i:who (?:is|was|'s)) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)")
 _ABOUT = re.compile(
