@@ -72,7 +72,9 @@ class Speller:
 
     def _nearest(self, word: str) -> str:
         found = [w for w in _one_edit(word) if w in self._rank or w in self._keep]
-        return min(found, key=lambda w: (w not in self._keep, self._rank.get(w, 0), w)) if found else ""
+        if not found:
+            return ""
+        return min(found, key=lambda w: (w not in self._keep, self._rank.get(w, 0), w))
 
 
 def _one_edit(word: str) -> set[str]:

@@ -776,12 +776,12 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
 
 _SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
 _UNMARKED_END = re.compile(r"[\w'\"]\s*$")  # a line ending without . ! ? (typed chat)
-UNMARKED_MARGIN = 0.05
-_ASK_CUE = frozenset("what who whom whose where when why how which any anything anyone anybody "
-                     "anywhere what's who's where's when's how's".split())  # fmt: skip
+UNMARKED_MARGIN = 0.05  # how much nearer a question an unmarked line must be to be one
+_ASK_CUE = frozenset(words("what who whom whose where when why how which any anything anyone "
+                           "anybody anywhere what's who's where's when's how's"))  # fmt: skip
 # a clause whose own subject comes before its wh-word tells ('I'll see you when it starts')
-_SUBJECTS = frozenset("i i'm i'll i've i'd we we're they they're he she it it's that's "
-                      "there's here's".split())  # fmt: skip
+_SUBJECTS = frozenset(words("i i'm i'll i've i'd we we're they they're he she it it's that's "
+                            "there's here's"))  # fmt: skip
 
 
 def _may_ask(text: str) -> bool:
@@ -801,7 +801,7 @@ def _may_ask(text: str) -> bool:
     return False
 
 
-_SUBJECT_PAIRS = frozenset({"this is", "that is", "it is", "there is", "here is"})  # how much nearer a question an unmarked line must be to be one
+_SUBJECT_PAIRS = frozenset({"this is", "that is", "it is", "there is", "here is"})
 _QUESTION_WORDS = (
     "what who whom when where why how which do does did are is was were can could would will "
     "have has any anything tell shall should may describe explain name list give introduce share "
