@@ -263,7 +263,7 @@ def seed_job(mind: Mind, snap: AgentSnapshot) -> Seeded:
     notes = [Note(MemoryKind.OBSERVATION, facts.seed(p, s, mind.intents)) for s in sentences]
     if mind.settings.ablation.memory:  # what one knows of acquaintances: known, not news
         notes += [Note(MemoryKind.OBSERVATION, replace(facts.seed(p, s, ()), private=True))
-                  for _, s in p.acquainted]  # fmt: skip
+                  for s in (k.said for k in p.acquainted)]  # fmt: skip
     return Seeded(snap.name, new_memories(mind, snap, notes))
 
 

@@ -41,6 +41,18 @@ class Look:
 
 
 @dataclass(frozen=True)
+class Known:
+    """What a resident knows of someone it has a relation with (set by the loader, see
+    `acquaintance`): the words of its seed memory, and where they work, typed, so that
+    'who works at Hobbs Cafe?' is answered by looking it up, not by reading the words."""
+
+    name: str
+    said: str
+    workplace: str = ""
+    occupation: str = ""
+
+
+@dataclass(frozen=True)
 class Resident:
     name: str
     age: int
@@ -58,8 +70,8 @@ class Resident:
     look: Look
     seed: str
     household: tuple[str, ...] = ()  # the others whose home is this one's (set by the loader)
-    # what one knows of each one has a relation with, by name (set by the loader)
-    acquainted: tuple[tuple[str, str], ...] = ()
+    # what one knows of each one has a relation with (set by the loader)
+    acquainted: tuple[Known, ...] = ()
 
     @property
     def first_name(self) -> str:
@@ -291,11 +303,17 @@ def with_households(residents: list[Resident]) -> list[Resident]:
         replace(
             r,
             household=tuple(o.name for o in residents if o.home == r.home and o is not r),
-            acquainted=tuple((n, acquaintance(by_name[n])) for n, _ in r.relationships
+            acquainted=tuple(known_of(by_name[n]) for n, _ in r.relationships
                              if n in by_name and n != r.name),  # fmt: skip
         )
         for r in residents
     ]
+
+
+def known_of(other: Resident) -> Known:
+    """What is known of `other` by those who know them."""
+    work = other.workplace if other.workplace != other.home else ""
+    return Known(other.name, acquaintance(other), work, other.occupation)
 
 
 def acquaintance(other: Resident) -> str:

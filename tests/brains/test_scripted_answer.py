@@ -279,3 +279,8 @@ def test_a_supposed_trouble_is_answered_with_its_fix_whatever_else_the_line_seem
     assert "repair" in fridge and "Tom" in fridge, fridge  # not where she buys food
     table = ask("Jane Moreno", "Imagine the leg of your kitchen table snaps off. Then what?")
     assert "repair" in table, table
+
+
+def test_who_works_at_a_place_is_answered_from_what_one_knows_of_acquaintances():
+    got = ask("Arthur Burton", "Who's in charge over at Hobbs Cafe?")
+    assert "Isabella" in got and "owner" in got, got

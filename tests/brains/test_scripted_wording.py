@@ -145,3 +145,13 @@ def test_a_relationship_told_from_the_personas_side_is_said_as_ones_own() -> Non
             if relation.startswith(("her ", "his ")):
                 said = relation_in_first_person(relation, persona)
                 assert said.startswith("my "), (persona.name, relation, said)
+
+
+def test_a_verb_told_of_the_persona_is_conjugated_for_i() -> None:
+    from test_scripted_personas import smallville
+
+    from game.brains.scripted.wording import relation_in_first_person
+
+    maria = next(p for p in smallville().residents if p.name == "Maria Lopez")
+    said = relation_in_first_person("the owner of the cafe where she studies", maria)
+    assert said == "the owner of the cafe where I study"

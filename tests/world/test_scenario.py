@@ -145,7 +145,9 @@ def test_cli_prints_one_line_not_a_traceback(tmp_path, capsys):
 def test_each_resident_knows_the_work_and_home_of_those_it_has_a_relation_with():
     residents = {r.name: r for r in load_scenario("smallville").residents}
     isabella, klaus = residents["Isabella Rodriguez"], residents["Klaus Mueller"]
-    known = dict(isabella.acquainted)
+    known = {k.name: k.said for k in isabella.acquainted}
     assert set(known) == {n for n, _ in isabella.relationships if n in residents}
     assert klaus.occupation in known[klaus.name] and klaus.home in known[klaus.name]
     assert isabella.name not in known
+    klaus_known = next(k for k in residents["Maria Lopez"].acquainted if k.name == klaus.name)
+    assert klaus_known.workplace == klaus.workplace and klaus_known.occupation == klaus.occupation

@@ -836,14 +836,27 @@ def _seen_at_place(ctx: AgentContext, place: str) -> str:
         at = (f.address or "").split(":")[0] == place
         if f.kind is FactKind.DOING and f.source is Source.SEEN and at and f.subject:
             counts[f.subject] = counts.get(f.subject, 0) + 1
+    staff = _staff_of(me, place, {n for n, _ in known})
     if place == me.workplace:
-        return f"I work there myself: I'm {iv.article(me.occupation)}. {_belong(known, me)}".strip()
-    if known:
-        return _belong(known, me)
+        mine_too = f"I work there myself: I'm {iv.article(me.occupation)}."
+        return " ".join(x for x in (mine_too, _belong(known, me), staff) if x)
+    if known or staff:
+        return " ".join(x for x in (_belong(known, me), staff) if x)
     if not counts:
         return f"I can't say I've noticed who's usually at {place}."
     names = sorted(counts, key=lambda n: (-counts[n], n))[:3]
     return f"I usually see {join_and([first_name(n) for n in names])} at {place}."
+
+
+def _staff_of(me, place: str, named: set[str]) -> str:
+    """Those one knows of who work at `place` ('Isabella is the owner of Hobbs Cafe.'),
+    from what one knows of one's acquaintances, beyond those already `named`."""
+    staff = [k for k in me.acquainted if k.workplace == place and k.name not in named]
+    said = []
+    for k in staff[:3]:
+        there = "" if place.lower() in k.occupation.lower() else f" at {place}"
+        said.append(f"{first_name(k.name)} is {with_article(k.occupation)}{there}")
+    return ("; ".join(said) + ".") if said else ""
 
 
 def _belong(known: list[tuple[str, str]], me) -> str:

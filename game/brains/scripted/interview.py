@@ -99,7 +99,7 @@ def _who_is(ctx: AgentContext, question: str, seed: int) -> str:
 def acquainted_with(ctx: AgentContext, name: str) -> str:
     """What one knows of someone one has a relation with (the scenario loader's
     `acquaintance`: their work, home and interests), '' for anyone else."""
-    return dict(ctx.persona.acquainted).get(name, "")
+    return next((k.said for k in ctx.persona.acquainted if k.name == name), "")
 
 
 def _resolve(ctx: AgentContext, name: str) -> str:

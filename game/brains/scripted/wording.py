@@ -117,6 +117,8 @@ def _fix_verb(m: re.Match[str]) -> str:
     if fixed is None:
         if verb.endswith(("shes", "ches", "sses", "xes")):
             fixed = verb[:-2]
+        elif verb.endswith("ies") and len(verb) > 4:  # 'studies' -> 'study' ('dies' stays)
+            fixed = verb[:-3] + "y"
         elif verb.endswith("s") and not verb.endswith("ss"):
             fixed = verb[:-1]
         else:
