@@ -14,7 +14,10 @@ from llm_helpers import NOW, ctx, resident
 from test_llm_questions import sample_questions
 
 from game.brains import questions as B
+from game.brains.dialogue.acts import Act, ActKind, Aspect
+from game.brains.llm import examples as ex
 from game.brains.llm import specs as Q
+from game.brains.llm.client import render
 from game.brains.llm.jsontext import Invalid
 from game.core.records import Event, FactKind, MemoryKind, MemoryRecord, Source
 from game.mind import facts
@@ -62,6 +65,75 @@ def test_an_answer_that_copies_the_prompts_example_is_refused() -> None:
     q = answer_q()
     with pytest.raises(Invalid, match="copies the example"):
         Q.ANSWER.parse({"answer": "I'm a sociology student at Oak Hill College."}, q)
+
+
+def test_an_answer_with_the_questions_words_and_the_fact_is_no_echo() -> None:
+    """Qwen 1.5B's right 'I usually get up at 4 AM' was refused as an echo: it shares the
+    question's words, and adds the time, which is the answer."""
+    q = answer_q("What time do you usually get up?")
+    for said in ("I usually get up at 4 AM.", "I usually get up around four am.",
+                 "I usually get up at 04:30, before Klaus Mueller's alarm."):  # fmt: skip
+        assert Q.ANSWER.parse({"answer": said}, q) == said
+    with pytest.raises(Invalid, match="repeats the question"):
+        Q.ANSWER.parse({"answer": "I usually get up."}, q)  # adds nothing: an echo
+
+
+def test_a_statement_of_what_a_yes_no_question_asks_answers_it() -> None:
+    q = answer_q("Do you like painting?")
+    assert Q.ANSWER.parse({"answer": "I like painting."}, q) == "I like painting."
+    assert Q.ANSWER.parse({"answer": "I don't like painting."}, q) == "I don't like painting."
+    for echo in ("Do you like painting?", "Do I like painting?", "Do you like painting."):
+        with pytest.raises(Invalid, match="repeats the question"):
+            Q.ANSWER.parse({"answer": echo}, q)
+
+
+def asked_about(question: str, aspect: Aspect) -> B.Answer:
+    """An interview question as the dialogue reader hears it (its act's aspect)."""
+    return B.Answer(ctx(), question, Act(ActKind.QUESTION, aspect, text=question))
+
+
+def test_the_answer_example_is_not_for_a_paraphrase_of_the_question() -> None:
+    """'What's your job?' shares no word with 'What do you do for a living?': the
+    example is chosen by the act's aspect, so it never answers what was asked."""
+    for question, aspect, unlike in (
+        ("What's your job?", Aspect.WORK, "sociology student"),
+        ("Who are you, in a few words?", Aspect.IDENTITY, "sociology student"),
+        ("Whereabouts is your place?", Aspect.HOME, "Oak Hill College Dorm"),
+    ):
+        said = render(Q.ANSWER, asked_about(question, aspect))[-1]["content"]
+        shown = said.split("For example,", 1)[1].splitlines()[0]
+        assert unlike not in shown, (question, shown)
+
+
+def test_a_copy_of_the_example_that_is_also_the_true_answer_is_kept() -> None:
+    """A copy is refused only when the example answers another question: the example
+    for a work question is another fact; when none is left, a true copy is an answer."""
+    job = "I'm a sociology student at Oak Hill College."
+    q = asked_about("What's your job?", Aspect.WORK)
+    assert Q.ANSWER.parse({"answer": job}, q) == job  # the true answer, not the example
+    example = ex.answer_example(q.ctx.persona, q.question, Aspect.WORK)[0]
+    assert Aspect.WORK not in example.answers
+    with pytest.raises(Invalid, match="copies the example"):
+        Q.ANSWER.parse({"answer": example.answer}, q)
+    age = ex.self_facts(q.ctx.persona)[-1]  # the last resort: every fact shares a word
+    old = asked_about("How old are you, and where do you live and work?", Aspect.IDENTITY)
+    assert ex.answer_example(old.ctx.persona, old.question, Aspect.IDENTITY)[0] == age
+    assert Q.ANSWER.parse({"answer": age.answer}, old) == age.answer
+
+
+def test_the_summary_example_is_never_the_summary_of_a_topic_the_mind_asks() -> None:
+    """The example of home and work was the true summary of one's daily occupation, so
+    the model's right summary was refused as a copy (Qwen 1.5B, twice in one morning)."""
+    p = resident()
+    true = "Klaus Mueller is a sociology student at Oak Hill College."
+    for topic in ("core characteristics", "current daily occupation",
+                  "feeling about his recent progress in life"):  # fmt: skip
+        q = B.Summarize(p, f"Klaus Mueller's {topic}", ())
+        example = ex.summary_example(p, q.topic)[0]
+        assert "student" not in example and "Oak Hill College Dorm" in example
+        assert Q.SUMMARIZE.parse({"summary": true}, q) == true
+        with pytest.raises(Invalid, match="copies the example"):
+            Q.SUMMARIZE.parse({"summary": example}, q)
 
 
 # -- activities ----------------------------------------------------------------------------

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from game.brains.dialogue.acts import Aspect
 from game.brains.dialogue.understand import content_stems
 from game.core.text import with_article
 from game.world.scenario import Resident
@@ -47,29 +49,63 @@ def _work(p: Resident) -> str:
     return f" at {place}" if place and place.lower() not in p.occupation.lower() else ""
 
 
-def self_facts(p: Resident) -> tuple[tuple[str, str], ...]:
-    """Questions a resident can answer from its persona alone, with the true answers."""
+@dataclass(frozen=True)
+class SelfFact:
+    """A question a resident can answer from its persona alone, its true answer, and the
+    aspects of a question that answer answers (the dialogue act's `Aspect`)."""
+
+    question: str
+    answer: str
+    answers: frozenset[Aspect]
+
+    def answers_question(self, aspect: Aspect | None) -> bool:
+        """Whether this fact is also the answer to a question of `aspect`: then a model
+        that gives it copies nothing, it answers."""
+        return aspect is not None and aspect in self.answers
+
+
+def self_facts(p: Resident) -> tuple[SelfFact, ...]:
+    """The persona's facts as examples: work (which also says who one is), home, age."""
     return (
-        ("What do you do for a living?", f"I'm {with_article(p.occupation)}{_work(p)}."),
-        ("Where do you live?", f"I live at {_home(p)}."),
-        ("How old are you?", f"I'm {p.age} years old."),
+        SelfFact(
+            "What do you do for a living?",
+            f"I'm {with_article(p.occupation)}{_work(p)}.",
+            frozenset({Aspect.WORK, Aspect.IDENTITY}),
+        ),
+        SelfFact("Where do you live?", f"I live at {_home(p)}.", frozenset({Aspect.HOME})),
+        SelfFact("How old are you?", f"I'm {p.age} years old.", frozenset({Aspect.IDENTITY})),
     )
 
 
-def answer_example(p: Resident, question: str) -> tuple[str, str, str]:
-    """(the example question, its true answer, the prompt line) for another question."""
+def answer_example(
+    p: Resident, question: str, aspect: Aspect | None = None
+) -> tuple[SelfFact, str]:
+    """(the example, the prompt line): a true fact of the resident's for another question.
+
+    The example must not answer the question asked, or a model that copies it gives the
+    right answer and is told it copied ('What's your job?' shares no word with 'What do
+    you do for a living?'). So it is the first fact that answers another aspect than the
+    question's, as the dialogue act read it, and shares no content word with it."""
     asked = content_stems(question)
     facts = self_facts(p)
-    other = next((f for f in facts if not content_stems(f[0]) & asked), facts[-1])
-    line = shown(f"asked {json.dumps(other[0])}, {p.first_name} would reply", {"answer": other[1]})
-    return other[0], other[1], line
+
+    def unlike(f: SelfFact) -> bool:
+        return aspect not in f.answers and not content_stems(f.question) & asked
+
+    other = next((f for f in facts if unlike(f)), facts[-1])
+    lead = f"asked {json.dumps(other.question)}, {p.first_name} would reply"
+    return other, shown(lead, {"answer": other.answer})
 
 
 def summary_example(p: Resident, topic: str) -> tuple[str, str]:
-    """(the example summary, the prompt line): on home and work unless that is the topic."""
-    text = f"{p.name} is {with_article(p.occupation)}{_work(p)} and lives at {_home(p)}."
-    about = f"a summary of where {p.first_name} lives and works"
-    if content_stems(topic) & content_stems("live lives home work works job"):
+    """(the example summary, the prompt line): where the resident lives, which none of the
+    mind's topics asks (its characteristics, its daily occupation, its feelings about its
+    progress), so a copy is never the summary asked for; what it is like if the topic is
+    the home. (An example of home and work was the true summary of 'Isabella Rodriguez's
+    current daily occupation', and the copy check refused the model's right answer.)"""
+    text = f"{p.name} lives at {_home(p)}."
+    about = f"a summary of where {p.first_name} lives"
+    if content_stems(topic) & content_stems("live lives home house"):
         traits = ", ".join(p.traits[:2]) or "friendly"
         text = f"{p.name} is {traits}, and is {with_article(p.occupation)}."
         about = f"a summary of what {p.first_name} is like"

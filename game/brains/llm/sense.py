@@ -22,7 +22,7 @@ from datetime import date, datetime, timedelta
 from functools import cache
 from pathlib import Path
 
-from game.brains.dialogue.understand import content_stems, stem
+from game.brains.dialogue.understand import content_stems, is_yes_no, stem
 from game.brains.event_words import EVENT_NOUNS, all_windows, find_date
 from game.core.records import Event, FactKind, MemoryRecord, PlanItem, Source
 from game.world.states import Vocabulary
@@ -144,14 +144,53 @@ def plan_problem(
 # -- echoes --------------------------------------------------------------------------------
 
 
+# Words an answer adds that content_stems leaves out (too short, or counted apart): a
+# number or a clock time says when or how many, a 'no' or a 'not' answers a yes/no
+# question. Everything else an answer adds is a content word.
+_NUMBERS = (
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty half "
+    "quarter noon midnight am pm"
+)
+_NUMBER_WORDS = frozenset(_NUMBERS.split())
+_YES_NO = "yes yeah yep no nope not never none nobody nothing"
+_POLARITY = frozenset(_YES_NO.split())
+
+
+def added(answer: str, question: str) -> set[str]:
+    """What the answer says beyond the question: its content words (names included, as
+    stems) that the question lacks, and any number, clock time, 'yes', 'no' or 'not' the
+    question does not say. 'I usually get up at 4 AM' adds '4' and 'am' to 'What time do
+    you usually get up?'."""
+    asked_words = set(words(question))
+    out = content_stems(answer) - content_stems(question)
+    for w in words(answer):
+        if w in asked_words:
+            continue
+        number = any(c.isdigit() for c in w) or w in _NUMBER_WORDS
+        if number or w in _POLARITY or w.endswith("n't"):
+            out.add(w)
+    return out
+
+
 def echoes(answer: str, question: str) -> bool:
-    """Whether the answer only repeats the question: nearly all its content words are the
-    question's, and it carries most of them."""
+    """Whether the answer only repeats the question: it adds no content word, number,
+    name or yes/no of its own (see `added`), and carries at least half of the question's
+    content words. Sharing the question's words is no echo when the answer adds the fact
+    ('I usually get up at 4 AM'), nor when it states what a yes/no question asks ('Do you
+    like painting?' 'I like painting.'): that is a yes."""
     said, asked = content_stems(answer), content_stems(question)
-    if not said or not asked:
+    if not said or not asked or added(answer, question):
         return False
-    shared = said & asked
-    return len(shared) >= 0.8 * len(said) and len(shared) >= 0.5 * len(asked)
+    if is_yes_no(question) and not _asks(answer):
+        return False
+    return len(said & asked) >= 0.5 * len(asked)
+
+
+def _asks(text: str) -> bool:
+    """Whether the text is itself a question, by its mark or by its form."""
+    text = text.strip()
+    return text.endswith("?") or is_yes_no(text.rstrip(".!") + "?")
 
 
 def copies(answer: str, example: str) -> bool:

@@ -1052,13 +1052,16 @@ SUMMARIZE = Spec(
     max_tokens=200,
 )
 
+
 def _answer_parse(data: dict[str, Any], q: Answer) -> str:
     """An answer must answer: not repeat the question, not copy the example, and not give
     an event a host, place or time that the resident's memories contradict."""
     said = text_field(data, "answer", 1200)
     if sense.echoes(said, q.question):
         raise Invalid("the answer repeats the question instead of answering it")
-    if sense.copies(said, ex.answer_example(q.ctx.persona, q.question)[1]):
+    aspect = q.act.aspect if q.act is not None else None
+    example = ex.answer_example(q.ctx.persona, q.question, aspect)[0]
+    if sense.copies(said, example.answer) and not example.answers_question(aspect):
         raise Invalid("the answer copies the example; answer the question that was asked")
     me = q.ctx.persona.name
     places = [*_persona_places(q.ctx.persona, q.ctx.memories), *(a.name for a in q.ctx.sectors)]
@@ -1086,7 +1089,9 @@ ANSWER = Spec(
         "question": quoted(q.question),
         "earlier": _earlier(q),
         "open": _answer_open(q),
-        "example": ex.answer_example(q.ctx.persona, q.question)[2],
+        "example": ex.answer_example(
+            q.ctx.persona, q.question, q.act.aspect if q.act is not None else None
+        )[1],
     },
     lambda q: titled("answer", obj(answer=text(1, 1200))),
     lambda d, q: _answer_parse(d, q),
