@@ -120,7 +120,35 @@ def test_reasks_step_from_the_base_change_the_seed_and_never_quote_the_answer(
     assert [b.get("seed") for b in bodies] == [None, 1, 2, 3]
     for body in bodies[1:]:
         assert [m["role"] for m in body["messages"]] == ["system", "user"]
-        assert body["messages"][-1]["content"].count("was rejected") == 1
+        assert body["messages"][-1]["content"].count("rejected") == 1
+
+
+def test_no_two_reasks_send_one_prompt(server: ProtocolServer, tmp_path) -> None:
+    """The same problem twice still changes the prompt: the note counts the rejected
+    answers (a server serving a prompt it has cached, grammar-bound, repeats itself)."""
+    server.always = "wrong_types"
+    c, _ = make_client(settings(server.url, tmp_path, validation_retries=3))
+    c.ask(Q.IMPORTANCE, sample_questions()["importance"], "Klaus Mueller")
+    said = [r["body"]["messages"][-1]["content"] for r in server.chat_requests()]
+    assert len(said) == 4 and len(set(said)) == 4
+    first = said[0]
+    notes = [s.removeprefix(first).strip() for s in said[1:]]
+    assert all(s.startswith(first) for s in said[1:])  # the first ask, then the note
+    assert notes[0].startswith("An earlier answer to this was rejected: ")
+    assert notes[1].startswith("2 earlier answers to this were rejected, each because ")
+    assert notes[2].startswith("3 earlier answers to this were rejected, each because ")
+    problem = notes[0].removeprefix("An earlier answer to this was rejected: ").split(".")[0]
+    assert all(problem in n for n in notes)  # named each time, never the answer itself
+
+
+def test_a_reask_names_each_earlier_problem_in_order() -> None:
+    ask = ChatRequest((Message(Role.USER, "Rate it."),), {}, "m", temperature=0.7)
+    again = ask.corrected("'ratings' must be numbers", 2, ["the answer is not JSON"])
+    assert again.correction.startswith(
+        "2 earlier answers to this were rejected: the answer is not JSON; "
+        "then 'ratings' must be numbers."
+    )
+    assert (again.seed, again.temperature) == (2, 1.0)
 
 
 def test_byte_identical_reasks_are_counted(server: ProtocolServer, tmp_path) -> None:

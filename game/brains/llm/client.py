@@ -139,6 +139,7 @@ class ChatClient:
         request = first = self.request_for(question, args, agent)
         tries = 1 + max(0, self.settings.validation_retries)
         rejected = None  # the last answer that failed its checks
+        problems: list[str] = []  # why each answer so far failed them, in order
         for attempt in range(tries):
             try:
                 reply = self.model.chat(request)
@@ -162,14 +163,18 @@ class ChatClient:
                 rejected = reply.text
                 if attempt + 1 < tries:
                     self.meter.count("retries", question.name, agent)
-                    request = self._again(first, problem, attempt + 1, cut)
+                    request = self._again(first, problem, attempt + 1, cut, problems)
+                problems.append(problem)
         return self.fallback(question, args, agent)
 
-    def _again(self, first: ChatRequest, problem: str, attempt: int, cut: bool) -> ChatRequest:
+    def _again(
+        self, first: ChatRequest, problem: str, attempt: int, cut: bool, earlier: list[str]
+    ) -> ChatRequest:
         """The re-ask, built from the first ask (so nothing compounds): it says what was
-        wrong, changes the seed and steps the temperature up from the base, or the server
+        wrong (with the earlier re-asks' reasons, so no two re-asks send one prompt),
+        changes the seed and steps the temperature up from the base, or the server
         repeats itself; a cut-off answer also gets room (within a cap)."""
-        again = first.corrected(problem, attempt)
+        again = first.corrected(problem, attempt, earlier)
         if cut:
             again = again.cut_off_from(first, MAX_TOKENS_CAP)
         return again

@@ -11,7 +11,7 @@ exceptions, so a caller handles a failure by its type, never by a key in a dict.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum, StrEnum
 from typing import Any, Protocol, runtime_checkable
@@ -60,6 +60,20 @@ def reask_temperature(base: float, attempt: int) -> float:
     return round(max(base, min(RETRY_TEMPERATURE_CAP, base + RETRY_WARMING * attempt)), 3)
 
 
+def correction_note(problems: Sequence[str]) -> str:
+    """What a re-ask adds to the prompt: how many answers were rejected, and why, in order
+    (the same reason said once)."""
+    reasons = list(dict.fromkeys(problems))
+    n = len(problems)
+    if n <= 1:
+        head = f"An earlier answer to this was rejected: {reasons[0] if reasons else ''}."
+    elif len(reasons) == 1:
+        head = f"{n} earlier answers to this were rejected, each because {reasons[0]}."
+    else:
+        head = f"{n} earlier answers to this were rejected: {'; then '.join(reasons)}."
+    return f"{head} Write a new answer that fixes this, as the JSON object only."
+
+
 @dataclass(frozen=True)
 class ChatRequest:
     """One chat completion asked for. `purpose` (the question's name) and `agent` say who
@@ -100,7 +114,7 @@ class ChatRequest:
             key.update(seed=self.seed, temperature=self.temperature)
         return key
 
-    def corrected(self, problem: str, attempt: int = 1) -> ChatRequest:
+    def corrected(self, problem: str, attempt: int = 1, earlier: Sequence[str] = ()) -> ChatRequest:
         """The request asked again, saying what was wrong with the answer it got.
 
         The bad answer is never quoted back as the assistant's turn: tiny models copy
@@ -108,15 +122,14 @@ class ChatRequest:
         joins the user message, since some chat formats refuse two user turns in a row.
         The seed changes and the temperature steps up from the base (reask_temperature):
         a grammar-bound server asked the same thing with the same sampling answers byte
-        for byte the same (171 of 270 retries did, against llama.cpp)."""
+        for byte the same (171 of 270 retries did, against llama.cpp). `earlier` are the
+        problems of the answers before this one, so each re-ask's prompt differs from the
+        last one's even when the problem is the same (llama.cpp's server serves a prompt
+        it has read from its cache, and its grammar-bound sampler repeats itself)."""
         base = self.temperature if self.base_temperature is None else self.base_temperature
-        note = (
-            f"An earlier answer to this was rejected: {problem}. "
-            "Write a new answer that fixes this, as the JSON object only."
-        )
         return replace(
             self,
-            correction=note,
+            correction=correction_note([*earlier, problem]),
             seed=attempt,
             temperature=reask_temperature(base, attempt),
             base_temperature=base,
