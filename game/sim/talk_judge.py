@@ -9,8 +9,9 @@ better verdict and cannot move the yardstick with it.
 Four verdicts, in the order they are decided:
 
 - `WRONG`: names something the truth rules out (another workplace, a housemate who lives
-  elsewhere), gives the opposite yes/no, speaks of an ended event as still to come, or,
-  from a resident who does not know a fact, invents its specifics;
+  elsewhere), gives the opposite yes/no, gives a clock time where the truth is another
+  (up 'around 6:00 AM' for one who wakes at 4), speaks of an ended event as still to
+  come, or, from a resident who does not know a fact, invents its specifics;
 - `CORRECT_SPECIFIC`: names every required part (any one term of each group), does not
   deny knowing, and speaks of an ended event in the past tense;
 - `NON_ANSWER`: empty, a denial with nothing required in it, or nothing on the topic;
@@ -174,6 +175,82 @@ def _all_terms(exp: Expectation) -> list[str]:
     return [t for group in exp.need for t in group]
 
 
+# -- clock times ---------------------------------------------------------------------------
+
+CLOCK_SLACK = 30  # minutes a said time may be from the true one and not contradict it
+_HOURS_TEXT = "one two three four five six seven eight nine ten eleven twelve"
+_HOUR_WORDS = _HOURS_TEXT.split()
+_HOUR = r"\d{1,2}|" + "|".join(_HOUR_WORDS)
+_MERIDIEM = r"a\.?m\.?|p\.?m\.?|o'clock"
+# '4 am', '4:30pm', '16:00', 'four o'clock', and a bare hour ranged to one ('5 to 7 pm')
+_CLOCK_TIME = re.compile(
+    rf"(?<![\w:])(?P<hour>{_HOUR})(?::(?P<min>\d{{2}}))?(?:\s*(?P<half>{_MERIDIEM})|"
+    rf"(?=\s*(?:-|to|until|till)\s*(?:{_HOUR})(?::\d{{2}})?\s*(?P<ranged>{_MERIDIEM})))?"
+    r"(?![\w:])|\b(?P<named>noon|midnight)\b"
+)
+
+
+def clock_times(text: str) -> list[frozenset[int]]:
+    """Each clock time the text says, as the minutes of the day it may mean: '4 am' one,
+    '6:00' or 'six o'clock' two (morning or evening); a bare hour only when a range gives
+    it its half of the day ('from 5 to 7 pm'). Numbers that are not times are left out."""
+    out: list[frozenset[int]] = []
+    for m in _CLOCK_TIME.finditer(norm(text)):
+        if m["named"]:
+            out.append(frozenset({720 if m["named"] == "noon" else 0}))
+            continue
+        half = (m["half"] or m["ranged"] or "").replace(".", "")
+        if not (m["min"] or half):
+            continue  # '2 kids', 'by 6': not said as a time
+        word = m["hour"]
+        hour = int(word) if word.isdigit() else _HOUR_WORDS.index(word) + 1
+        minute = int(m["min"] or 0)
+        if hour > 23 or minute > 59:
+            continue
+        if half in ("am", "pm"):
+            if 1 <= hour <= 12:
+                out.append(frozenset({hour % 12 * 60 + minute + (720 if half == "pm" else 0)}))
+        elif hour == 0 or hour > 12:
+            out.append(frozenset({hour * 60 + minute}))
+        else:  # '6:00', 'six o'clock': morning or evening
+            out.append(frozenset({hour % 12 * 60 + minute, (hour % 12 + 12) * 60 + minute}))
+    return out
+
+
+def _time_groups(exp: Expectation) -> list[tuple[str, ...]]:
+    """The need groups that are clock times: most of their terms say one."""
+    return [g for g in exp.need if g and 2 * sum(1 for t in g if clock_times(t)) >= len(g)]
+
+
+def _meant(group: Sequence[str]) -> set[int]:
+    """The minutes a group of spellings of one time means: what all its readings share
+    ('4:00 am' and '4:00' mean 04:00, not 16:00); all of them if they share none."""
+    readings = [times for t in group for times in clock_times(t)]
+    if not readings:
+        return set()
+    shared = set.intersection(*(set(r) for r in readings))
+    return shared or set().union(*readings)
+
+
+def _near(a: int, b: int) -> bool:
+    return min((a - b) % 1440, (b - a) % 1440) <= CLOCK_SLACK
+
+
+def contradicts_time(answer: str, exp: Expectation) -> bool:
+    """The truth is a clock time, the answer names none of its terms, and every clock time
+    the answer says is more than CLOCK_SLACK from it."""
+    said = clock_times(answer)
+    if not said:
+        return False
+    for group in _time_groups(exp):
+        if names_any(answer, group):
+            continue
+        true = _meant(group)
+        if not any(_near(s, t) for times in said for s in times for t in true):
+            return True
+    return False
+
+
 def _ruled_out(answer: str, exp: Expectation) -> bool:
     right = _all_terms(exp)
     for term in exp.wrong:
@@ -201,6 +278,8 @@ def judge(answer: str, exp: Expectation) -> Verdict:
         return Verdict.NON_ANSWER
     said = polarity(answer)
     if _ruled_out(answer, exp) or (exp.yes is not None and said is not None and said != exp.yes):
+        return Verdict.WRONG
+    if contradicts_time(answer, exp):
         return Verdict.WRONG
     if exp.past and speaks_as_upcoming(answer, _all_terms(exp) + list(exp.topic)):
         return Verdict.WRONG

@@ -7,6 +7,7 @@ from game.sim.talk_judge import (
     Lexicon,
     Verdict,
     answers,
+    clock_times,
     denies,
     judge,
     last_question,
@@ -141,3 +142,36 @@ def test_shapes_fold_names_places_numbers_and_topics():
     b = shape("Klaus is throwing a party at Johnson Park at 7 pm.", LEX)
     assert a == b == "<name> is throwing a <topic> at <place> at <num>"
     assert shape("Klaus is reading.", LEX) != shape("Klaus is cooking.", LEX)
+
+
+# -- clock times ---------------------------------------------------------------------------
+
+WAKES_AT_FOUR = Expectation(
+    need=(("4:00 am", "4:00am", "04:00", "4:00", "4 am", "4am", "four", "four o'clock"),),
+    topic=("get up", "wake"),
+)
+
+
+def test_clock_times_are_read_with_the_half_of_the_day_they_may_mean():
+    assert clock_times("I get up at 4 AM") == [frozenset({240})]
+    assert clock_times("around 6:00") == [frozenset({360, 1080})]
+    assert clock_times("from 5 to 7 pm") == [frozenset({1020}), frozenset({1140})]
+    assert clock_times("at 16:00, or at noon") == [frozenset({960}), frozenset({720})]
+    assert clock_times("ten o'clock") == [frozenset({600, 1320})]
+    assert clock_times("I have 2 kids and I'm up by 6") == []  # not said as times
+
+
+def test_a_time_the_truth_contradicts_is_wrong():
+    """Qwen 1.5B said 'around 6:00 AM' of one who wakes at 4: not a non-answer."""
+    for said in ("I usually get up around 6:00 AM.", "Around 5 AM.", "At 16:00."):
+        assert judge(said, WAKES_AT_FOUR) is Verdict.WRONG, said
+    assert judge("I usually get up at 4 AM.", WAKES_AT_FOUR) is Verdict.CORRECT_SPECIFIC
+    assert judge("Early, around 4:20 am.", WAKES_AT_FOUR) is not Verdict.WRONG  # within slack
+    assert judge("Early, I'd say.", WAKES_AT_FOUR) is not Verdict.WRONG  # no time said
+
+
+def test_a_group_that_is_not_all_times_is_not_read_as_one():
+    """The party's need 'on February 14, or at 5 pm, or yesterday' is not a clock time:
+    a time beside the date contradicts nothing."""
+    said = "Isabella hosted it at Hobbs Cafe on February 14, from 6 to 8 pm."
+    assert judge(said, PARTY_OVER) is Verdict.CORRECT_SPECIFIC
