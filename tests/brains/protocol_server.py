@@ -97,6 +97,7 @@ class StreamLog:
     tokens: int = 0  # content chunks written
     finished: bool = False  # the last chunk and [DONE] went out
     hung_up: bool = False  # the client closed the connection while tokens were coming
+    interrupted: bool = False  # stopped by the next request (`interrupts`), unfinished
     ended: threading.Event = field(default_factory=threading.Event)  # no more writes
 
 
@@ -141,6 +142,10 @@ class ProtocolServer:
         self.endless_seconds = 30.0  # how long 'endless' goes on when nobody hangs up
         self.streams: list[StreamLog] = []
         self.streaming = True  # False: answers whole even when asked to stream
+        # llama-cpp-python's server (interrupt_requests, on by default): a stream that sees
+        # another chat request waiting for the slot sends [DONE] and stops, unfinished
+        self.interrupts = False
+        self.waiting = 0  # chat requests waiting for a slot
         self.requests: list[dict[str, Any]] = []  # every request: path, body, auth header
         self.by_question: Counter[str] = Counter()
         self._lock = threading.Lock()
@@ -191,6 +196,15 @@ class ProtocolServer:
         with self._lock:
             self.by_question[question] += 1
 
+    def wait_for_slot(self, change: int) -> None:
+        with self._lock:
+            self.waiting += change
+
+    def interrupted(self) -> bool:
+        """Whether a streaming answer is to stop now: another request waits (interrupts)."""
+        with self._lock:
+            return self.interrupts and self.waiting > 0
+
     def new_stream(self) -> StreamLog:
         log = StreamLog()
         with self._lock:
@@ -229,7 +243,9 @@ def _handler(server: ProtocolServer):
                 return self._send(400, {"error": {"message": "bad JSON"}})
             auth = self.headers.get("Authorization", "")
             server.record({"path": self.path, "body": body, "auth": auth})
+            server.wait_for_slot(+1)
             with server.slots:
+                server.wait_for_slot(-1)
                 time.sleep(server.latency)
                 if self.path.endswith("/chat/completions"):
                     status, doc, headers = chat(server, body, auth)
@@ -260,9 +276,12 @@ def _handler(server: ProtocolServer):
                 time.sleep(server.first_token_seconds)
                 for event in sse_events(server, doc, body, log):
                     self._chunk(f"data: {event}\n\n".encode())
+                    if server.interrupted():
+                        log.interrupted = True
+                        break
                 self._chunk(b"data: [DONE]\n\n")
                 self._chunk(b"")
-                log.finished = True
+                log.finished = not log.interrupted
             except (BrokenPipeError, ConnectionResetError):
                 log.hung_up = True
                 self.close_connection = True

@@ -32,6 +32,27 @@ def test_a_llama_like_server_gets_json_object_and_one_request_at_a_time(tmp_path
     assert kept.verdict.startswith("usable in json_object mode")
 
 
+def test_a_server_that_stops_a_running_answer_for_the_next_serves_one_at_a_time(
+    tmp_path, monkeypatch
+) -> None:
+    """llama-cpp-python's server ends a streaming answer with [DONE] and no finish reason
+    when another request waits (interrupt_requests): the pair then has one answer, which
+    used to read as 'in parallel' (Qwen 1.5B, 2 of 2 tries), and a run sending two at
+    once would have each request cut short by the next."""
+    monkeypatch.setenv("SMALLVILLE_CACHE", str(tmp_path / "cache"))
+    said: list[str] = []
+    with ProtocolServer(latency=0.02, slots=1) as server:
+        server.like_llama()
+        server.interrupts = True
+        server.token_seconds = 0.01
+        verdict = check(settings(server.url, tmp_path), said.append)
+        interrupted = [log for log in server.streams if log.interrupted]
+    assert interrupted, "the pair never met: the test server did not interrupt"
+    assert verdict.max_parallel == 1 and verdict.settings()["max_parallel"] == 1
+    serving = next(line for line in said if "serving" in line)
+    assert "one at a time" in serving and "the pair failed" in serving
+
+
 def test_a_parallel_server_with_everything(tmp_path) -> None:
     with ProtocolServer(latency=0.1, slots=8) as server:
         verdict = check(settings(server.url, tmp_path))

@@ -288,23 +288,36 @@ class Timing:
         return self.alone.tokens_per_second()
 
     @property
+    def pair_failed(self) -> bool:
+        """One of the pair got no answer, or one that ended with no finish reason (a
+        server that serves one at a time may drop or stop the running request for the
+        next: llama-cpp-python's ends its stream unfinished, with [DONE] and no reason)."""
+        return len(self.together) < 2 or any(not s.reply.finish_reason for s in self.together)
+
+    @property
     def ratio(self) -> float:
         """The slower of the pair's time per token over the one alone's."""
-        if len(self.together) < 2:
+        if self.pair_failed:
             return 0.0
         alone = self.alone.seconds_per_token()
         return max(s.seconds_per_token() for s in self.together) / alone if alone > 0 else 0.0
 
     @property
     def serial(self) -> bool:
-        return self.ratio > SERIAL_RATIO
+        """One request at a time: the pair waited about twice as long per token, or the
+        server could not answer both (a server that batches answers two at once whole)."""
+        return self.pair_failed or self.ratio > SERIAL_RATIO
 
     def lengths(self) -> tuple[int, ...]:
         return tuple(s.reply.completion_tokens for s in (self.alone, *self.together))
 
     def line(self) -> str:
         per = self.alone.seconds_per_token()
-        pair = f"{per * self.ratio:.3f} s two at once" if self.ratio else "the pair failed"
+        pair = (
+            "the pair failed (one of two at once got no whole answer)"
+            if self.pair_failed
+            else f"{per * self.ratio:.3f} s two at once"
+        )
         sizes = " and ".join(map(str, self.lengths()))
         note = "" if len(set(self.lengths())) == 1 else " (lengths differ: compared per token)"
         reading = f", {self.prompt_speed:.0f} read" if self.prompt_speed else ""
