@@ -181,3 +181,19 @@ def test_no_exemplar_is_a_held_out_benchmark_question():
 def test_what_one_was_seen_doing_is_what_a_resident_asks_about_not_the_topic(text):
     act = words().understand(text, NOW, None, "Klaus Mueller")  # a resident's own line
     assert act.aspect is Aspect.FEELINGS, act
+
+
+@pytest.mark.parametrize(
+    ("text", "aspect"),
+    [
+        ("I'd be keen to hear where you live, if that's alright.", Aspect.HOME),
+        ("I was wondering who your friends are.", Aspect.FRIENDS),
+    ],
+)
+def test_a_question_inside_a_statement_is_the_question_asked(text, aspect):
+    act = hear(text)
+    assert act.asks and act.aspect is aspect, act
+
+
+def test_a_statement_of_knowing_is_no_question():
+    assert not hear("I don't know what you mean.").asks

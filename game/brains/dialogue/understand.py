@@ -421,6 +421,11 @@ class Understander:
         self._ready()
         if self._speller is not None and speaker.lower() not in self.lexicon.people:
             text = self._speller.fix(text)  # a player's typing: 'wat r u doing rn'
+        embedded = _embedded_question(text) if not questions_in(text) else ""
+        if embedded:  # 'I'd love to know when your working day ends, so I don't bother you'
+            asked = self._read(embedded, now, state, speaker)
+            if asked.asks:
+                return asked
         if _UNMARKED_END.search(text) and not _asked(text) and _may_ask(text):
             # typed chat drops the question mark, and its questions often do not open as
             # one ('tonight any plans', 'dinner time for u tonight is when'): the line is
@@ -782,6 +787,27 @@ _ASK_CUE = frozenset(words("what who whom whose where when why how which any any
 # a clause whose own subject comes before its wh-word tells ('I'll see you when it starts')
 _SUBJECTS = frozenset(words("i i'm i'll i've i'd we we're they they're he she it it's that's "
                             "there's here's"))  # fmt: skip
+
+
+_EMBEDDED = re.compile(
+    r"\b(?:(?:like|love|want|wanted|need|needed|keen|dying|interested|curious|glad|happy)\s+"
+    r"(?:to\s+)?(?:know|hear|find out|learn|ask)|wonder|wondering|wondered|curious|"
+    r"tell me|let me know|ask you|asking you|asking)\s+"
+    r"(?:about\s+)?(what|who|whom|whose|where|when|why|how|which|whether|if)\b([^.!;,]*)",
+    re.I,
+)
+
+
+def _embedded_question(text: str) -> str:
+    """The question a line asks inside a statement ('I was wondering where you work.',
+    'I'd love to know when your day ends, so I don't bother you'), as a question; '' if it
+    asks none. 'Whether' and 'if' ask yes or no: 'if you're going' -> 'you're going?'."""
+    m = _EMBEDDED.search(text)
+    if m is None or not content_stems(m.group(2)):
+        return ""
+    wh = m.group(1).lower()
+    rest = m.group(2).strip()
+    return f"{rest}?" if wh in ("whether", "if") else f"{wh} {rest}?"
 
 
 def _may_ask(text: str) -> bool:
