@@ -284,3 +284,8 @@ def test_a_supposed_trouble_is_answered_with_its_fix_whatever_else_the_line_seem
 def test_who_works_at_a_place_is_answered_from_what_one_knows_of_acquaintances():
     got = ask("Arthur Burton", "Who's in charge over at Hobbs Cafe?")
     assert "Isabella" in got and "owner" in got, got
+
+
+def test_whether_one_spends_time_at_a_place_is_answered_yes_or_no():
+    got = ask("Isabella Rodriguez", "Do you spend much time at Hobbs Cafe?")
+    assert got.startswith("Yes, "), got

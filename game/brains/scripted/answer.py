@@ -150,9 +150,9 @@ def _as_place_question(act: Act) -> Act:
     return replace(act, label=label, aspect=Aspect.PLACE)
 
 
-_VISIT_WORDS = frozenset(
-    content_stems("go often visit regular come usually frequently much lot there")
-)
+_VISIT_WORDS = frozenset(content_stems(
+    "go often visit regular come usually frequently much lot lots there spend spent time "
+    "times hang hanging out frequent drop pop stop by ever been week day days every"))  # fmt: skip
 
 
 def _without_place(act: Act) -> str:
@@ -373,11 +373,22 @@ POLARITY: dict[str, Polar] = {
     "object.state": lambda ctx, act, seed: _trouble_yes(ctx, act),
     "person.about": _knows,
     "person.opinion": _close_to,
+    "person.talk": lambda ctx, act, seed: _talked_with(ctx, act),
     "work": _work_matches,
     "work.here": _at_work,
     "friends": lambda ctx, act, seed: bool(ctx.persona.relationships),
     "family": lambda ctx, act, seed: _has_kin(ctx, act, seed),
 }
+def _talked_with(ctx: AgentContext, act: Act) -> bool | None:
+    """'Ever had a word with Abigail?': yes if one remembers talking with them, or is close
+    to them (None: the answer's 'I haven't talked with Abigail lately' says it)."""
+    if not act.person:
+        return None
+    talks = any(m.fact.kind is FactKind.CONVERSATION and act.person in m.fact.participants
+                for m in ctx.memories)  # fmt: skip
+    return True if talks or ctx.persona.relation_to(act.person) is not None else None
+
+
 POLAR_ASPECTS: dict[Aspect, Polar] = {Aspect.EVENT: _event_yes, Aspect.NEWS: _event_yes}
 
 
