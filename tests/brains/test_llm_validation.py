@@ -183,6 +183,18 @@ def test_a_known_state_and_a_new_plausible_one_are_accepted() -> None:
         Q.ACTION_DETAILS.parse({"state": "dancing", "emoji": "🍳"}, stove())
 
 
+def test_being_is_no_tie_to_the_kinds_own_states() -> None:
+    """A bed can be 'being slept in', which shares 'being' with 'being dressed', the state
+    Qwen 1.5B gave a bed while Klaus got ready: that ties the new state to nothing."""
+    bed = B.ActionDetails(resident(), "getting ready", "Klaus Mueller's room: bed", "idle")
+    with pytest.raises(Invalid, match="something a bed can be, such as: being slept in"):
+        Q.ACTION_DETAILS.parse({"state": "being dressed", "emoji": "👔"}, bed)
+    doing = "straightening the sheets"  # a new state tied to the action still passes
+    tidy = B.ActionDetails(resident(), doing, "Klaus Mueller's room: bed", "idle")
+    said = Q.ACTION_DETAILS.parse({"state": "being straightened", "emoji": "🛏"}, tidy)
+    assert said.state == "being straightened"
+
+
 def test_the_kind_comes_from_the_role_or_the_objects_own_name() -> None:
     table = vocabulary()
     assert table.kind_of("dorm kitchen counter") == "kitchen counter"

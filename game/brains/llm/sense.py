@@ -205,18 +205,20 @@ def state_problem(state: str, kind: str, action: str, name: str, vocab: Vocabula
     """A state must be one the object's kind can be in (the vocabulary), or a new one that
     passes this check: it is a participle ('steeping tea', 'being polished') and shares a
     word with the action, the object's name or the kind's own states. 'socialism' names
-    no state; 'dancing' for a stove while someone cooks is not tied to anything."""
+    no state; 'dancing' for a stove while someone cooks is not tied to anything, nor is a
+    bed 'being dressed' while someone gets ready."""
     if vocab.knows(state, kind):
         return None
     parts = words(state)
     head = parts[1] if parts[:1] == ["being"] and len(parts) > 1 else (parts[0] if parts else "")
     participle = len(head) >= 4 and (head.endswith("ing") or head.endswith("ed"))
-    known = content_stems(" ".join(vocab.states(kind)) + " " + action + " " + name)
-    grounded = bool({stem(w) for w in parts if len(w) > 2} & known)
+    # 'being' is no tie: a bed's own 'being slept in' would ground 'being dressed'
+    known = content_stems(" ".join(vocab.states(kind)) + " " + action + " " + name) - {"being"}
+    grounded = bool({stem(w) for w in parts if len(w) > 2 and w != "being"} & known)
     if participle and grounded:
         return None
     listed = ", ".join(vocab.states(kind)[:8])
-    thing = name.split(":")[-1] or "object"
+    thing = name.split(":")[-1].strip() or "object"
     return f"'state' must be something a {thing} can be, such as: {listed}"
 
 
