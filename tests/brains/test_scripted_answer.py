@@ -289,3 +289,15 @@ def test_who_works_at_a_place_is_answered_from_what_one_knows_of_acquaintances()
 def test_whether_one_spends_time_at_a_place_is_answered_yes_or_no():
     got = ask("Isabella Rodriguez", "Do you spend much time at Hobbs Cafe?")
     assert got.startswith("Yes, "), got
+
+
+def test_how_one_heard_of_an_event_is_answered_with_who_told_one():
+    me = smallville().resident("Carlos Gomez")
+    party = smallville().intents[0].event
+    assert party is not None
+    ctx = context(me, party.end + timedelta(hours=14), (), "", me.home)
+    asked = "How did news of the party reach you?"
+    said = answer.event_line(ctx, party, "", "Maria Lopez", "", answer.Wh.WHAT, asked)
+    assert said.startswith("Maria told me about it.") and "party" in said, said
+    plain = answer.event_line(ctx, party, "", "Maria Lopez", "", answer.Wh.WHAT, "Any news?")
+    assert not plain.startswith("Maria")

@@ -553,6 +553,9 @@ def event_line(
     whose = f"{first_name(host)}'s {what}" if host and host != me.name else f"the {what}"
     when = _when_words(now, event)
     asks = _asks(question, wh)
+    if source and host != me.name and _ASKS_SOURCE.search(question):  # 'how did you hear?'
+        rest = event_line(ctx, event, text, "", intent, wh, "")
+        return f"{first_name(source)} told me about it. {rest}"
     if event.end <= now:
         went = _went(ctx, event, intent)
         if host == me.name:
@@ -579,6 +582,12 @@ def event_line(
     if source:
         parts.append(f"{first_name(source)} told me about it.")
     return " ".join(parts)
+
+
+# a question about how one came to know ('How did news of the party reach you?')
+_ASKS_SOURCE = re.compile(r"\b(?:hear|heard|told|tell you|find out|found out|learn|learned|"
+                          r"learnt|reach|reached|get wind|got wind|word of|news of|"
+                          r"pass(?:ed)? it on)\b", re.I)  # fmt: skip
 
 
 def _asks(question: str, wh: Wh) -> set[Wh]:
