@@ -136,6 +136,24 @@ def test_the_summary_example_is_never_the_summary_of_a_topic_the_mind_asks() -> 
             Q.SUMMARIZE.parse({"summary": example}, q)
 
 
+def test_a_summary_that_gives_the_resident_an_acquaintances_occupation_is_refused() -> None:
+    """Qwen 1.5B's summary of Isabella ended with Maria's seed memory under her name."""
+    isabella = resident("Isabella Rodriguez")
+    q = B.Summarize(isabella, "Isabella Rodriguez's core characteristics", ())
+    said = (
+        "Isabella Rodriguez is friendly and loves to make people feel welcome. "
+        "Isabella Rodriguez is a physics student at Oak Hill College and game streamer."
+    )
+    with pytest.raises(Invalid, match="physics student is what Maria Lopez is"):
+        Q.SUMMARIZE.parse({"summary": said}, q)
+    for fine in (
+        "Isabella Rodriguez is the owner of Hobbs Cafe; her regular Maria Lopez is a physics "
+        "student.",  # said of Maria, by name
+        "Isabella Rodriguez is the owner of Hobbs Cafe and chats with a physics student.",
+    ):
+        assert Q.SUMMARIZE.parse({"summary": fine}, q) == fine
+
+
 # -- activities ----------------------------------------------------------------------------
 
 

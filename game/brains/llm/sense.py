@@ -25,6 +25,8 @@ from pathlib import Path
 from game.brains.dialogue.understand import content_stems, is_yes_no, stem
 from game.brains.event_words import EVENT_NOUNS, all_windows, find_date
 from game.core.records import Event, FactKind, MemoryRecord, PlanItem, Source
+from game.core.text import with_article
+from game.world.scenario import Resident
 from game.world.states import Vocabulary
 
 WORDS = Path(__file__).with_name("activity_words.json")
@@ -196,6 +198,63 @@ def _asks(text: str) -> bool:
 def copies(answer: str, example: str) -> bool:
     """Whether the answer is the prompt's example, word for word."""
     return bool(example.strip()) and words(answer) == words(example)
+
+
+# -- whose facts ---------------------------------------------------------------------------
+
+_JOB_ENDS = frozenset(["at", "and", "in", "for", "of", "with", "who", "from"])
+
+
+def _job_words(occupation: str) -> tuple[str, ...]:
+    """An occupation's own words, before where or for whom: 'physics student at Oak Hill
+    College and game streamer' -> ('physics', 'student')."""
+    out: list[str] = []
+    for w in words(occupation):
+        if w in _JOB_ENDS:
+            break
+        if w not in ("a", "an", "the"):
+            out.append(w)
+    return tuple(out)
+
+
+def _predicated(seq: Sequence[str], job: tuple[str, ...]) -> bool:
+    """Whether the words say someone *is* the job: 'is a physics student', 'works as the
+    owner', not 'chats with the owner'."""
+    n = len(job)
+    for i in range(len(seq) - n + 1):
+        if tuple(seq[i : i + n]) != job:
+            continue
+        before = seq[max(0, i - 2) : i]
+        if before[-1:] and before[-1] in ("a", "an", "the"):
+            before = before[:-1]
+        if before[-1:] and before[-1] in ("is", "was", "as", "she's", "he's"):
+            return True
+    return False
+
+
+def borrowed_occupation(text: str, p: Resident) -> str | None:
+    """A summary about the resident that gives it the occupation of someone it knows: a
+    sentence about the resident (by name or as 'she', 'he', 'they') says it is the
+    acquaintance's occupation, the acquaintance is not named, and the resident's own
+    occupation is another ('Isabella Rodriguez is a physics student at Oak Hill College',
+    Maria Lopez's seed memory with Isabella's name in it). From the persona's typed
+    acquaintances, not from the words of one example."""
+    own = set(words(p.occupation))
+    me = set(words(p.name)) | {"she", "he", "they", "she's", "he's"}
+    for sentence in _sentences(text):
+        seq = words(sentence)
+        if not me & set(seq):
+            continue
+        for k in p.acquainted:
+            job = _job_words(k.occupation)
+            if not job or set(job) <= own or set(words(k.name)) & set(seq):
+                continue
+            if _predicated(seq, job):
+                return (
+                    f"{p.name} is {with_article(p.occupation)}; {' '.join(job)} is what "
+                    f"{k.name} is, so say it of {k.name} by name or leave it out"
+                )
+    return None
 
 
 # -- object states -------------------------------------------------------------------------

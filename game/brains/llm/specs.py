@@ -1023,6 +1023,9 @@ def _summary_parse(data: dict[str, Any], q: Summarize) -> str:
         raise Invalid(f"the summary copies the example; summarize {q.topic} instead")
     if sense.echoes(summary, q.topic):
         raise Invalid("the summary only repeats its topic; say what the memories show")
+    borrowed = sense.borrowed_occupation(summary, q.persona)
+    if borrowed:
+        raise Invalid(borrowed)
     places = _persona_places(q.persona, q.memories)
     problem = sense.event_problems(summary, q.memories, places, q.persona.name)
     if problem:
