@@ -301,3 +301,13 @@ def test_how_one_heard_of_an_event_is_answered_with_who_told_one():
     assert said.startswith("Maria told me about it.") and "party" in said, said
     plain = answer.event_line(ctx, party, "", "Maria Lopez", "", answer.Wh.WHAT, "Any news?")
     assert not plain.startswith("Maria")
+
+
+def test_one_who_works_from_home_finishes_work_when_the_work_ends_not_the_evening():
+    got = ask("Yuriko Yamamoto", "When does your working day end?")
+    assert "5 pm" in got and "11 pm" not in got, got
+
+
+def test_a_who_question_prefers_the_reading_whose_answer_names_people():
+    got = ask("Jane Moreno", "Who are the folks you come home to at the end of the day?")
+    assert "Tom" in got, got

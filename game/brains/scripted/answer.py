@@ -76,7 +76,7 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
         aspect_planner = ASPECTS.get(act.aspect)
         text = aspect_planner(ctx, act, seed) if aspect_planner else ""
     if act.second and act.asks and (not text or (act.deep and not act.follow_up)):
-        text = _better_reading(act, text, _second_reading(ctx, act, seed))
+        text = _better_reading(act, text, _second_reading(ctx, act, seed), ctx)
     if not text and not (act.follow_up and act.aspect is Aspect.EVENT):
         text = from_retrieval(ctx, act)
     if act.wh is Wh.YESNO and text and not text.startswith(DONT_KNOW):
@@ -88,7 +88,9 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     return _dont_know(ctx, act, state)
 
 
-def _better_reading(act: Act, first: str, second: str) -> str:
+def _better_reading(
+    act: Act, first: str, second: str, ctx: AgentContext | None = None
+) -> str:
     """Of the answers under the two readings of a line the vote found close, the one
     whose meaning is nearer the question's, when the first's is far from it: an answer
     about one's hours of sleep fits 'how much kip do you get?' (0.36) better than one
@@ -99,6 +101,8 @@ def _better_reading(act: Act, first: str, second: str) -> str:
         return first
     if not first:
         return second
+    if ctx is not None and not _gives(act.wh, first, ctx) and _gives(act.wh, second, ctx):
+        return second  # 'Who are the folks you come home to?' wants people, not one's hours
     model = sentence_embedder()
     if model is None:
         return first
@@ -109,6 +113,30 @@ def _better_reading(act: Act, first: str, second: str) -> str:
     return second if near_second > near_first + RERANK else first
 
 
+def _gives(wh: Wh, text: str, ctx: AgentContext) -> bool:
+    """Whether an answer is of the kind its wh-word asks for: people for 'who' (a name one
+    knows, kin, or nobody), a time for 'when', a place for 'where'; any answer for the
+    rest."""
+    if wh is Wh.WHO:
+        me = ctx.persona
+        known = {first_name(n) for n in [*me.household, *(k.name for k in me.acquainted),
+                                         *(n for n, _ in me.relationships)]}  # fmt: skip
+        return bool(known & set(re.findall(r"[A-Z][a-z]+", text))) or bool(_PEOPLE.search(text))
+    if wh is Wh.WHEN:
+        return bool(_TIME_SAID.search(text))
+    if wh is Wh.WHERE:
+        places = [*ctx.known_places, *(a.name for a in ctx.sectors)]
+        return any(p in text for p in places) or bool(_PLACE_SAID.search(text))
+    return True
+
+
+_PEOPLE = re.compile(r"\b(?:nobody|no one|alone|on my own|by myself|my (?:wife|husband|son|"
+                     r"daughter|parents|mother|father|mum|mom|dad|family|partner|friends?|"
+                     r"brother|sister|kids|children|roommates?|housemates?))\b", re.I)  # fmt: skip
+_TIME_SAID = re.compile(r"\b(?:\d{1,2}(?::\d{2})? ?(?:am|pm)|noon|midnight|morning|afternoon|"
+                        r"evening|night|tonight|today|tomorrow|yesterday|monday|tuesday|"
+                        r"wednesday|thursday|friday|saturday|sunday|o'clock)\b", re.I)  # fmt: skip
+_PLACE_SAID = re.compile(r"\b(?:at home|at my|in my|at the|in the|on the)\b", re.I)
 ON_TOPIC = 0.35  # an answer this near its question answers it ('lunch at 1 pm': 0.45)
 RERANK = 0.05  # how much nearer the question the second reading's answer must be
 
@@ -1381,10 +1409,17 @@ _COLLEAGUE = re.compile(r"\b(?:colleague|co-?worker|works? with|workmate|boss|em
                         r"employee|assistant|partner at|business partner)", re.I)
 
 
+_HOME_LIFE = re.compile(r"\b(?:breakfast|brunch|lunch|dinner|supper|meal|snack|cook|cooking|"
+                        r"sleep|sleeping|nap|bed|shower|bath|television|tv|relax|relaxing|"
+                        r"chores|laundry|tidying|cleaning)\b", re.I)  # fmt: skip
+
+
 def _work_hours(ctx: AgentContext) -> str:
     """When one starts and stops work: the routine's blocks at one's workplace."""
     me = ctx.persona
     blocks = [b for b in me.routine if me.workplace and b.place.split(":")[0] == me.workplace]
+    if me.workplace == me.home:  # at home, meals and rest are not work
+        blocks = [b for b in blocks if not _HOME_LIFE.search(b.activity)]
     if not blocks:
         block = selfknow._main_block(me)
         blocks = [block] if block is not None else []
