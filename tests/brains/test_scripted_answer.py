@@ -311,3 +311,13 @@ def test_one_who_works_from_home_finishes_work_when_the_work_ends_not_the_evenin
 def test_a_who_question_prefers_the_reading_whose_answer_names_people():
     got = ask("Jane Moreno", "Who are the folks you come home to at the end of the day?")
     assert "Tom" in got, got
+
+
+def test_news_of_someone_asked_of_is_the_news_itself_and_who_told_it():
+    me = smallville().resident("Adam Smith")
+    campaign = next(i for i in smallville().intents if i.event is None)
+    said = facts.claim("Eddy Lin", campaign.text, None, campaign)
+    heard = memory(1, f"Eddy Lin said: {campaign.text}", fact=said, importance=6,
+                   when=NOW - timedelta(hours=2))  # fmt: skip
+    got = ask(me.name, "Any news about Sam Moore?", (heard,))
+    assert "Eddy told me that Sam Moore is running" in got, got

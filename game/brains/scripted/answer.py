@@ -1345,8 +1345,16 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
     found = shareable(ctx.memories, ctx.persona)
     if act.person and act.person != ctx.persona.name:
         found = [n for n in found if _involves(n, act.person)]
-        if not found:
+        if not found:  # what one knows of them and last saw them doing, if anything
+            seen = iv._memories_naming(ctx, act.person) or iv.acquainted_with(ctx, act.person)
+            if seen:
+                return plan_person(ctx, replace(act, label="person.about"), seed)
             return f"I haven't heard anything new about or from {first_name(act.person)}."
+        news = found[0]
+        event = news.fact.event or iv._event_of(ctx, news.fact.intent)
+        if event is None:  # 'What's Sam been up to?': the news itself, and who told it
+            return _told("" if news.own else news.source, news.fact.subject,
+                         first_person(news.text, ctx.persona))  # fmt: skip
     best = found[0] if found else None
     if act.wh in (Wh.WHO, Wh.WHERE) and not act.person:  # 'who keeps you in the loop?'
         sources = [n.source for n in found if n.source and not n.own]
