@@ -65,6 +65,7 @@ from game.sim.talk_judge import (  # noqa: E402
     speaks_in_past,
     words,
 )
+from game.world import troubles  # noqa: E402
 from game.world.town import AreaKind, split  # noqa: E402
 
 QUESTIONS = Path(__file__).resolve().parent / "data" / "conversation_questions.json"
@@ -550,12 +551,10 @@ class Truth:
 
     # objects -------------------------------------------------------------------------------
     def trouble_in(self, sector: str) -> bool:
+        """Whether a thing in the sector is in trouble, as the world's troubles table says
+        (a coffee machine 'brewing coffee' is busy, not in trouble)."""
         town = self.sim.town
-        return any(
-            town.state(a) != town.areas[a].default_state
-            and town.state(a) not in ("in use", "idle", "")
-            for a in self.objects_under(sector)
-        )
+        return any(troubles.trouble(town.state(a)) is not None for a in self.objects_under(sector))
 
     def f_home_trouble(self):
         return self.trouble_in(self.persona.home)
