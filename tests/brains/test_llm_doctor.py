@@ -6,7 +6,9 @@ from __future__ import annotations
 from llm_helpers import run_main, settings
 from protocol_server import ProtocolServer
 
-from game.brains.llm.doctor import check, remember
+from game.brains.llm import doctor
+from game.brains.llm.doctor import Verdict, check, remember
+from game.brains.llm.openai_chat import OpenAIChat
 from game.brains.llm.settled import EndpointMemory
 from game.core.config import OutputMode
 
@@ -51,6 +53,26 @@ def test_a_server_that_stops_a_running_answer_for_the_next_serves_one_at_a_time(
     assert verdict.max_parallel == 1 and verdict.settings()["max_parallel"] == 1
     serving = next(line for line in said if "serving" in line)
     assert "one at a time" in serving and "the pair failed" in serving
+
+
+def test_the_serving_probe_waits_for_a_slow_first_token_whatever_the_timeout(
+    tmp_path,
+) -> None:
+    """Qwen 1.5B on a shared CPU read the probe's prompt cold in over the default 60 s:
+    the probe was given up, its speed unmeasured, and the verdict said 'in parallel'
+    with a 30 s deadline. The probe has its own deadline; unmeasured serving says so."""
+    said: list[str] = []
+    with ProtocolServer(latency=0.0, slots=1) as server:
+        server.like_llama()
+        server.first_token_seconds = 0.6
+        chat = OpenAIChat(server.url, lambda: "sk-test", timeout=0.4)
+        try:
+            timing = doctor._timing(chat, settings(server.url, tmp_path), frozenset(), said.append)
+        finally:
+            chat.close()
+    assert timing is not None and timing.speed > 0 and timing.serial, said
+    unmeasured = Verdict("u", "m", {}, OutputMode.TEXT, "", 0.2, 0.0, "3 of 3", 0)
+    assert "serving not measured" in unmeasured.line()
 
 
 def test_a_parallel_server_with_everything(tmp_path) -> None:

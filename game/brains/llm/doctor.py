@@ -69,6 +69,11 @@ FILL_PROMPT = (
 FILL_TOKENS = 32
 PROMPT_ROOM = 2_000  # tokens of the game's longest prompts (a decomposition with memories)
 SERIAL_RATIO = 1.6  # per-token time of two at once over one alone: one at a time above it
+# The timing probe waits this long for its first token, whatever the configured timeout:
+# it reads a prompt of some hundred tokens cold, which took Qwen 1.5B on a shared 2-core
+# CPU over the default 60 s, and a probe given up measures nothing.
+PROBE_FIRST_TOKEN = 600.0
+PROBE_BUDGET = 300.0  # and this long at least for its answer of FILL_TOKENS
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,8 @@ class Verdict:
         mode = self.mode.value if self.mode else "none"
         speed = f"{self.latency:.1f} s to the first token, {self.tokens_per_second:.1f} tokens/s"
         serving = "one request at a time" if self.max_parallel == 1 else "requests in parallel"
+        if not self.serving:
+            serving = "serving not measured"
         return f"usable in {mode} mode; {speed}; {serving}; schema followed {self.follows_schema}"
 
     def first_token_deadline(self) -> int:
@@ -344,6 +351,12 @@ def _fill(settings: LLMSettings, quirks: frozenset[Quirk]) -> ChatRequest:
 def _timing(chat, settings, quirks, say) -> Timing | None:
     """One probe alone, then two at once: per generated token, does the pair wait twice
     as long (one at a time) or about as long (in parallel)?"""
+    pace = chat.pace
+    chat.pace = replace(
+        pace,
+        first_token=max(pace.first_token, PROBE_FIRST_TOKEN),
+        floor=max(pace.floor, PROBE_BUDGET),
+    )
     try:  # twice, the faster kept: the first may read the prompt cold, the pair will not
         first, quirks = _timed(chat, _fill(settings, quirks))
         second, quirks = _timed(chat, _fill(settings, quirks))
