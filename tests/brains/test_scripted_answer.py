@@ -321,3 +321,12 @@ def test_news_of_someone_asked_of_is_the_news_itself_and_who_told_it():
                    when=NOW - timedelta(hours=2))  # fmt: skip
     got = ask(me.name, "Any news about Sam Moore?", (heard,))
     assert "Eddy told me that Sam Moore is running" in got, got
+
+
+def test_living_here_asked_indoors_is_about_the_building_unless_the_town_is_named():
+    me = smallville().resident("Eddy Lin")
+    away = "Hobbs Cafe:cafe"
+    assert ask(me.name, "Do you live here, in this building?", location=away).startswith("No")
+    assert ask(me.name, "Do you live in town?", location=away).startswith("Yes")
+    home = f"{me.home}:kitchen"
+    assert ask(me.name, "Is this your place?", location=home).startswith("Yes")

@@ -288,7 +288,17 @@ def _home_yes(ctx: AgentContext, act: Act) -> bool:
         return not _housemates(ctx)
     if _OTHERS.search(act.text):
         return bool(_housemates(ctx))
+    indoors = bool(ctx.location)  # on the street, 'here' is the town
+    if indoors and _THIS_BUILDING.search(act.text) and not _IN_TOWN.search(act.text):
+        return ctx.location.split(":")[0] == ctx.persona.home  # 'do you live here?' indoors
     return True
+
+
+# 'here' said indoors is the building one is in, unless the town is named
+_THIS_BUILDING = re.compile(r"\b(?:here|this (?:very )?(?:place|building|house|flat|apartment))\b",
+                            re.I)  # fmt: skip
+_IN_TOWN = re.compile(r"\b(?:in|round|around) (?:town|here|these parts|the area|smallville)\b|"
+                      r"\bthis (?:town|area|neighbourhood|neighborhood)\b", re.I)  # fmt: skip
 
 
 def _housemates(ctx: AgentContext) -> list[str]:
@@ -363,8 +373,15 @@ _WORK_WORDS = frozenset(content_stems("work job like enjoy love happy working jo
 
 
 def _at_work(ctx: AgentContext, act: Act, seed: int) -> bool | None:
-    me = ctx.persona
-    return bool(me.workplace) and ctx.location.split(":")[0] == me.workplace
+    """'Is this where you work?' yes at one's workplace; 'is this your place?' yes there
+    or at home (a cafe owner's place is the cafe, anyone's is their home)."""
+    me, here = ctx.persona, ctx.location.split(":")[0]
+    if _YOUR_PLACE.search(act.text):
+        return here in (me.home, me.workplace)
+    return bool(me.workplace) and here == me.workplace
+
+
+_YOUR_PLACE = re.compile(r"\byour (?:own )?(?:place|home|house|flat|apartment)\b", re.I)
 
 
 def _event_yes(ctx: AgentContext, act: Act, seed: int) -> bool | None:
