@@ -197,3 +197,8 @@ def test_a_question_inside_a_statement_is_the_question_asked(text, aspect):
 
 def test_a_statement_of_knowing_is_no_question():
     assert not hear("I don't know what you mean.").asks
+
+
+def test_a_person_named_before_the_question_is_whom_its_pronoun_means():
+    act = hear("Klaus... do you know them at all?")
+    assert act.person == "Klaus Mueller" and act.aspect is Aspect.PERSON, act

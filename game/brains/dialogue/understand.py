@@ -442,7 +442,7 @@ class Understander:
     ) -> Act:
         matrix = self._ready()
         whole = text
-        text = unmarked(_without_vocatives(focus(text), self.lexicon))
+        text = unmarked(_without_vocatives(self._named_back(whole, focus(text)), self.lexicon))
         opener = _SENTENCE.findall(text)
         if not questions_in(whole) and len(opener) > 1 and len(words(opener[0])) <= 3:
             first = self.understand(opener[0].strip(), now, state, speaker)
@@ -562,6 +562,19 @@ class Understander:
         obj = act.obj or find_slots(whole, self.lexicon, now, speaker).obj
         return replace(act, label="object.trouble", aspect=Aspect.OBJECT, obj=obj,
                        kind=ActKind.QUESTION)  # fmt: skip
+
+    def _named_back(self, whole: str, question: str) -> str:
+        """The question with the person an earlier part of the line named in place of the
+        pronoun that refers to them ('Klaus... do you know them at all?' asks about Klaus)."""
+        lead = whole[: max(0, whole.rfind(question))] if question != whole else ""
+        if not lead.strip() or not _PERSON_BACK.search(question):
+            return question
+        if _longest(lead.lower(), self.lexicon.people) == "":
+            return question
+        if _longest(question.lower(), self.lexicon.people):
+            return question
+        name = _longest(lead.lower(), self.lexicon.people)
+        return _PERSON_BACK.sub(name, question, count=1)
 
     def _reader(self, speaker: str, matrix: np.ndarray) -> tuple[Embedder, np.ndarray]:
         """The embedder a line is read with, and the exemplars' vectors under it: the
@@ -888,6 +901,7 @@ def _asked(text: str) -> bool:
     return text.rstrip().endswith("?") or first in _QUESTION_STARTS
 
 
+_PERSON_BACK = re.compile(r"\b(?:him|her|them|he|she|they)\b", re.I)
 _HE_SHE = re.compile(r"\b(?:he|she|him|his|hers|their|you two|the two of you)\b", re.I)
 
 
