@@ -330,3 +330,8 @@ def test_living_here_asked_indoors_is_about_the_building_unless_the_town_is_name
     assert ask(me.name, "Do you live in town?", location=away).startswith("Yes")
     home = f"{me.home}:kitchen"
     assert ask(me.name, "Is this your place?", location=home).startswith("Yes")
+
+
+def test_whether_one_studies_or_works_at_a_named_place_is_yes_there():
+    got = ask("Ayesha Khan", "Are you studying at Oak Hill College?", location="Hobbs Cafe:cafe")
+    assert got.startswith("Yes"), got

@@ -314,8 +314,12 @@ def _place_serves(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     activity is that place, or one of its kind."""
     if not act.place:
         return None
-    if content_stems(_without_place(act)) <= _VISIT_WORDS:
+    asked = content_stems(_without_place(act))
+    if asked <= _VISIT_WORDS:
         return _regular_at(ctx, act.place)
+    me = ctx.persona
+    if act.place == me.workplace and asked & (_STUDY_WORDS | content_stems(me.occupation)):
+        return True  # 'Are you studying at Oak Hill College?' of its student
     where = places.Directory.of(ctx)
     roles = {act.place: where.role(act.place)}
     return places.serves(ctx.persona, _without_place(act), act.place, roles, where)
@@ -370,12 +374,16 @@ def _work_matches(ctx: AgentContext, act: Act, seed: int) -> bool | None:
 
 
 _WORK_WORDS = frozenset(content_stems("work job like enjoy love happy working jobs career"))
+_STUDY_WORDS = _WORK_WORDS | frozenset(content_stems("study studying student students class "
+                                                     "classes course teach employed"))  # fmt: skip
 
 
 def _at_work(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     """'Is this where you work?' yes at one's workplace; 'is this your place?' yes there
     or at home (a cafe owner's place is the cafe, anyone's is their home)."""
     me, here = ctx.persona, ctx.location.split(":")[0]
+    if act.place and not _HERE.search(act.text):  # 'Are you one of the college's students?'
+        return act.place == me.workplace
     if _YOUR_PLACE.search(act.text):
         return here in (me.home, me.workplace)
     return bool(me.workplace) and here == me.workplace
