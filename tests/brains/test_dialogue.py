@@ -202,3 +202,11 @@ def test_a_statement_of_knowing_is_no_question():
 def test_a_person_named_before_the_question_is_whom_its_pronoun_means():
     act = hear("Klaus... do you know them at all?")
     assert act.person == "Klaus Mueller" and act.aspect is Aspect.PERSON, act
+
+
+def test_a_bare_hour_is_the_next_one_unless_the_line_speaks_of_the_past():
+    afternoon = datetime(2023, 2, 13, 15, 0)
+    later = words().understand("And later on, at ten?", afternoon)
+    assert later.window is not None and later.window.start.hour == 22
+    before = words().understand("What were you doing at ten?", afternoon)
+    assert before.window is not None and before.window.start.hour == 10

@@ -335,3 +335,18 @@ def test_living_here_asked_indoors_is_about_the_building_unless_the_town_is_name
 def test_whether_one_studies_or_works_at_a_named_place_is_yes_there():
     got = ask("Ayesha Khan", "Are you studying at Oak Hill College?", location="Hobbs Cafe:cafe")
     assert got.startswith("Yes"), got
+
+
+def test_a_follow_up_whose_answer_was_said_gets_only_the_part_it_asks_for():
+    from game.brains.dialogue.state import DialogueState
+
+    me = smallville().resident("Maria Lopez")
+    item = PlanItem("streaming games online", NOW.replace(hour=21), 120, place=me.home)
+    plan = planned(3, me.name, (item,), NOW - timedelta(hours=2))
+    ctx = context(me, NOW, (plan,), "", "")
+    state = DialogueState()
+    for line in ("What are you up to at nine tonight?", "Oh yeah? And which place would that be?"):
+        act = words().understand(line, NOW, state, "the visitor")
+        said = answer.answer(ctx, act, state, 0).text
+        state = state.then("the visitor", line, act).then(me.name, said, act)
+    assert said == "At home.", said

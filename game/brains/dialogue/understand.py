@@ -295,6 +295,13 @@ def find_time(text: str, now: datetime) -> Window | None:
         window = (window[0] + 12 * 60, window[1] + 12 * 60)
     if window is None:
         return Window(_at(base, 0), _at(base, 24 * 60), spoken)
+    if day is None and 60 <= window[0] < 12 * 60 and not _DAY_PART.search(low):
+        # a bare hour ('and later on, at ten?') is the next one, or the last one when
+        # the line speaks of the past ('what were you doing at ten?')
+        minute = now.hour * 60 + now.minute
+        later = window[0] + 12 * 60
+        if not _PAST_SAID.search(low) and window[0] < minute < later:
+            window = (later, window[1] + 12 * 60)
     return Window(_at(base, window[0]), _at(base, window[1]), spoken)
 
 
@@ -303,6 +310,9 @@ _IDIOMS = re.compile(r"\b(?:(?:go|went|going|get|got|put) (?:to|out of) bed|in b
 _HABITUAL = re.compile(r"\b(morning|afternoon|evening|night)s\b")
 _EVENING = re.compile(r"\b(?:tonight|this evening|in the evening|at night|last night)\b")
 _AM = re.compile(r"\b(?:am|a\.m\.|in the morning)\b")
+_DAY_PART = re.compile(r"\b(?:am|pm|a\.m\.|p\.m\.|morning|afternoon|evening|night|tonight|"
+                       r"noon|midday|midnight|lunch|breakfast|dinner)\b")  # fmt: skip
+_PAST_SAID = re.compile(r"\b(?:were|was|did|had|went|ate|earlier|ago|been)\b")
 
 
 def _at(day: date, minute: int) -> datetime:

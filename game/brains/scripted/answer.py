@@ -82,7 +82,8 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     if act.wh is Wh.YESNO and text and not text.startswith(DONT_KNOW):
         text = with_polarity(text, polarity(ctx, act, seed))
     if state is not None and text and state.has_said(text):
-        text = _another_way(ctx, act, seed, text)
+        part = _part_asked(act.wh, text, ctx) if act.follow_up else ""
+        text = part or _another_way(ctx, act, seed, text)
     if text:
         return Reply(text, fallback=text.startswith(DONT_KNOW))
     return _dont_know(ctx, act, state)
@@ -211,6 +212,34 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
 
 
 _ABOUT_THINGS = frozenset({Aspect.GENERAL, Aspect.NEWS, Aspect.EVENT, Aspect.OBJECT})
+
+
+def _part_asked(wh: Wh, said: str, ctx: AgentContext) -> str:
+    """A follow-up whose answer was said already ('Oh yeah? And which place would that
+    be?' after one's plan for tonight): the part of it the wh-word asks for, alone ('At
+    home.'), rather than the whole again."""
+    found = ""
+    if wh is Wh.WHERE:
+        names = sorted({*ctx.known_places, *(a.name for a in ctx.sectors)}, key=len, reverse=True)
+        spots = [(said.find(n), f"at {n}") for n in names if n in said]
+        spots += [(m.start(), m.group(0)) for m in _HOME_SAID.finditer(said)]
+        found = min(spots)[1] if spots else ""
+    elif wh is Wh.WHEN:
+        m = _SPAN_SAID.search(said)
+        found = m.group(0) if m else ""
+    elif wh is Wh.WHO:
+        me = ctx.persona
+        known = [first_name(n) for n in [*me.household, *(k.name for k in me.acquainted),
+                                         *(n for n, _ in me.relationships)]]  # fmt: skip
+        named = sorted({n for n in known if re.search(rf"\b{re.escape(n)}\b", said)},
+                       key=said.find)  # fmt: skip
+        found = join_and(named[:3]) if named else ""
+    return f"{found[:1].upper()}{found[1:]}." if found else ""
+
+
+_HOME_SAID = re.compile(r"\bat (?:home|my (?:house|apartment|flat|place))\b")
+_SPAN_SAID = re.compile(r"\b(?:(?:from|between|around|at|by) )?\d{1,2}(?::\d{2})? ?(?:am|pm)"
+                        r"(?:(?: to | and |-)\d{1,2}(?::\d{2})? ?(?:am|pm))?")  # fmt: skip
 
 
 def _another_way(ctx: AgentContext, act: Act, seed: int, said: str) -> str:
