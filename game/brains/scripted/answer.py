@@ -245,12 +245,11 @@ _SPAN_SAID = re.compile(r"\b(?:(?:from|between|around|at|by) )?\d{1,2}(?::\d{2})
 def _another_way(ctx: AgentContext, act: Act, seed: int, said: str) -> str:
     """The same question again in one conversation: the answer stands, said shorter."""
     first = said.split(". ")[0].rstrip(".")
-    keep = (
-        first.startswith(("I ", "I'"))
-        or first.split(" ", 1)[0].istitle()
-        and " " in first
-        and first.split(" ", 1)[0] not in ("There", "It", "Yes", "No", "The", "Usually", "Most")
-    )
+    me = ctx.persona
+    names = {w for n in [me.name, *me.household, *(k.name for k in me.acquainted),
+                         *(n for n, _ in me.relationships), *ctx.known_places]
+             for w in n.split()}  # fmt: skip
+    keep = first.startswith(("I ", "I'")) or first.split(" ", 1)[0] in names  # a name stays
     lead = pick(("Like I said,", "As I said,", "Again,"), seed, ctx.persona.name, act.text)
     return f"{lead} {first if keep else first[:1].lower() + first[1:]}."
 
