@@ -210,3 +210,8 @@ def test_a_bare_hour_is_the_next_one_unless_the_line_speaks_of_the_past():
     assert later.window is not None and later.window.start.hour == 22
     before = words().understand("What were you doing at ten?", afternoon)
     assert before.window is not None and before.window.start.hour == 10
+
+
+def test_a_wh_word_after_a_verb_of_knowing_is_what_is_asked_and_a_clause_of_time_is_not():
+    assert hear("Can you tell me where Hobbs Cafe is?").wh is Wh.WHERE
+    assert hear("Is there someone at home when you get back in the evening?").wh is Wh.YESNO

@@ -951,7 +951,9 @@ def _about_person(act: Act, state: DialogueState) -> Act:
 _OF_ONESELF = frozenset({Aspect.EVENT, Aspect.PERSON, Aspect.PLACE, Aspect.HOME, Aspect.WORK,
                          Aspect.ROUTINE, Aspect.FAMILY, Aspect.IDENTITY})  # fmt: skip
 _CHOICE = re.compile(r"\w(?:,\s*|\s)or\s+[^?]*\?\s*$", re.I)
-_EMBEDDED_WH = re.compile(r"\b(?:who|when|where|what time)\b", re.I)
+# 'Do you know when it is?' asks when; 'Is anyone in when you get back?' asks yes or no
+_EMBEDDED_WH = re.compile(r"\b(?:know|tell|remember|sure|recall|say|guess|idea|heard|hear|"
+                          r"find out|wonder)\b[^?]*?\b(who|when|where|what time)\b", re.I)
 
 
 def _wh_of(act: Act, text: str) -> Wh:
@@ -966,7 +968,11 @@ def _wh_of(act: Act, text: str) -> Wh:
     if _CHOICE.search(text):
         return Wh.WHAT  # 'an early riser or a night owl?' wants one of the two, not a yes
     core = main_clause(text)
-    if _YESNO_START.match(core) and not (act.wh in _EXPLICIT_WH and _EMBEDDED_WH.search(core)):
+    embedded = _EMBEDDED_WH.search(core)
+    if embedded:  # 'Can you tell me where Hobbs Cafe is?' asks where
+        return Wh.WHEN if embedded.group(1).lower() == "what time" else _WH_WORDS[
+            embedded.group(1).lower()]  # fmt: skip
+    if _YESNO_START.match(core):
         return Wh.YESNO
     if act.wh is Wh.YESNO:  # a label that is usually asked yes or no, asked otherwise
         return said if said is not Wh.YESNO else Wh.WHAT
