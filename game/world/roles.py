@@ -65,3 +65,17 @@ def parse_role(text: str) -> Role:
     if role is None:
         raise ValueError(f"unknown role {text!r}, see docs/MAP.md for the roles")
     return role
+
+
+# What a public place of each role offers, in words: what 'where can I get cough syrup?'
+# is matched against by meaning when the planner's keyword tables name nothing asked.
+OFFERS: dict[Role, str] = {
+    Role.MARKET: "groceries, food, bread, milk, eggs, fruit, vegetables, medicine, a pharmacy, "
+    "pills, toiletries, soap, shampoo",
+    Role.SUPPLY: "hardware, tools, paint, nails, screws, glue, batteries, light bulbs, "
+    "art supplies, garden supplies",
+    Role.CAFE: "coffee, tea, cake, pastries, sandwiches, breakfast, lunch",
+    Role.BAR: "beer, wine, drinks, pub food, a night out",
+    Role.PARK: "walks, running, picnics, fresh air, trees",
+    Role.COLLEGE: "classes, lectures, library books, studying",
+}

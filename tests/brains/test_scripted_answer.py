@@ -350,3 +350,10 @@ def test_a_follow_up_whose_answer_was_said_gets_only_the_part_it_asks_for():
         said = answer.answer(ctx, act, state, 0).text
         state = state.then("the visitor", line, act).then(me.name, said, act)
     assert said == "At home.", said
+
+
+def test_where_to_get_something_no_keyword_names_is_the_place_whose_offers_are_nearest():
+    got = ask("Adam Smith", "I need bread and cough syrup. Where's the shop for that?")
+    assert "The Willows Market and Pharmacy" in got, got
+    tools = ask("Adam Smith", "Where could I pick up some batteries and a screwdriver?")
+    assert "Harvey Oak Supply Store" in tools, tools

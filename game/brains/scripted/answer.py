@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+import numpy as np
+
 from game.brains.dialogue.acts import UNKNOWN_OPENERS, Act, ActKind, Aspect, Wh
 from game.brains.dialogue.state import DialogueState
 from game.brains.dialogue.understand import (
@@ -32,6 +34,7 @@ from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
 from game.core.text import with_article
 from game.world import troubles
+from game.world.roles import OFFERS
 from game.world.states import vocabulary
 
 from . import interview as iv
@@ -994,7 +997,30 @@ def plan_where_to(ctx: AgentContext, act: Act, seed: int) -> str:
         fits = [o for o in options if places.serves(ctx.persona, asked, o, roles, where)]
         if fits and fits[0] != ctx.persona.home:
             return line.format(fits[0])
+    found = _offering(ctx, act.text, where, [*known, *town])
+    if found:
+        line = "I usually go to {} for that." if found in known else "There's {}; try there."
+        return line.format(found)
     return ""
+
+
+def _offering(ctx: AgentContext, asked: str, where, options: list[str]) -> str:
+    """The public place whose offers (the world's `OFFERS` by role) are nearest in meaning
+    to what is asked for ('I need bread and cough syrup' -> the market), when the keyword
+    tables say nothing of it; '' if none is near."""
+    model = sentence_embedder()
+    roles = {o: where.role(o) for o in options if o != ctx.persona.home}
+    offered = {o: OFFERS[r] for o, r in roles.items() if r in OFFERS}
+    if model is None or not offered:
+        return ""
+    names = list(offered)
+    vecs = model.embed([asked, *(f"a place for {offered[n]}" for n in names)])
+    sims = vecs[1:] @ vecs[0]
+    best = int(np.argmax(sims))
+    return names[best] if float(sims[best]) >= OFFER_NEAR else ""
+
+
+OFFER_NEAR = 0.3  # how near a place's offers must be to what is asked
 
 
 _THING = re.compile(r"\b(?:your|the|a|my) ((?!place\b|home\b|house\b)[a-z]+(?: [a-z]+){0,2})",
