@@ -207,10 +207,23 @@ def test_being_is_no_tie_to_the_kinds_own_states() -> None:
     bed = B.ActionDetails(resident(), "getting ready", "Klaus Mueller's room: bed", "idle")
     with pytest.raises(Invalid, match="something a bed can be, such as: being slept in"):
         Q.ACTION_DETAILS.parse({"state": "being dressed", "emoji": "👔"}, bed)
-    doing = "straightening the sheets"  # a new state tied to the action still passes
+    doing = "straightening the bed sheets"  # tied to an action done to the bed: it passes
     tidy = B.ActionDetails(resident(), doing, "Klaus Mueller's room: bed", "idle")
     said = Q.ACTION_DETAILS.parse({"state": "being straightened", "emoji": "🛏"}, tidy)
     assert said.state == "being straightened"
+
+
+def test_an_actions_words_make_a_state_only_of_what_it_is_done_to() -> None:
+    """Qwen 1.5B gave a sofa the state 'opening door' while Isabella opened the door: the
+    participle shares the action's words, but the action is not done to the sofa."""
+    sofa = "Isabella Rodriguez's apartment:main room:sofa"
+    door = B.ActionDetails(resident("Isabella Rodriguez"), "opening the door", sofa, "idle")
+    with pytest.raises(Invalid, match="something a sofa can be"):
+        Q.ACTION_DETAILS.parse({"state": "opening door", "emoji": "🚪"}, door)
+    sit = B.ActionDetails(resident("Isabella Rodriguez"), "sitting down on the sofa", sofa, "")
+    assert Q.ACTION_DETAILS.parse({"state": "sitting down", "emoji": "🛋"}, sit).state == (
+        "sitting down"
+    )
 
 
 def test_the_kind_comes_from_the_role_or_the_objects_own_name() -> None:

@@ -262,23 +262,28 @@ def borrowed_occupation(text: str, p: Resident) -> str | None:
 
 def state_problem(state: str, kind: str, action: str, name: str, vocab: Vocabulary) -> str | None:
     """A state must be one the object's kind can be in (the vocabulary), or a new one that
-    passes this check: it is a participle ('steeping tea', 'being polished') and shares a
-    word with the action, the object's name or the kind's own states. 'socialism' names
-    no state; 'dancing' for a stove while someone cooks is not tied to anything, nor is a
-    bed 'being dressed' while someone gets ready."""
+    passes this check: it is a participle ('boiling pasta', 'being polished') tied to the
+    object, sharing a word with the kind's own states or the object's own name, or with
+    an action done to or at it (one that names it: 'polishing the desk'). 'socialism'
+    names no state; 'dancing' for a stove while someone cooks is tied to nothing, and so
+    is a bed 'being dressed' while someone gets ready, or a sofa 'opening door' while
+    someone opens the door: the action's words make a state only of what it is done to."""
     if vocab.knows(state, kind):
         return None
     parts = words(state)
     head = parts[1] if parts[:1] == ["being"] and len(parts) > 1 else (parts[0] if parts else "")
     participle = len(head) >= 4 and (head.endswith("ing") or head.endswith("ed"))
+    thing = name.split(":")[-1].strip()
+    own = content_stems(f"{thing} {kind}")
     # 'being' is no tie: a bed's own 'being slept in' would ground 'being dressed'
-    known = content_stems(" ".join(vocab.states(kind)) + " " + action + " " + name) - {"being"}
-    grounded = bool({stem(w) for w in parts if len(w) > 2 and w != "being"} & known)
-    if participle and grounded:
+    ties = content_stems(" ".join(vocab.states(kind)) + " " + thing)
+    if content_stems(action) & own:  # the action is done to or at this object
+        ties |= content_stems(action)
+    said = {stem(w) for w in parts if len(w) > 2 and w != "being"}
+    if participle and said & (ties - {"being"}):
         return None
     listed = ", ".join(vocab.states(kind)[:8])
-    thing = name.split(":")[-1].strip() or "object"
-    return f"'state' must be something a {thing} can be, such as: {listed}"
+    return f"'state' must be something a {thing or 'object'} can be, such as: {listed}"
 
 
 # -- events --------------------------------------------------------------------------------
