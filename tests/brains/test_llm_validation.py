@@ -215,11 +215,16 @@ def test_being_is_no_tie_to_the_kinds_own_states() -> None:
 
 def test_an_actions_words_make_a_state_only_of_what_it_is_done_to() -> None:
     """Qwen 1.5B gave a sofa the state 'opening door' while Isabella opened the door: the
-    participle shares the action's words, but the action is not done to the sofa."""
+    participle shares the action's words, but the action is not done to the sofa; and a
+    stove 'emptying coffee', tied only to the 'empty' every object can be."""
     sofa = "Isabella Rodriguez's apartment:main room:sofa"
     door = B.ActionDetails(resident("Isabella Rodriguez"), "opening the door", sofa, "idle")
     with pytest.raises(Invalid, match="something a sofa can be"):
         Q.ACTION_DETAILS.parse({"state": "opening door", "emoji": "🚪"}, door)
+    stove = "Isabella Rodriguez's apartment:kitchen:stove"
+    carry = B.ActionDetails(resident("Isabella Rodriguez"), "taking her coffee out", stove, "")
+    with pytest.raises(Invalid, match="something a stove can be"):  # 'empty' is any object's
+        Q.ACTION_DETAILS.parse({"state": "emptying coffee", "emoji": "☕"}, carry)
     sit = B.ActionDetails(resident("Isabella Rodriguez"), "sitting down on the sofa", sofa, "")
     assert Q.ACTION_DETAILS.parse({"state": "sitting down", "emoji": "🛋"}, sit).state == (
         "sitting down"

@@ -263,11 +263,12 @@ def borrowed_occupation(text: str, p: Resident) -> str | None:
 def state_problem(state: str, kind: str, action: str, name: str, vocab: Vocabulary) -> str | None:
     """A state must be one the object's kind can be in (the vocabulary), or a new one that
     passes this check: it is a participle ('boiling pasta', 'being polished') tied to the
-    object, sharing a word with the kind's own states or the object's own name, or with
-    an action done to or at it (one that names it: 'polishing the desk'). 'socialism'
-    names no state; 'dancing' for a stove while someone cooks is tied to nothing, and so
-    is a bed 'being dressed' while someone gets ready, or a sofa 'opening door' while
-    someone opens the door: the action's words make a state only of what it is done to."""
+    object, sharing a word with the kind's own states (not the ones every object has),
+    with the object's own name, or with an action done to or at it (one that names it:
+    'polishing the desk'). 'socialism' names no state; 'dancing' for a stove while
+    someone cooks is tied to nothing, and so is a bed 'being dressed' while someone gets
+    ready, or a sofa 'opening door' while someone opens the door: the action's words make
+    a state only of what it is done to."""
     if vocab.knows(state, kind):
         return None
     parts = words(state)
@@ -276,7 +277,8 @@ def state_problem(state: str, kind: str, action: str, name: str, vocab: Vocabula
     thing = name.split(":")[-1].strip()
     own = content_stems(f"{thing} {kind}")
     # 'being' is no tie: a bed's own 'being slept in' would ground 'being dressed'
-    ties = content_stems(" ".join(vocab.states(kind)) + " " + thing)
+    # the kind's own states, not those every object has ('empty' tied 'emptying coffee')
+    ties = content_stems(" ".join(vocab.kinds.get(kind, ())) + " " + thing)
     if content_stems(action) & own:  # the action is done to or at this object
         ties |= content_stems(action)
     said = {stem(w) for w in parts if len(w) > 2 and w != "being"}
