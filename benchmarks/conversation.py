@@ -481,8 +481,11 @@ class Truth:
         return self.item_terms(self.covering(self.at_today(hhmm)))
 
     def f_plan_place(self, hhmm: str):
+        """Where the plan has one then: the place's own words, and 'home' for one's home
+        ('at home' names it as well as 'at Adam Smith's house' does)."""
         items = self.covering(self.at_today(hhmm))
-        return tuple(dict.fromkeys(t for i in items for t in self.place_terms(i.place)))
+        own = ("home",) if any(split(i.place)[0] == self.persona.home for i in items) else ()
+        return tuple(dict.fromkeys([*(t for i in items for t in self.place_terms(i.place)), *own]))
 
     def f_plan_when(self, word: str):
         hits = [i for i in self.items() if word in i.description.lower()]
