@@ -215,3 +215,10 @@ def test_a_bare_hour_is_the_next_one_unless_the_line_speaks_of_the_past():
 def test_a_wh_word_after_a_verb_of_knowing_is_what_is_asked_and_a_clause_of_time_is_not():
     assert hear("Can you tell me where Hobbs Cafe is?").wh is Wh.WHERE
     assert hear("Is there someone at home when you get back in the evening?").wh is Wh.YESNO
+
+
+def test_a_window_told_by_a_landmark_of_the_day_is_resolved():
+    noon = hear("Before noon, where are you usually to be found?").window
+    assert noon is not None and noon.end.hour == 12 and noon.start.hour < 12
+    between = hear("Any plans between lunch and dinner today?").window
+    assert between is not None and (between.start.hour, between.end.hour) == (13, 18)

@@ -357,3 +357,16 @@ def test_where_to_get_something_no_keyword_names_is_the_place_whose_offers_are_n
     assert "The Willows Market and Pharmacy" in got, got
     tools = ask("Adam Smith", "Where could I pick up some batteries and a screwdriver?")
     assert "Harvey Oak Supply Store" in tools, tools
+
+
+def test_a_meal_that_tells_a_time_asks_of_the_plan_between_and_a_place_is_said_once():
+    now = DAY + timedelta(days=1, hours=15)
+    me = smallville().resident("Arthur Burton")
+    items = (PlanItem("having lunch at home", now.replace(hour=12), 60, place=me.home),
+             PlanItem("tending the bar", now.replace(hour=16), 120, place=me.workplace))
+    plan = planned(3, me.name, items, now - timedelta(hours=8))
+    ctx = context(me, now, (plan,), "", "")
+    act = words().understand("Any plans between lunch and dinner today?", now)
+    assert "tending the bar" in answer.answer(ctx, act, None, 0).text
+    lunch = words().understand("Where did you have lunch today?", now)
+    assert "at home at home" not in answer.answer(ctx, lunch, None, 0).text

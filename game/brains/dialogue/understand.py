@@ -286,7 +286,7 @@ def find_time(text: str, now: datetime) -> Window | None:
     offset = next((d for w, d in _RELATIVE.items() if re.search(rf"\b{w}\b", low)), None)
     if day is None and offset is not None:
         day = now.date() + timedelta(days=offset)
-    window = find_window(rest)
+    window = _related_window(rest) or find_window(rest)
     spoken = _spoken(text)
     if window is None and day is None:
         return None
@@ -313,6 +313,43 @@ _AM = re.compile(r"\b(?:am|a\.m\.|in the morning)\b")
 _DAY_PART = re.compile(r"\b(?:am|pm|a\.m\.|p\.m\.|morning|afternoon|evening|night|tonight|"
                        r"noon|midday|midnight|lunch|breakfast|dinner)\b")  # fmt: skip
 _PAST_SAID = re.compile(r"\b(?:were|was|did|had|went|ate|earlier|ago|been)\b")
+
+
+# the day's landmarks a time may be told by ('before noon', 'between lunch and dinner')
+_LANDMARKS = {"breakfast": (7 * 60, 8 * 60), "lunch": (12 * 60, 13 * 60),
+              "lunchtime": (12 * 60, 13 * 60), "noon": (12 * 60, 12 * 60), "midday": (12 * 60,
+              12 * 60), "dinner": (18 * 60, 19 * 60), "supper": (18 * 60, 19 * 60),
+              "dinnertime": (18 * 60, 19 * 60), "work": (17 * 60, 17 * 60)}  # fmt: skip
+_POINT = (r"(breakfast|lunch|lunchtime|noon|midday|dinner|supper|dinnertime|work|"
+          r"\d{1,2}(?::\d{2})?(?:\s*(?:am|pm))?)")  # fmt: skip
+_BETWEEN = re.compile(rf"\bbetween (?:at )?{_POINT} and (?:at )?{_POINT}")
+_BEFORE_AFTER = re.compile(rf"\b(before|after|until|till|by) (?:at )?{_POINT}\b")
+RELATED_HOURS = 4  # how long 'before noon' or 'after lunch' reaches
+
+
+def _landmark(word: str) -> tuple[int, int] | None:
+    if word in _LANDMARKS:
+        return _LANDMARKS[word]
+    return find_window(f"at {word}")
+
+
+def _related_window(text: str) -> tuple[int, int] | None:
+    """A window told by its relation to a landmark of the day or a clock time: 'between
+    lunch and dinner' (1 pm to 6 pm), 'before noon' (8 am to noon), 'after work'."""
+    m = _BETWEEN.search(text)
+    if m is not None:
+        a, b = _landmark(m.group(1)), _landmark(m.group(2))
+        if a is not None and b is not None and a[1] < b[0]:
+            return a[1], b[0]
+    m = _BEFORE_AFTER.search(text)
+    if m is None:
+        return None
+    point = _landmark(m.group(2))
+    if point is None:
+        return None
+    if m.group(1) == "after":
+        return point[1], point[1] + RELATED_HOURS * 60
+    return max(0, point[0] - RELATED_HOURS * 60), point[0]
 
 
 def _at(day: date, minute: int) -> datetime:

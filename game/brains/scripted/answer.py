@@ -68,7 +68,8 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     fixes = act.label not in PLANNERS_OF_TROUBLE or act.label == "fridge"  # a broken fridge
     if act.asks and vague and fixes and iv.trouble(act.text):
         act = replace(act, label="object.trouble", aspect=Aspect.OBJECT)  # the trouble table
-    if act.asks and act.aspect in _MEAL_ASPECTS and act.label != "meal" and _EATS.search(act.text):
+    eats = _EATS.search(act.text) and not _MEAL_AS_TIME.search(act.text)  # not 'after lunch'
+    if act.asks and act.aspect in _MEAL_ASPECTS and act.label != "meal" and eats:
         act = replace(act, label="meal", aspect=Aspect.PAST)  # 'eat where around midday?'
     if act.asks and act.aspect in _KIN_ASPECTS and not act.person and _kin_asked(act.text):
         act = replace(act, label="family", aspect=Aspect.FAMILY)  # 'got any kin here?'
@@ -161,6 +162,10 @@ def _second_reading(ctx: AgentContext, act: Act, seed: int) -> str:
 _MEAL_ASPECTS = frozenset({Aspect.PLANS, Aspect.ROUTINE, Aspect.DOING})
 _EATS = re.compile(r"\b(?:eat|eating|ate|breakfast|brunch|lunch|lunchtime|dinner|dinnertime|"
                    r"supper|meal|bite to eat|grab a bite)\b", re.I)  # fmt: skip
+# a meal that tells a time ('any plans between lunch and dinner?'), not what is eaten
+_MEAL_AS_TIME = re.compile(r"\b(?:between|before|after|until|till|since)\s+(?:your\s+|my\s+)?"
+                           r"(?:breakfast|brunch|lunch|lunchtime|dinner|dinnertime|supper)\b",
+                           re.I)  # fmt: skip
 # what a question naming kin may be read as, when the exemplars miss it
 _KIN_ASPECTS = frozenset({Aspect.GENERAL, Aspect.IDENTITY, Aspect.FRIENDS})
 # what a question naming a trouble may be about ('when you're not working' is about work)
@@ -1353,6 +1358,7 @@ def plan_meal(ctx: AgentContext, act: Act) -> str:
     usual = next((b for b in me.routine if any(k in b.activity.lower() for k in keys)), None)
     if usual is not None:
         where = " " + _at_words(me, usual.place) if usual.place else ""
+        where = "" if where and where.strip() in usual.activity else where
         at = selfknow.clock(usual.start)
         return f"Usually I'm {mine(usual.activity, me)}{where} around {at}."
     hour = MEAL_HOURS.get(meal or "lunch", 12) * 60
@@ -1367,6 +1373,8 @@ def _item_line(ctx: AgentContext, item) -> str:
     me = ctx.persona
     what = mine(item.description, me)
     where = " " + _at_words(me, item.place) if item.place else ""
+    if where and where.strip() in what:  # 'having lunch at home', not '... at home at home'
+        where = ""
     when = _day(ctx.now, item.start)
     clock = _clock(item.start)
     if item.start <= ctx.now:
