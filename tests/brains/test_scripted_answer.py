@@ -370,3 +370,9 @@ def test_a_meal_that_tells_a_time_asks_of_the_plan_between_and_a_place_is_said_o
     assert "tending the bar" in answer.answer(ctx, act, None, 0).text
     lunch = words().understand("Where did you have lunch today?", now)
     assert "at home at home" not in answer.answer(ctx, lunch, None, 0).text
+
+
+def test_how_one_ends_the_day_is_the_last_block_before_bed():
+    me = smallville().resident("Carlos Gomez")
+    got = ask(me.name, "How do you round off your day before going to sleep?")
+    assert got.startswith("Last thing") and answer.selfknow.clock(me.sleep) in got, got

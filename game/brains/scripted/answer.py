@@ -1546,8 +1546,11 @@ _SLEEP_WORDS = frozenset(content_stems("sleep bed wake up rise get turn asleep h
                                        "shut-eye kip snooze slumber"))  # fmt: skip
 _FIRST = re.compile(r"\bfirst (?:thing|things|hour|hours|bit|part)\b|\bstart (?:of )?your day\b",
                     re.I)  # fmt: skip
-_LAST = re.compile(r"\blast thing\b|\bend (?:of )?your day\b|\bbefore (?:bed|lights out|"
-                   r"you (?:go to )?(?:bed|sleep))\b|\bwind down\b", re.I)  # fmt: skip
+_LAST = re.compile(r"\blast thing\b|\bend (?:of )?(?:your|the) (?:day|evening)\b|"
+                   r"\bbefore (?:bed|lights out|(?:you |going |heading |getting )?(?:go |get )?"
+                   r"(?:to |in)?(?:bed|sleep))\b|\bwind(?:ing)? down\b|\bbedtime (?:ritual|routine|"
+                   r"habits?)\b|\b(?:round|wrap|finish|close) (?:off |up |out )?(?:your|the) "
+                   r"(?:day|evening)\b", re.I)  # fmt: skip
 _HOW_MANY = re.compile(r"\bhow (?:many|much|long)\b", re.I)
 
 
