@@ -222,3 +222,10 @@ def test_a_window_told_by_a_landmark_of_the_day_is_resolved():
     assert noon is not None and noon.end.hour == 12 and noon.start.hour < 12
     between = hear("Any plans between lunch and dinner today?").window
     assert between is not None and (between.start.hour, between.end.hour) == (13, 18)
+
+
+def test_since_one_got_up_is_the_day_so_far():
+    now = datetime(2023, 2, 13, 15)
+    act = words().understand("What have you been doing since you got up?", now)
+    assert act.window is not None and act.window.end == datetime(2023, 2, 13, 15)
+    assert act.window.start.hour == 0 and act.aspect is Aspect.PAST

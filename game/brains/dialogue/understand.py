@@ -286,6 +286,8 @@ def find_time(text: str, now: datetime) -> Window | None:
     offset = next((d for w, d in _RELATIVE.items() if re.search(rf"\b{w}\b", low)), None)
     if day is None and offset is not None:
         day = now.date() + timedelta(days=offset)
+    if day is None and _SINCE_UP.search(low):  # 'what have you done since you got up?'
+        return Window(_at(now.date(), 0), now, _SINCE_UP.search(low).group(0))
     window = _related_window(rest) or find_window(rest)
     spoken = _spoken(text)
     if window is None and day is None:
@@ -325,6 +327,9 @@ _POINT = (r"(breakfast|lunch|lunchtime|noon|midday|dinner|supper|dinnertime|work
 _BETWEEN = re.compile(rf"\bbetween (?:at )?{_POINT} and (?:at )?{_POINT}")
 _BEFORE_AFTER = re.compile(rf"\b(before|after|until|till|by) (?:at )?{_POINT}\b")
 RELATED_HOURS = 4  # how long 'before noon' or 'after lunch' reaches
+_SINCE_UP = re.compile(r"\bsince (?:you (?:got|get) up|you woke(?: up)?|getting up|"
+                       r"waking(?: up)?|you rolled out of bed|first thing|this morning|"
+                       r"the morning)\b")  # fmt: skip
 
 
 def _landmark(word: str) -> tuple[int, int] | None:
