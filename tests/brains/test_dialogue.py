@@ -229,3 +229,9 @@ def test_since_one_got_up_is_the_day_so_far():
     act = words().understand("What have you been doing since you got up?", now)
     assert act.window is not None and act.window.end == datetime(2023, 2, 13, 15)
     assert act.window.start.hour == 0 and act.aspect is Aspect.PAST
+
+
+def test_of_two_questions_that_do_not_lean_on_each_other_the_clearer_is_asked():
+    act = hear("Where do you get your news around here? Who tells you things?")
+    assert act.aspect is Aspect.NEWS, act
+    assert hear("Any party? Who hosts it?").label == "event.who"

@@ -473,7 +473,16 @@ class Understander:
         self._ready()
         if self._speller is not None and speaker.lower() not in self.lexicon.people:
             text = self._speller.fix(text)  # a player's typing: 'wat r u doing rn'
-        embedded = _embedded_question(text) if not questions_in(text) else ""
+        asked_all = questions_in(text)
+        if len(asked_all) >= 2 and not _REFERS.search(asked_all[-1]):
+            # 'Where do you get your news? Who tells you things?': two questions that do not
+            # lean on each other; the one the exemplars know better is what is asked
+            last = self._read(text, now, state, speaker)
+            earlier = self._read(asked_all[-2], now, state, speaker)
+            if earlier.asks and earlier.confidence > last.confidence + TWO_QUESTIONS_MARGIN:
+                return earlier
+            return last
+        embedded = _embedded_question(text) if not asked_all else ""
         if embedded:  # 'I'd love to know when your working day ends, so I don't bother you'
             asked = self._read(embedded, now, state, speaker)
             if asked.asks:
@@ -847,6 +856,7 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
 _SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
 _UNMARKED_END = re.compile(r"[\w'\"]\s*$")  # a line ending without . ! ? (typed chat)
 UNMARKED_MARGIN = 0.05  # how much nearer a question an unmarked line must be to be one
+TWO_QUESTIONS_MARGIN = 0.1  # how much surer the earlier of two questions must be read
 _ASK_CUE = frozenset(words("what who whom whose where when why how which any anything anyone "
                            "anybody anywhere what's who's where's when's how's"))  # fmt: skip
 # a clause whose own subject comes before its wh-word tells ('I'll see you when it starts')
