@@ -376,3 +376,14 @@ def test_how_one_ends_the_day_is_the_last_block_before_bed():
     me = smallville().resident("Carlos Gomez")
     got = ask(me.name, "How do you round off your day before going to sleep?")
     assert got.startswith("Last thing") and answer.selfknow.clock(me.sleep) in got, got
+
+
+def test_a_clock_hour_that_is_now_gets_what_one_is_doing_and_what_comes_next():
+    now = DAY + timedelta(days=1, hours=15)
+    me = smallville().resident("Arthur Burton")
+    items = (PlanItem("doing the accounts", now.replace(hour=14), 90, place=me.home),
+             PlanItem("tending the bar", now.replace(hour=16), 120, place=me.workplace))
+    plan = planned(3, me.name, items, now - timedelta(hours=8))
+    act = words().understand("What's on your plate at three o'clock today?", now)
+    got = answer.answer(context(me, now, (plan,), "", ""), act, None, 0).text
+    assert got == "Right now I'm doing the accounts; later I'm tending the bar.", got

@@ -297,12 +297,13 @@ def find_time(text: str, now: datetime) -> Window | None:
         window = (window[0] + 12 * 60, window[1] + 12 * 60)
     if window is None:
         return Window(_at(base, 0), _at(base, 24 * 60), spoken)
-    if day is None and 60 <= window[0] < 12 * 60 and not _DAY_PART.search(low):
+    today = day is None or day == now.date()
+    if today and 60 <= window[0] < 12 * 60 and not _DAY_PART.search(low):
         # a bare hour ('and later on, at ten?') is the next one, or the last one when
         # the line speaks of the past ('what were you doing at ten?')
         minute = now.hour * 60 + now.minute
         later = window[0] + 12 * 60
-        if not _PAST_SAID.search(low) and window[0] < minute < later:
+        if not _PAST_SAID.search(low) and window[0] < minute <= later:
             window = (later, window[1] + 12 * 60)
     return Window(_at(base, window[0]), _at(base, window[1]), spoken)
 

@@ -1218,10 +1218,15 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
         if done:
             return done
     if window.start <= ctx.now < window.end:  # 'today', 'this afternoon': from now on
-        later = [i for i in selfknow.plan_for(ctx.memories, ctx.now.date())
-                 if i.start >= ctx.now and i.start < window.end]  # fmt: skip
+        items = selfknow.plan_for(ctx.memories, ctx.now.date())
+        now_on = [i for i in items if i.start <= ctx.now < i.start + timedelta(minutes=i.minutes)]
+        later = [i for i in items if i.start >= ctx.now and i.start < window.end]
+        said = [mine(i.description, ctx.persona) for i in later[:3]]
+        if now_on and window.start >= ctx.now - timedelta(minutes=30):  # 'at three', at 3 pm
+            head = f"Right now I'm {mine(now_on[0].description, ctx.persona)}"
+            return f"{head}; later I'm {join_and(said)}." if said else f"{head}."
         if later:
-            return f"Later I'm {join_and([mine(i.description, ctx.persona) for i in later[:3]])}."
+            return f"Later I'm {join_and(said)}."
         when = ctx.now
     if when < ctx.now - timedelta(hours=1) and window.end <= ctx.now:
         whole_day = window.end - window.start >= timedelta(hours=20)
