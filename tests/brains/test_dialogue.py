@@ -235,3 +235,10 @@ def test_of_two_questions_that_do_not_lean_on_each_other_the_clearer_is_asked():
     act = hear("Where do you get your news around here? Who tells you things?")
     assert act.aspect is Aspect.NEWS, act
     assert hear("Any party? Who hosts it?").label == "event.who"
+
+
+def test_a_bare_question_leans_on_the_sentence_just_before_it_not_on_the_whole_line():
+    line = ("I'll be at Isabella's Valentine's Day party, wouldn't miss it. "
+            "I saw you chatting with customers earlier; how did it go?")
+    act = words().understand(line, NOW, None, "Klaus Mueller")
+    assert act.aspect is Aspect.FEELINGS, act

@@ -571,8 +571,9 @@ class Understander:
         act = _tense(act, now)
         act = replace(act, wh=_wh_of(act, text))
         act = _by_slots(act, label)
+        seen_doing = _SEEN_DOING.search(_plain(text)) is not None  # 'it' is what one was doing
         if act.intent and not own_intent and act.asks and _REFERS.search(text) \
-                and not (label is not None and label.follow):  # fmt: skip
+                and not (label is not None and label.follow) and not seen_doing:  # fmt: skip
             # 'Is there a mayoral race on? Who's in it?': the question asks of the event
             # the line named before it
             act = replace(act, aspect=Aspect.EVENT, label=_EVENT_BY_WH.get(act.wh, "event.know"))
@@ -923,7 +924,8 @@ def focus(text: str) -> str:
         return text
     question = parts[asked[-1]]
     if not content_stems(question) and asked[-1] > 0:  # 'The stove's on fire! What do you do?'
-        return " ".join(_GREETING_LEAD.sub("", p, count=1) for p in parts[: asked[-1] + 1])
+        leans = parts[asked[-1] - 1 : asked[-1] + 1]  # on the sentence just before it
+        return " ".join(_GREETING_LEAD.sub("", p, count=1) for p in leans)
     rest = _GREETING_LEAD.sub("", question, count=1)
     return rest if len(words(rest)) >= 2 else question  # 'Hi, Sam, still reading?' asks
 
