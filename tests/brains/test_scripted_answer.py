@@ -204,7 +204,7 @@ def test_a_trouble_told_before_a_bare_question_is_a_question_about_the_trouble()
 
 def test_a_trouble_with_no_known_thing_gets_the_fix_of_no_thing_in_particular():
     got = ask("Jane Moreno", "There's a power cut at your place tonight. What do you do?")
-    assert "candle" in got and "fuse box" in got and "power" not in got  # not 'the broken power'
+    assert "candle and check the fuse box" in got and "power" not in got, got  # not 'broken power'
     pan = ask("Jane Moreno", "Say a frying pan of yours caught fire. What then?")
     assert "fire" in pan and "pan" in pan
 

@@ -1058,6 +1058,8 @@ def plan_what_if(ctx: AgentContext, act: Act, seed: int) -> str:
     if found is None:
         return ""
     verb, _, rest = found.fix(_thing_in(act)).partition(" ")
+    base = iv.GERUND_BASE  # 'light a candle and check the fuse box', not '... and checking'
+    rest = re.sub(r"\band (\w+ing)\b", lambda m: f"and {base.get(m.group(1), m.group(1))}", rest)
     fix = f"{iv.GERUND_BASE.get(verb, verb.removesuffix('ing'))} {rest}".strip()
     others = _housemates(ctx)
     helper = f"ask {first_name(others[0])} to help" if others else "call a repair person in"
