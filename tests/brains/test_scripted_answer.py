@@ -359,13 +359,20 @@ def test_where_to_get_something_no_keyword_names_is_the_place_whose_offers_are_n
     assert "Harvey Oak Supply Store" in tools, tools
 
 
-def test_a_meal_that_tells_a_time_asks_of_the_plan_between_and_a_place_is_said_once():
+def _arthur_at_three(before_bar: tuple[str, int, int]):
+    """Arthur at 3 pm with a plan: one item at home (what, start hour, minutes), then
+    tending the bar at 4 pm; the context and the clock."""
     now = DAY + timedelta(days=1, hours=15)
     me = smallville().resident("Arthur Burton")
-    items = (PlanItem("having lunch at home", now.replace(hour=12), 60, place=me.home),
+    what, hour, minutes = before_bar
+    items = (PlanItem(what, now.replace(hour=hour), minutes, place=me.home),
              PlanItem("tending the bar", now.replace(hour=16), 120, place=me.workplace))
     plan = planned(3, me.name, items, now - timedelta(hours=8))
-    ctx = context(me, now, (plan,), "", "")
+    return context(me, now, (plan,), "", ""), now
+
+
+def test_a_meal_that_tells_a_time_asks_of_the_plan_between_and_a_place_is_said_once():
+    ctx, now = _arthur_at_three(("having lunch at home", 12, 60))
     act = words().understand("Any plans between lunch and dinner today?", now)
     assert "tending the bar" in answer.answer(ctx, act, None, 0).text
     lunch = words().understand("Where did you have lunch today?", now)
@@ -379,11 +386,7 @@ def test_how_one_ends_the_day_is_the_last_block_before_bed():
 
 
 def test_a_clock_hour_that_is_now_gets_what_one_is_doing_and_what_comes_next():
-    now = DAY + timedelta(days=1, hours=15)
-    me = smallville().resident("Arthur Burton")
-    items = (PlanItem("doing the accounts", now.replace(hour=14), 90, place=me.home),
-             PlanItem("tending the bar", now.replace(hour=16), 120, place=me.workplace))
-    plan = planned(3, me.name, items, now - timedelta(hours=8))
+    ctx, now = _arthur_at_three(("doing the accounts", 14, 90))
     act = words().understand("What's on your plate at three o'clock today?", now)
-    got = answer.answer(context(me, now, (plan,), "", ""), act, None, 0).text
+    got = answer.answer(ctx, act, None, 0).text
     assert got == "Right now I'm doing the accounts; later I'm tending the bar.", got
