@@ -16,14 +16,24 @@ from game.world.town import SEP, Town
 
 
 def make_agent(town: Town, resident: Resident, now: datetime, embedding_dim: int) -> Agent:
-    """A resident asleep in bed at `now`, knowing its home, workplace and usual places."""
+    """A resident in bed at `now`, knowing its home, workplace and usual places: asleep
+    until its waking time, or waking now when the run starts in its waking hours."""
     pos = _start_tile(town, resident)
     agent = Agent(resident, MemoryStream(embedding_dim), pos, known=_known(town, resident))
-    wake = next_time(now, resident.wake)
+    wake = waking_at(resident, now)
     agent.action = Action("sleeping", resident.bed, now, wake, ActionKind.SLEEP, "😴")
     agent.asleep = True
     agent.location = town.address_at(*pos)
     return agent
+
+
+def waking_at(resident: Resident, now: datetime) -> datetime:
+    """When a resident put to bed at `now` gets up: at its usual time, or at once when its
+    bedtime comes before that (the run starts in its waking hours). A scenario that starts
+    at 07:00 has Isabella, up at 06:00, plan the rest of her day, not sleep until the next
+    morning; one that starts at 04:00 changes nothing."""
+    wake = next_time(now, resident.wake)
+    return now if next_time(now, resident.sleep) < wake else wake
 
 
 def _start_tile(town: Town, resident: Resident) -> tuple[int, int]:
