@@ -229,6 +229,23 @@ def all_windows(text: str) -> list[tuple[int, int, int]]:
     return sorted(found)
 
 
+def start_readings(text: str) -> list[frozenset[int]]:
+    """Each time of day the text says something happens at or starts from ('at 8 am',
+    'from 9 to 5'), as every minute after midnight it can mean. all_windows guesses the
+    evening for a bare 'at 7' (right for a party, wrong for 'wakes at 7'); a check that a
+    time agrees with a known one must try both halves of the day instead."""
+    out = []
+    for m in _AT.finditer(text):
+        hour, minute, meridiem, named = m.groups()
+        exact = _clock(hour, minute, meridiem, named)
+        if exact is None:
+            continue
+        h = exact // 60
+        ambiguous = not meridiem and not named and 1 <= h <= 12
+        out.append(frozenset({exact, (exact + 12 * 60) % (24 * 60)} if ambiguous else {exact}))
+    return out
+
+
 def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(span[0] < b and a < span[1] for a, b in spans)
 

@@ -312,3 +312,99 @@ def test_what_the_facts_hold_is_accepted() -> None:
     assert Q.SUMMARIZE.parse({"summary": good}, summary_q()) == good
     said = "Isabella's throwing a party at Hobbs Cafe tomorrow at 5 pm; it ends at 7 pm."
     assert Q.ANSWER.parse({"answer": said}, answer_q()) == said
+
+
+# -- a block's own clock time --------------------------------------------------------------
+
+
+def test_an_activity_that_names_another_time_than_its_block_is_refused() -> None:
+    """Qwen 1.5B's stored plan for Isabella had '06:00 opening the cafe at 8 am' and
+    '22:00 goes to bed at 23:00': two times for one doing, of which the planner keeps the
+    block's."""
+    q = sample_questions()["plan_day"]  # wakes 07:00, sleeps 23:00
+    early = plan(("07:00", "getting up"), ("08:00", "opening the cafe at 10 am"))
+    with pytest.raises(Invalid, match="starts at 08:00 says its activity happens at 10:00"):
+        Q.PLAN_DAY.parse(early, q)
+    bed = plan(("07:00", "getting up"), ("21:30", "goes to bed at 23:00"))
+    with pytest.raises(Invalid, match="starts at 21:30 says its activity happens at 23:00"):
+        Q.PLAN_DAY.parse(bed, q)
+
+
+def test_an_activity_whose_time_is_its_blocks_own_is_fine() -> None:
+    q = sample_questions()["plan_day"]
+    day = plan(("07:00", "waking up at 7"), ("12:00", "having lunch at noon"),
+               ("18:00", "meeting Maria at 6"), ("20:00", "reading from 8:15"))  # fmt: skip
+    assert len(Q.PLAN_DAY.parse(day, q)) == 4  # a bare 'at 6' may be the evening's
+
+
+# -- plan blocks against the resident's typed events ---------------------------------------
+
+
+def party_plan_q(day: int = 13) -> B.PlanDay:
+    """Klaus plans a day of February `day`, told of Isabella's party on the 14th."""
+    q = sample_questions()["plan_day"]
+    at = NOW.replace(day=day)
+    c = replace(q.ctx, memories=(told_of_party(),), now=at)
+    return replace(q, ctx=c, wake=at.replace(hour=7), sleep=at.replace(hour=23))
+
+
+def test_a_block_at_an_event_when_it_is_not_on_is_refused() -> None:
+    """Qwen 1.5B planned Isabella 'visiting her regulars at the party' at 07:00 on
+    February 13, for a party on the 14th at 17:00."""
+    early = plan(("07:00", "getting up"), ("09:00", "visiting the regulars at the party"))
+    with pytest.raises(Invalid, match="on February 14 from 17:00 to 19:00, so the block on "
+                                      "February 13 at 09:00 cannot be at it"):  # fmt: skip
+        Q.PLAN_DAY.parse(early, party_plan_q())
+    morning = plan(("07:00", "getting up"), ("09:00", "going to Isabella's party"),
+                   ("11:00", "studying"))  # fmt: skip
+    with pytest.raises(Invalid, match="cannot be at it"):
+        Q.PLAN_DAY.parse(morning, party_plan_q(14))
+
+
+def test_a_block_that_names_another_day_for_an_event_is_refused() -> None:
+    other = plan(("07:00", "getting up"), ("09:00", "telling Maria about the party on February 20"))
+    with pytest.raises(Invalid, match="is on February 14, not on February 20"):
+        Q.PLAN_DAY.parse(other, party_plan_q())
+
+
+def test_getting_ready_for_an_event_and_being_at_it_on_time_are_fine() -> None:
+    before = plan(("07:00", "getting up"), ("09:00", "shopping for the party"),
+                  ("11:00", "inviting friends to the party"),
+                  ("13:00", "baking a cake for the Valentine's Day party"))  # fmt: skip
+    assert len(Q.PLAN_DAY.parse(before, party_plan_q())) == 4
+    on_the_day = plan(("07:00", "getting up"), ("16:45", "going to the party"),
+                      ("19:00", "walking home"))  # fmt: skip
+    assert len(Q.PLAN_DAY.parse(on_the_day, party_plan_q(14))) == 3
+
+
+# -- where an action is done ---------------------------------------------------------------
+
+
+def home_steps_q() -> B.DecomposeSteps:
+    q = sample_questions()["decompose_steps"]
+    spots = (
+        B.Spot("bedroom", "bed", "home:bedroom:bed", role=Role.BED),
+        B.Spot("kitchen", "dining table", "home:kitchen:dining table", role=Role.TABLE),
+    )
+    return replace(q, spots=spots)
+
+
+def step(action: str, spot: str) -> dict:
+    return {"steps": [{"action": action, "minutes": 10, "spot": spot, "state": "",
+                       "emoji": "🍽", "importance": 2}]}  # fmt: skip
+
+
+def test_an_action_at_another_kind_of_object_than_it_names_is_refused() -> None:
+    """Qwen 1.5B decomposed Isabella's morning into 'setting up tables' at her bed."""
+    with pytest.raises(Invalid, match="done at a table, not at a bed; choose a spot with a "
+                                      "table \\(such as 'kitchen: dining table'\\)"):  # fmt: skip
+        Q.DECOMPOSE_STEPS.parse(step("setting up tables", "bedroom: bed"), home_steps_q())
+
+
+def test_an_action_at_the_object_it_names_or_at_one_it_does_not_name_is_fine() -> None:
+    q = home_steps_q()
+    assert Q.DECOMPOSE_STEPS.parse(step("setting up tables", "kitchen: dining table"), q)
+    assert Q.DECOMPOSE_STEPS.parse(step("making the bed", "bedroom: bed"), q)
+    assert Q.DECOMPOSE_STEPS.parse(step("reading a novel", "bedroom: bed"), q)
+    # the chosen object is named too: the action is at it
+    assert Q.DECOMPOSE_STEPS.parse(step("clearing the table from bed", "bedroom: bed"), q)

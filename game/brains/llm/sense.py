@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import cache
 from pathlib import Path
 
 from game.brains.dialogue.understand import content_stems, is_yes_no, stem
-from game.brains.event_words import EVENT_NOUNS, all_windows, find_date
+from game.brains.event_words import EVENT_NOUNS, all_windows, find_date, start_readings
 from game.core.records import Event, FactKind, MemoryRecord, PlanItem, Source
 from game.core.text import with_article
 from game.world.scenario import Resident
@@ -54,6 +54,8 @@ class ActivityWords:
     sleep: tuple[tuple[str, ...], ...]
     wake: tuple[tuple[str, ...], ...]
     naps: frozenset[str]
+    attend: frozenset[str]  # just before an event's name: the block is at the event
+    prepare: frozenset[str]  # anywhere in the block: it is about the event, on any day
 
 
 def _forms(base: str) -> set[str]:
@@ -78,9 +80,10 @@ def activity_words(path: Path = WORDS) -> ActivityWords:
         def phrases(key: str) -> tuple[tuple[str, ...], ...]:
             return tuple(tuple(p.split()) for p in raw[key])
 
+        prepare = {f for v in raw["prepare"] for f in _forms(v)}
         return ActivityWords(
             frozenset(verbs), frozenset(raw["not_verbs"]), phrases("sleep"), phrases("wake"),
-            frozenset(raw["naps"]),
+            frozenset(raw["naps"]), frozenset(raw["attend"]), frozenset(prepare),
         )  # fmt: skip
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise ValueError(f"{path.name}: unreadable activity words ({e})") from e
@@ -140,6 +143,133 @@ def plan_problem(
             return f"{day}, so a block about going to sleep cannot start at {item.start:%H:%M}"
         if says(text, vocab.wake) and item.start > wake + WAKE_SLACK:
             return f"{day}, so a block about getting up cannot start at {item.start:%H:%M}"
+    return None
+
+
+def block_time_problem(items: Sequence[PlanItem]) -> str | None:
+    """A block's activity happens at the block's start. One whose activity names another
+    time of day says two times for one doing ('opening the cafe at 8 am' in a block from
+    06:00, 'goes to bed at 23:00' from 22:00), and the planner keeps only the block's, so
+    the resident would open the cafe two hours early. A bare 'at 7' may be either half
+    of the day; either may agree."""
+    for item in items:
+        start = _minute(item.start)
+        for readings in start_readings(item.description):
+            if all(_apart(m, start) > TIME_SLACK for m in readings):
+                said = min(readings, key=lambda m: _apart(m, start))
+                return (
+                    f"the block that starts at {item.start:%H:%M} says its activity happens "
+                    f"at {said // 60:02d}:{said % 60:02d}; an activity happens at its "
+                    "block's start, so give that time its own block and leave times out "
+                    "of 'activity'"
+                )
+    return None
+
+
+def _apart(a: int, b: int) -> int:
+    """Minutes between two times of day, across midnight too."""
+    d = abs(a - b) % (24 * 60)
+    return min(d, 24 * 60 - d)
+
+
+def plan_event_problem(
+    items: Sequence[PlanItem], memories: Iterable[MemoryRecord], who: str
+) -> str | None:
+    """A plan block that names an event must agree with the event's typed fields: a day
+    it names is the event's day, and a block at the event (attending, hosting: an 'at
+    the party', 'hosting the party') is when the event is on. Qwen 1.5B planned Isabella
+    'visiting her regulars at the party' at 07:00 on February 13, for a party on the 14th
+    at 17:00. A block about the event ('shopping for the party', 'inviting friends to the
+    party') may be on any day and at any place, so neither its time nor its place is read
+    against the event's."""
+    events = known_events(memories)
+    if not events:
+        return None
+    for item in items:
+        text = item.description
+        group = _about(text, events)
+        if not group:
+            continue
+        first, what = group[0].event, group[0].what
+        day, _ = find_date(text, first.start.year, item.start.date())
+        if day is not None and all(day != k.event.start.date() for k in group):
+            return (
+                f"the {what} is on {first.start:%B %d}, not on {day:%B %d}, as far as {who} knows"
+            )
+        if _at_event(text, group) and not any(_meets(item, k.event) for k in group):
+            return (
+                f"the {what} is on {first.start:%B %d} from {first.start:%H:%M} to "
+                f"{first.end:%H:%M}, so the block on {item.start:%B %d} at "
+                f"{item.start:%H:%M} cannot be at it; a block at an event starts when the "
+                "event does, and any other block can only get ready for it"
+            )
+    return None
+
+
+_DETERMINERS = frozenset(["the", "a", "an", "her", "his", "their", "my", "our", "this"])
+
+
+def _at_event(text: str, group: Sequence[Known]) -> bool:
+    """Whether the block is at the event: an attending word just before the event's name
+    (its own words, a determiner or a possessive skipped), and no word of getting ready."""
+    vocab = activity_words()
+    seq = words(text)
+    if set(seq) & vocab.prepare:
+        return False
+    keys = {s for k in group for s in k.key}
+    named = {w for k in group for w in words(k.what)} | _DETERMINERS
+    for i, w in enumerate(seq):
+        if stem(w) not in keys:
+            continue
+        j = i - 1
+        while j >= 0 and (seq[j] in named or seq[j].endswith("'s")):
+            j -= 1
+        if j >= 0 and seq[j] in vocab.attend:
+            return True
+    return False
+
+
+def _meets(item: PlanItem, event: Event) -> bool:
+    """Whether the block overlaps the event, or ends at most TIME_SLACK before it (one
+    sets off for a party a little early)."""
+    end = item.start + timedelta(minutes=item.minutes)
+    slack = timedelta(minutes=TIME_SLACK)
+    return item.start < event.end and end > event.start - slack
+
+
+# -- where an action is done ---------------------------------------------------------------
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _thing_stems(text: str) -> set[str]:
+    """A text's words as stems of their singular ('tables' and 'table' alike)."""
+    return {stem(_singular(w)) for w in words(text) if len(w) > 2}
+
+
+def spot_problem(action: str, chosen: str, kinds: Mapping[str, str]) -> str | None:
+    """An action that names a kind of object one of the offered spots has is done at that
+    kind: 'setting up tables' at a bed, with a table on offer, is at the wrong spot. The
+    spots' kinds are typed (the map's role, or the object's name read by the object-state
+    table); the action's words are matched only against the kinds on offer, never a
+    list of phrasings. An action that names the chosen spot's own kind, or a word of its
+    object's name, is at it ('wiping the counter next to the tables' at the counter)."""
+    said = _thing_stems(action)
+    mine = kinds.get(chosen, "")
+    thing = chosen.split(":")[-1]
+    if not chosen or _thing_stems(f"{thing} {mine}") & said:
+        return None
+    here = with_article((mine or thing).strip())
+    for label, kind in kinds.items():
+        stems = _thing_stems(kind)
+        if kind and kind != mine and stems and stems <= said:
+            there = with_article(kind)
+            return (
+                f"the action is done at {there}, not at {here}; choose a spot with {there} "
+                f"(such as {label!r}) or an action done at {here}"
+            )
     return None
 
 

@@ -505,7 +505,12 @@ def _plan_parse(data: dict[str, Any], q: PlanDay) -> tuple[PlanItem, ...]:
         minutes = int((end - start).total_seconds() // 60)
         if minutes > 0:
             out.append(PlanItem(text, start, minutes, place))
-    problem = sense.plan_problem(out, q.wake, q.sleep, q.ctx.persona.name)
+    who = q.ctx.persona.name
+    problem = (
+        sense.plan_problem(out, q.wake, q.sleep, who)
+        or sense.block_time_problem(out)
+        or sense.plan_event_problem(out, q.ctx.memories, who)
+    )
     if problem:
         raise Invalid(problem)
     return tuple(out)
@@ -578,6 +583,10 @@ def _parse_step(entry: dict[str, Any], q: DecomposeHours | DecomposeSteps) -> Pl
         chosen = one_of(label, _spot_labels(q), "spots")
         address = next(s.address for s in q.spots if s.label == chosen)
     action = activity(entry, "action", 100)
+    if address:
+        misplaced = sense.spot_problem(action, chosen, _spot_kinds(q))
+        if misplaced:
+            raise Invalid(misplaced)
     state = text_field(entry, "state", 60, empty=True) if address else ""
     if state:
         spot = next(s for s in q.spots if s.address == address)
