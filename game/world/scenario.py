@@ -144,20 +144,51 @@ def denies(answer: str) -> bool:
     return bool(_NEGATION.search(answer))
 
 
+MIN_PHRASINGS = 5  # a declared `questions` list: fewer give no median worth the name
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The published figures an intent is set beside in `study`'s table (the paper's,
+    for the town it reproduces): how many knew at the end, were invited, came. Data of
+    the scenario, so no code names the paper's events."""
+
+    diffusion: float | None = None
+    invited: float | None = None
+    accepted: float | None = None
+    attended: float | None = None
+
+
 @dataclass(frozen=True)
 class Intent:
+    """Something a resident holds at the start. A public intent's diffusion is measured
+    by asking every resident each of `questions` (the phrasings), each in a conversation
+    of its own followed by `follow_up`: one wording's luck is not the measure."""
+
     id: str
     holder: str
     text: str
     keywords: tuple[str, ...]
     private: bool = False
     event: Event | None = None
-    question: str = ""  # the diffusion interview's question ('' = not interviewed)
-    rubric: Rubric = Rubric()  # what a correct answer to `question` must name
+    questions: tuple[str, ...] = ()  # the diffusion interview's phrasings (() = not asked)
+    rubric: Rubric = Rubric()  # what a correct answer to a phrasing must name
+    follow_up: str = ""  # asked next in the same conversation ('' = one question each)
+    paper: Reference = Reference()
+
+    @property
+    def question(self) -> str:
+        """The first phrasing ('' when the intent is not interviewed): the wording a
+        single question (the judge's prompt, the battery) uses."""
+        return self.questions[0] if self.questions else ""
 
     def mentioned_in(self, text: str) -> bool:
         low = text.lower()
         return any(k in low for k in self.keywords)
+
+    def given_away(self, question: str) -> tuple[str, ...]:
+        """The rubric terms a question names: an echo of it would pass for knowing."""
+        return tuple(t for p in self.rubric.parts for t in p.any_of if _word(t).search(question))
 
 
 @dataclass(frozen=True)
@@ -394,12 +425,55 @@ def _intent(label: str, raw: Any, names: set[str]) -> Intent:
     keywords = tuple(k.lower() for k in r.texts("keywords"))
     if not keywords:
         r.fail(f"intent {intent_id!r} needs at least one keyword", "keywords")
-    question = r.text("question", None) or ""
     rubric = Rubric(tuple(_part(r, intent_id, p) for p in r.get("answer_must_name", list, [])))
-    if question and not rubric.parts:
+    questions, follow_up = _phrasings(r, intent_id)
+    if questions and not rubric.parts:
         r.fail(f"intent {intent_id!r} has a question but no answer_must_name", "answer_must_name")
     private = bool(r.get("private", bool, False))
-    return Intent(intent_id, holder, r.text("text"), keywords, private, event, question, rubric)
+    intent = Intent(intent_id, holder, r.text("text"), keywords, private, event,
+                    questions, rubric, follow_up, _reference(r, intent_id))  # fmt: skip
+    if "questions" in raw:  # the single `question` of older files is taken as it was
+        for q in (*questions, follow_up):
+            if terms := intent.given_away(q):
+                r.fail(f"intent {intent_id!r}: {q!r} gives the answer away "
+                       f"(names {', '.join(terms)})", "questions")  # fmt: skip
+    return intent
+
+
+def _phrasings(r: _Reader, intent_id: str) -> tuple[tuple[str, ...], str]:
+    """`questions` (at least MIN_PHRASINGS, none twice) or, as older scenarios have it,
+    one `question`; and the optional `follow_up` asked after each."""
+    if "questions" in r.data and "question" in r.data:
+        r.fail(f"intent {intent_id!r}: give either questions or question, not both", "questions")
+    if "questions" in r.data:
+        questions = tuple(q.strip() for q in r.texts("questions"))
+        if len(questions) < MIN_PHRASINGS:
+            r.fail(f"intent {intent_id!r}: at least {MIN_PHRASINGS} phrasings, "
+                   f"got {len(questions)}", "questions")  # fmt: skip
+        if any(not q for q in questions):
+            r.fail(f"intent {intent_id!r}: a phrasing is empty", "questions")
+        if len({q.lower() for q in questions}) < len(questions):
+            r.fail(f"intent {intent_id!r}: a phrasing is given twice", "questions")
+    else:
+        question = r.text("question", None)
+        questions = (question.strip(),) if question else ()
+    follow_up = (r.text("follow_up", None) or "").strip()
+    if follow_up and not questions:
+        r.fail(f"intent {intent_id!r}: a follow_up needs questions to follow", "follow_up")
+    return questions, follow_up
+
+
+def _reference(r: _Reader, intent_id: str) -> Reference:
+    """{"diffusion": 13, "invited": 12, "attended": 5}: the published figures, if any."""
+    raw = r.get("paper", dict, {})
+    fields = Reference.__dataclass_fields__
+    for key, value in raw.items():
+        if key not in fields:
+            r.fail(f"intent {intent_id!r}: unknown figure {key!r} "
+                   f"(one of {', '.join(fields)})", "paper")  # fmt: skip
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            r.fail(f"intent {intent_id!r}: {key!r} must be a number", "paper")
+    return Reference(**{k: float(v) for k, v in raw.items()})
 
 
 def _part(r: _Reader, intent_id: str, raw: Any) -> AnswerPart:

@@ -151,3 +151,68 @@ def test_each_resident_knows_the_work_and_home_of_those_it_has_a_relation_with()
     assert isabella.name not in known
     klaus_known = next(k for k in residents["Maria Lopez"].acquainted if k.name == klaus.name)
     assert klaus_known.workplace == klaus.workplace and klaus_known.occupation == klaus.occupation
+
+
+PHRASINGS = [
+    "Is anyone throwing a party this week?",
+    "Any parties I should know about?",
+    "Anything fun going on in town soon?",
+    "Heard about any get-togethers coming up?",
+    "What's the social event of the week?",
+]
+MUST_NAME = [{"what": "host or place", "any_of": ["John", "Hobbs Cafe"]}]
+
+
+def asked(**fields):
+    """GOOD with its intent interviewed: the phrasings, a rubric and `fields` over them."""
+    doc = copy.deepcopy(GOOD)
+    doc["intents"][0] |= {"questions": PHRASINGS, "answer_must_name": MUST_NAME,
+                          "follow_up": "Who's behind it, and when?"}  # fmt: skip
+    doc["intents"][0] |= fields
+    return {**doc, "intents": [{k: v for k, v in doc["intents"][0].items() if v is not KeyError}]}
+
+
+def test_an_intent_declares_its_phrasings_and_a_follow_up(tmp_path, town):
+    intent = load_scenario(write(tmp_path, asked(paper={"attended": 5})), town).intent("party")
+    assert intent.questions == tuple(PHRASINGS) and intent.question == PHRASINGS[0]
+    assert intent.follow_up == "Who's behind it, and when?"
+    assert intent.paper.attended == 5 and intent.paper.diffusion is None
+
+
+def test_a_single_question_still_loads(tmp_path, town):
+    """Older scenarios declare one `question` (which may name what it asks about)."""
+    doc = asked(questions=KeyError, follow_up=KeyError, question="Is John hosting a party?")
+    intent = load_scenario(write(tmp_path, doc), town).intent("party")
+    assert intent.questions == ("Is John hosting a party?",) and intent.follow_up == ""
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        (asked(questions=PHRASINGS[:4]), "at least 5 phrasings, got 4"),
+        (asked(questions=[*PHRASINGS[:4], PHRASINGS[0].upper()]), "a phrasing is given twice"),
+        (asked(question="Any party?"), "either questions or question, not both"),
+        (
+            asked(questions=[*PHRASINGS[:4], "Is John hosting anything?"]),
+            "'Is John hosting anything?' gives the answer away (names John)",
+        ),
+        (asked(follow_up="Is it at Hobbs Cafe?"), "gives the answer away (names Hobbs Cafe)"),
+        (asked(questions=KeyError), "a follow_up needs questions to follow"),
+        (asked(answer_must_name=[]), "has a question but no answer_must_name"),
+        (asked(paper={"guests": 3}), "unknown figure 'guests'"),
+        (asked(paper={"attended": "five"}), "'attended' must be a number"),
+    ],
+)
+def test_bad_phrasings(tmp_path, town, doc, expected):
+    path = write(tmp_path, doc)
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path, town)
+    assert expected in str(info.value)
+
+
+def test_the_bundled_phrasings_do_not_give_the_answer_away():
+    for name in ("smallville", "three"):
+        for intent in load_scenario(name).intents:
+            if intent.questions:
+                assert len(intent.questions) >= 5 and intent.follow_up
+                assert not any(intent.given_away(q) for q in intent.questions)
