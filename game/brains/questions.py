@@ -430,6 +430,31 @@ class JudgeAnswer(Question[bool]):
         return (self.resident, self.question, self.answer)
 
 
+def answer_labels(n: int) -> tuple[str, ...]:
+    """The labels `n` answers are shown with: A, B, C..."""
+    return tuple(chr(ord("A") + i) for i in range(n))
+
+
+@dataclass(frozen=True)
+class RankAnswers(ForPersona, Question[tuple[int, ...]]):
+    """Order one question's answers by believability as this resident's words, for the
+    evaluation's ranking (`evaluate --rank`). `answers` are shown labelled A, B, C... in
+    the order given (the caller has shuffled them and hides who gave each). The answer is
+    the answers' positions, most believable first; () means no verdict (the model gave no
+    usable ordering), which the ranking leaves out rather than inventing one."""
+
+    persona: Resident
+    question: str
+    answers: tuple[str, ...]
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return answer_labels(len(self.answers))
+
+    def memo_key(self) -> Hashable:
+        return (self.persona.name, self.question, self.answers)
+
+
 ALL: tuple[type[Question[Any]], ...] = (
     RateImportance,
     PlanDay,
@@ -447,6 +472,7 @@ ALL: tuple[type[Question[Any]], ...] = (
     Summarize,
     Answer,
     JudgeAnswer,
+    RankAnswers,
 )
 
 

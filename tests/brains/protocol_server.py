@@ -25,7 +25,9 @@ every string), 'endless' (a streamed answer that never finishes: tokens keep com
 'few_rows', 'nan', 'empty', 'huge_dim', 'ragged', 'nested'. `accepts` lists the
 response_format types it takes (drop 'json_schema' to act like llama.cpp's server, drop
 both to act like a server without structured output), `embeddings=False` makes
-/v1/embeddings a 404, and `forced[question]` fixes the answer to one question.
+/v1/embeddings a 404, `forced[question]` fixes the answer to one question, and
+`makers[question]` answers it with a function of (schema, prompt): a fake judge whose
+preferences a test knows. A ranking ("rank") is otherwise answered in the labels' order.
 
 `like_llama()` makes it behave as llama-cpp-python's server does: json_schema gets a 500
 whose body names response_format; /v1/embeddings gets a 500 ("must be created with
@@ -64,6 +66,7 @@ import sys
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -133,6 +136,8 @@ class ProtocolServer:
         self.retry_after = "0.05"
         self.hang_seconds = 2.0
         self.forced: dict[str, dict[str, Any]] = {}  # question name -> the answer to give
+        # question name -> (schema, prompt) -> the answer: a fake with known preferences
+        self.makers: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {}
         self.llama = False  # see like_llama()
         self.per_token = False  # /v1/embeddings answers one vector per token
         self.stubborn: set[str] = set()  # questions answered wrongly until a seed is sent
@@ -410,7 +415,11 @@ def chat(server: ProtocolServer, body: dict[str, Any], auth: str):
     server.count(name)
     if not name and not schema:
         return _filled(body, prompt)
-    answer = server.forced.get(name) or answer_for(name, schema, _last_user(messages))
+    maker = server.makers.get(name)
+    question = _last_user(messages)
+    answer = server.forced.get(name) or (
+        maker(schema, question) if maker else answer_for(name, schema, question)
+    )
     if fault in ("key_echo", "controls"):
         answer = _strings(answer, fault, auth.removeprefix("Bearer "))
     content = _mutate(answer, fault)
@@ -797,6 +806,7 @@ MAKERS = {
     "emoji": lambda s, p: {"emoji": pick(EMOJI, p)},
     "summarize": lambda s, p: {"summary": f"{_about(p)} keeps to a routine and cares for friends."},
     "answer": lambda s, p: {"answer": "I have been busy with my work lately."},
+    "rank": lambda s, p: {"order": list(s["properties"]["order"]["items"]["enum"])},
 }
 
 

@@ -68,6 +68,9 @@ def sample_questions() -> dict[str, B.Question]:
             "Sam Moore is running for mayor",
             Rubric((AnswerPart("Sam", ("Sam",)), AnswerPart("the office", ("mayor",)))),
         ),
+        "rank": B.RankAnswers(
+            p, "What is your occupation?", ("I study physics.", "I'm a student.", "No idea.")
+        ),
     }
 
 
@@ -251,6 +254,19 @@ def test_a_conversation_starts_with_the_first_speaker_and_ends() -> None:
     assert [u.end for u in talk.lines] == [False, True] and talk.importance == (2, 4)
     with pytest.raises(Invalid, match="speaks first"):
         Q.CONVERSE.parse({"lines": lines[::-1], "importance_a": 2, "importance_b": 2}, args)
+
+
+def test_a_ranking_holds_every_label_once_and_its_fallback_is_no_verdict() -> None:
+    args = sample_args()["rank"]
+    schema = Q.RANK.schema(args)["properties"]["order"]
+    assert schema["items"]["enum"] == ["A", "B", "C"] and schema["minItems"] == 3
+    assert Q.RANK.parse({"order": ["C", "A", "B"]}, args) == (2, 0, 1)
+    for wrong in (["A", "B"], ["A", "A", "B"], ["A", "B", "D"], "ABC"):
+        with pytest.raises(Invalid):
+            Q.RANK.parse({"order": wrong}, args)
+    prompt = render(Q.RANK, args)[1]["content"]
+    assert 'A. "I study physics."' in prompt and 'C. "No idea."' in prompt
+    assert Q.RANK.fallback(None, args) == ()
 
 
 def test_fallbacks_are_typed_answers_to_the_same_question() -> None:

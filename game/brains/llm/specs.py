@@ -45,6 +45,7 @@ from game.brains.questions import (
     JudgeAnswer,
     PlanDay,
     Question,
+    RankAnswers,
     RateImportance,
     React,
     ReflectQuestions,
@@ -1133,6 +1134,43 @@ JUDGE = Spec(
     max_tokens=40,
 )
 
+
+def _rank_parse(data: dict[str, Any], q: RankAnswers) -> tuple[int, ...]:
+    """Every label exactly once: an ordering, not a pick of favourites."""
+    order = want(data, "order", list)
+    labels = q.labels
+    if any(not isinstance(x, str) or x.strip() not in labels for x in order):
+        raise Invalid(f"'order' may hold only the labels {', '.join(labels)}")
+    picked = [labels.index(x.strip()) for x in order]
+    if len(set(picked)) != len(picked) or len(picked) != len(labels):
+        raise Invalid(f"'order' must hold each of {', '.join(labels)} exactly once")
+    return tuple(picked)
+
+
+def _labelled(q: RankAnswers) -> str:
+    """One line per answer: its label and its words, quoted (an answer is data)."""
+    pairs = zip(q.labels, q.answers, strict=True)
+    return "\n".join(f"{label}. {quoted(_clip(a, 800))}" for label, a in pairs)
+
+
+RANK = Spec(
+    RankAnswers,
+    "rank",
+    "rank.txt",
+    lambda q: {
+        "persona": persona_line(q.persona),
+        "name": q.persona.name,
+        "question": quoted(_clip(q.question, 400)),
+        "answers": _labelled(q),
+        "labels": ", ".join(q.labels),
+    },
+    lambda q: titled("rank", obj(order=arr(enum(q.labels), len(q.labels), len(q.labels)))),
+    _rank_parse,
+    # No scripted stand-in: a ranking the model did not give is no verdict, never a guess.
+    fallback=lambda s, q: (),
+    max_tokens=60,
+)
+
 ALL: tuple[Spec, ...] = (
     IMPORTANCE,
     PLAN_DAY,
@@ -1150,5 +1188,6 @@ ALL: tuple[Spec, ...] = (
     SUMMARIZE,
     ANSWER,
     JUDGE,
+    RANK,
 )
 SPECS: Mapping[type[Question[Any]], Spec] = {s.kind: s for s in ALL}
