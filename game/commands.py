@@ -164,8 +164,14 @@ def _judge_brain(args: argparse.Namespace):
 
 def _evaluate(args: argparse.Namespace) -> int:
     from game.sim.evaluation import evaluate
+    from game.sim.ranking import as_json, rank, read_human
+    from game.sim.ranking import table as rank_table
     from game.sim.study import summarize, table
 
+    if args.human and not args.rank:
+        raise SmallvilleError("--human FILE is the baseline of --rank: add --rank")
+    if args.rank and args.judge != "llm":
+        raise SmallvilleError(RANK_NEEDS_A_MODEL)
     judge = _judge_brain(args)
     report = Path(args.report)
     results = []
@@ -173,10 +179,16 @@ def _evaluate(args: argparse.Namespace) -> int:
         for name in args.load:
             sim = _load(args, name, judge=judge is not None)
             try:
+                human = read_human(Path(args.human), sim) if args.human else None  # first
                 result = evaluate(sim, judge) | {"save": name}
+                ranked = rank(sim, judge, human) if args.rank else None
+                if ranked is not None:
+                    result["believability"] = as_json(ranked)
                 results.append(result)
                 _chart(sim, result, _chart_path(args, report, name))
                 _print_summary(name, result)
+                if ranked is not None:
+                    print(rank_table(ranked))
             finally:
                 sim.close()
     finally:
@@ -190,6 +202,12 @@ def _evaluate(args: argparse.Namespace) -> int:
     report.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     print(f"evaluation written to {report}", file=sys.stderr)
     return 0
+
+
+RANK_NEEDS_A_MODEL = (
+    "--rank needs a model judge (--judge llm, with --base-url and --model): the scripted "
+    "brain has no judgement of believability, so it ranks nothing"
+)
 
 
 def _chart_path(args: argparse.Namespace, report: Path, save: str) -> Path:
@@ -329,6 +347,17 @@ def register(sub) -> None:
         choices=("keyword", "llm"),
         default="keyword",
         help="llm: a model also judges each answer with the same rubric (shown side by side)",
+    )
+    ev.add_argument(
+        "--rank",
+        action="store_true",
+        help="also rank believability the paper's way: the battery under each condition, "
+        "ordered by the model judge (needs --judge llm), TrueSkill-style ratings",
+    )
+    ev.add_argument(
+        "--human",
+        metavar="FILE",
+        help="with --rank: answers written by people (JSON lines: agent, question, answer)",
     )
     add_llm_arguments(ev, with_brain=True)
     add_talk_arguments(ev)
