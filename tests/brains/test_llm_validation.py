@@ -408,3 +408,30 @@ def test_an_action_at_the_object_it_names_or_at_one_it_does_not_name_is_fine() -
     assert Q.DECOMPOSE_STEPS.parse(step("reading a novel", "bedroom: bed"), q)
     # the chosen object is named too: the action is at it
     assert Q.DECOMPOSE_STEPS.parse(step("clearing the table from bed", "bedroom: bed"), q)
+
+
+def test_a_meal_or_part_of_the_day_out_of_its_hours_or_a_meal_twice_is_refused() -> None:
+    """Qwen 1.5B planned Klaus 'meets Maria Lopez in the college dorm for lunch' at 09:00,
+    'writes at Hobbs Cafe in the afternoon' at 10:00, and lunch four times."""
+    q = sample_questions()["plan_day"]
+    early = plan(("07:00", "getting up"), ("09:00", "meeting Maria for lunch"),
+                 ("10:00", "studying"))  # fmt: skip
+    with pytest.raises(Invalid, match="starts at 09:00 names lunch, which is between 11:00"):
+        Q.PLAN_DAY.parse(early, q)
+    morning = plan(("07:00", "getting up"), ("10:00", "writing at the cafe in the afternoon"),
+                   ("11:00", "studying"))  # fmt: skip
+    with pytest.raises(Invalid, match="names afternoon"):
+        Q.PLAN_DAY.parse(morning, q)
+    twice = plan(("07:00", "getting up"), ("12:00", "having lunch"), ("13:00", "studying"),
+                 ("14:00", "meeting Maria for lunch again"))  # fmt: skip
+    with pytest.raises(Invalid, match="lunch is in the blocks at 12:00 and 14:00"):
+        Q.PLAN_DAY.parse(twice, q)
+
+
+def test_a_meal_in_its_hours_or_got_ready_for_is_fine() -> None:
+    q = sample_questions()["plan_day"]
+    day = plan(("07:00", "having breakfast"), ("09:00", "buying groceries for dinner"),
+               ("10:30", "studying until lunch"), ("18:00", "cooking dinner"),
+               ("20:00", "planning tomorrow morning's class"),
+               ("22:00", "reading at night"))  # fmt: skip
+    assert len(Q.PLAN_DAY.parse(day, q)) == 6

@@ -5,11 +5,16 @@ shape with nonsense that reads like an answer: an interview answer that repeats 
 question, a plan activity that is a clock time ("12:00") or names no doing ("lunch"), an
 object state no object can be in ("socialism"), a plan that puts the resident to bed
 right after waking, a summary that gives the party another host, place or time than the
-resident was told. Each check here compares the answer with what the question's own
-fields say (the resident's wake and sleep times, the object's kind and its vocabulary,
-the events in the resident's memories) and returns what is wrong in words for the
-re-ask, or None. Words are read through small vocabularies kept as data
-(activity_words.json, game/world/object_states.json), never a pattern per phrasing.
+resident was told, a plan block whose activity names another clock time than the block's
+own ("opening the cafe at 8 am" from 06:00), a meal or part of the day out of its hours
+("lunch" at 09:00) or a meal twice, a block at an event when the event is not on, an
+action at one kind of object that names another one on offer ("setting up tables" at a
+bed). Each check here compares the answer with what the question's own fields say (the
+resident's wake and sleep times, the block's start, the object's kind and its
+vocabulary, the spots offered and their kinds, the events in the resident's memories)
+and returns what is wrong in words for the re-ask, or None. Words are read through small
+vocabularies kept as data (activity_words.json, game/world/object_states.json), never a
+pattern per phrasing.
 """
 
 from __future__ import annotations
@@ -56,6 +61,8 @@ class ActivityWords:
     naps: frozenset[str]
     attend: frozenset[str]  # just before an event's name: the block is at the event
     prepare: frozenset[str]  # anywhere in the block: it is about the event, on any day
+    times_of_day: dict[str, tuple[int, int]]  # a meal or a part of the day: its hours
+    ahead: frozenset[str]  # a block with one speaks of a meal or a time, or gets ready
 
 
 def _forms(base: str) -> set[str]:
@@ -81,12 +88,20 @@ def activity_words(path: Path = WORDS) -> ActivityWords:
             return tuple(tuple(p.split()) for p in raw[key])
 
         prepare = {f for v in raw["prepare"] for f in _forms(v)}
+        hours = {k: (_hhmm(a), _hhmm(b)) for k, (a, b) in raw["times_of_day"].items()}
+        ahead = {f for v in raw["ahead"] for f in _forms(v)}
         return ActivityWords(
             frozenset(verbs), frozenset(raw["not_verbs"]), phrases("sleep"), phrases("wake"),
-            frozenset(raw["naps"]), frozenset(raw["attend"]), frozenset(prepare),
+            frozenset(raw["naps"]), frozenset(raw["attend"]), frozenset(prepare), hours,
+            frozenset(ahead),
         )  # fmt: skip
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise ValueError(f"{path.name}: unreadable activity words ({e})") from e
+
+
+def _hhmm(text: str) -> int:
+    hour, minute = text.split(":")
+    return int(hour) * 60 + int(minute)
 
 
 def words(text: str) -> list[str]:
@@ -164,6 +179,53 @@ def block_time_problem(items: Sequence[PlanItem]) -> str | None:
                     "of 'activity'"
                 )
     return None
+
+
+def day_part_problem(items: Sequence[PlanItem]) -> str | None:
+    """A block that names a meal or a part of the day must be when it can be, and a meal
+    is had once a day. Qwen 1.5B planned Klaus 'meets Maria Lopez in the college dorm for
+    lunch' at 09:00, 'writes at Hobbs Cafe in the afternoon' at 10:00, and lunch four
+    times. The hours are kept as data (activity_words.json), generous at both ends: only
+    a block that does not overlap them at all is refused, and a block that gets ready for
+    the meal or speaks of it ('buying groceries for dinner', 'planning tomorrow
+    morning's class') is not read."""
+    vocab = activity_words()
+    hours = vocab.times_of_day
+    had: dict[str, PlanItem] = {}
+    for item in items:
+        if set(words(item.description)) & vocab.ahead:
+            continue  # 'buying groceries for dinner', 'telling Maria about tonight'
+        start = _minute(item.start)
+        span = (start, start + max(1, item.minutes))
+        for word in dict.fromkeys(w for w in words(item.description) if w in hours):
+            if not _meets_hours(span, hours[word]):
+                a, b = hours[word]
+                return (
+                    f"the block that starts at {item.start:%H:%M} names {word}, which is "
+                    f"between {a // 60:02d}:{a % 60:02d} and {b // 60:02d}:{b % 60:02d}; "
+                    "give each block what is done at its own time"
+                )
+            meal = word in ("breakfast", "brunch", "lunch", "dinner", "supper")
+            if meal and word in had:
+                return (
+                    f"{word} is in the blocks at {had[word].start:%H:%M} and "
+                    f"{item.start:%H:%M}; a meal is had once a day, so give the other "
+                    "block something else to do"
+                )
+            if meal:
+                had[word] = item
+    return None
+
+
+def _meets_hours(span: tuple[int, int], hours: tuple[int, int]) -> bool:
+    """Whether the minutes after midnight `span` overlap `hours`, which may run past
+    midnight ('night', 19:00 to 04:00); a span may too (a block until 01:00)."""
+    a, b = hours
+    windows = [(a, b)] if a < b else [(a, 24 * 60), (0, b)]
+    day = 24 * 60
+    return any(
+        span[0] < w1 + shift and w0 + shift < span[1] for w0, w1 in windows for shift in (0, day)
+    )
 
 
 def _apart(a: int, b: int) -> int:
