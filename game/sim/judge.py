@@ -102,13 +102,18 @@ def claimed_source(answer: str, names: Iterable[str], speaker: str) -> str:
     return ""
 
 
-def claimed_host(answer: str, names: Iterable[str]) -> str:
-    """The resident the answer names as the host ('Isabella is hosting', "Isabella's party")."""
+EVENT_NOUNS = ("event", "celebration")  # what any event may be called after its host
+
+
+def claimed_host(answer: str, names: Iterable[str], nouns: Iterable[str] = ()) -> str:
+    """The resident the answer names as the host ('Tom is hosting', "Tom's cook-off"):
+    `nouns` are what this event is called (the intent's keywords), beside EVENT_NOUNS."""
+    called = "|".join(re.escape(n) for n in sorted({*nouns, *EVENT_NOUNS}, key=len, reverse=True))
     for name in sorted(names, key=len, reverse=True):
         who = _name_pattern(name)
         if re.search(rf"(?:{who}) (?:is hosting|is throwing|hosts|will host|is having)", answer):
             return name
-        if re.search(rf"(?:{who})'s (?:[\w']+ ){{0,3}}(?:party|celebration|event)", answer):
+        if re.search(rf"(?:{who})'s (?:[\w'-]+ ){{0,3}}(?i:{called})\b", answer):
             return name
     return ""
 

@@ -205,11 +205,18 @@ def check_yes(sim, name: str, intent: Intent, answer: str) -> list[str]:
     for t in named_times(answer):
         if events and not any(_minutes(e.start) <= t <= _minutes(e.end) for e in events):
             why.append(f"names {t // 60:02d}:{t % 60:02d}, outside the times they heard")
-    host = claimed_host(answer, sim.agents)
+    host = claimed_host(answer, sim.agents, event_nouns(intent))
     hosts = {e.host or intent.holder for e in events}
     if host and events and host not in hosts:
         why.append(f"names {host} as host; they heard {', '.join(sorted(hosts))}")
     return why
+
+
+def event_nouns(intent: Intent) -> tuple[str, ...]:
+    """What an answer may call the intent after its host's name ("Tom's chili cook-off"):
+    its keywords and the last word of its event's name."""
+    what = intent.event.what.split() if intent.event is not None else []
+    return (*intent.keywords, *what[-1:])
 
 
 def knows_of_in_memory(agent, other: str) -> bool:

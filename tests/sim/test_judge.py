@@ -97,8 +97,12 @@ def test_times_sources_and_hosts():
     assert claimed_source("I heard it from Sam at lunch.", NAMES, "Klaus Mueller") == "Sam Moore"
     assert claimed_source("Isabella told me so.", NAMES, "Isabella Rodriguez") == ""
     assert claimed_host(text, NAMES) == "Isabella Rodriguez"
-    assert claimed_host("Maria's Valentine party is on Friday.", NAMES) == "Maria Lopez"
-    assert claimed_host("There is a party.", NAMES) == ""
+    said = "Maria's Valentine party is on Friday."
+    assert claimed_host(said, NAMES, PARTY.keywords) == "Maria Lopez"
+    assert claimed_host(said, NAMES) == ""  # what this event is called comes from its intent
+    assert claimed_host("There is a party.", NAMES, PARTY.keywords) == ""
+    assert claimed_host("Tom's chili cook-off is at six.", NAMES, ("cook-off",)) == "Tom Moreno"
+    assert claimed_host("Tom's going to do the dishes.", NAMES, ("cook-off",)) == ""
 
 
 def test_specific_and_grounded():
