@@ -22,19 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.sim.study import study, table  # noqa: E402
 
-KEYS = {
-    "party diffusion": "party_diffusion",
-    "candidacy diffusion": "candidacy_diffusion",
-    "party keyword mentions": "party_keyword_mentions",
-    "density start": "density_start",
-    "density end": "density_end",
-    "density end (memory proxy)": "density_end_memory_proxy",
-    "hallucination rate": "hallucination_rate",
-    "invited": "invited",
-    "accepted": "accepted",
-    "attended": "attended",
-    "conversations": "conversations",
-}
+
+def key(measure: str) -> str:
+    """'diffusion.launch spread' -> 'diffusion_launch_spread' (the JSON line's keys)."""
+    for old in (".", ": ", " (", ")", " "):
+        measure = measure.replace(old, "_")
+    return measure.strip("_")
 
 
 def main() -> None:
@@ -48,24 +41,21 @@ def main() -> None:
     seeds = [int(s) for s in args.seeds.split(",")]
     began = time.perf_counter()
 
-    def done(seed: int, result: dict) -> None:
-        spread = result["information_diffusion"]
-        print(
-            f"seed {seed}: party {spread['party']['end']}, candidacy "
-            f"{spread['election']['end']}, {time.perf_counter() - began:.0f} s",
-            flush=True,
-        )
+    def done(seed: int, result) -> None:
+        spread = ", ".join(f"{k} {d.end:g}" for k, d in result.diffusion.items())
+        print(f"seed {seed}: {spread}, {time.perf_counter() - began:.0f} s", flush=True)
 
     results, rows = study(args.scenario, seeds, args.hours, workers=args.workers, on_seed=done)
     wall = time.perf_counter() - began
     if args.report:
-        doc = {"evaluations": results, "summary": rows}
+        evaluations = [r.to_json() | {"seed": s} for s, r in zip(seeds, results, strict=True)]
+        doc = {"evaluations": evaluations, "summary": [r.to_json() for r in rows]}
         Path(args.report).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     print(table(rows))
     out: dict = {"benchmark": "believability", "seeds": seeds, "game_hours": args.hours}
     for row in rows:
-        key = KEYS.get(row["measure"]) or row["measure"].replace(": ", "_").replace(" ", "_")
-        out[key] = {k: row.get(k) for k in ("mean", "min", "max", "paper")}
+        out[key(row.measure)] = {"mean": row.mean, "min": row.low, "max": row.high,
+                                 "paper": row.paper}  # fmt: skip
     out["wall_seconds"] = round(wall, 1)
     print(json.dumps(out))
 

@@ -793,10 +793,8 @@ class Truth:
     def f_attended(self):
         if not self.event:
             return None
-        e = memo(self.sim, "attendance", lambda: measures.attendance(self.sim)).get(
-            self.event.id, {}
-        )
-        return self.name in set(e.get("attended", [])) | set(e.get("present_not_counted", []))
+        e = memo(self.sim, "attendance", lambda: measures.attendance(self.sim)).get(self.event.id)
+        return e is not None and self.name in {*e.attended, *e.present_not_counted}
 
     def heard(self, intents) -> list:
         return [r for i in intents for r in self.tagged(i) if r.fact.source is Source.HEARD]
@@ -811,14 +809,13 @@ class Truth:
 
     def f_event_goers(self):
         e = (
-            memo(self.sim, "attendance", lambda: measures.attendance(self.sim)).get(
-                self.event.id, {}
-            )
+            memo(self.sim, "attendance", lambda: measures.attendance(self.sim)).get(self.event.id)
             if self.event
-            else {}
+            else None
         )
+        accepted = e.accepted if e is not None else ()
         known = {n for n, _ in self.relations()}
-        return self.first([n for n in e.get("accepted", []) if n in known and n != self.name])
+        return self.first([n for n in accepted if n in known and n != self.name])
 
     def f_events_tomorrow(self):
         tomorrow = (self.now + timedelta(days=1)).date()

@@ -101,19 +101,22 @@ def raised(sim) -> dict:
     return out
 
 
+ANSWERS = ("invited", "accepted", "maybe", "declined", "attended")
+
+
 def event_figures(sim) -> dict:
     """Per event intent, by issue #12's strict attendance measure: invited, accepted,
     maybe, declined (each resident's latest answer) and who attended (present for long
     enough and doing the event's things), and how the answers match the attendance."""
     out = {}
     for intent_id, e in attendance(sim).items():
-        present = set(e["attended"]) | set(e["present_not_counted"])
-        start, end = datetime.fromisoformat(e["start"]), datetime.fromisoformat(e["end"])
+        present = {*e.attended, *e.present_not_counted}
+        start, end = datetime.fromisoformat(e.start), datetime.fromisoformat(e.end)
         out[intent_id] = {
-            **{k: e[k] for k in ("invited", "accepted", "maybe", "declined", "attended")},
-            "accepted_who_came": len(set(e["accepted"]) & set(e["attended"])),
-            "declined_who_came": len(set(e["declined"]) & set(e["attended"])),
-            "declined_present": len(set(e["declined"]) & present),  # there, not for the event
+            **{k: list(getattr(e, k)) for k in ANSWERS},
+            "accepted_who_came": len(set(e.accepted) & set(e.attended)),
+            "declined_who_came": len(set(e.declined) & set(e.attended)),
+            "declined_present": len(set(e.declined) & present),  # there, not for the event
             "talks_during": _talks(sim, start, end),
             "talks_day_before": _talks(sim, start - timedelta(days=1), end - timedelta(days=1)),
         }

@@ -163,7 +163,7 @@ def _judge_brain(args: argparse.Namespace):
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from game.sim.evaluation import evaluate
+    from game.sim.evaluation import measure
     from game.sim.ranking import as_json, rank, read_human
     from game.sim.ranking import table as rank_table
     from game.sim.study import summarize, table
@@ -174,19 +174,20 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise SmallvilleError(RANK_NEEDS_A_MODEL)
     judge = _judge_brain(args)
     report = Path(args.report)
-    results = []
+    results, measured = [], []
     try:
         for name in args.load:
             sim = _load(args, name, judge=judge is not None)
             try:
                 human = read_human(Path(args.human), sim) if args.human else None  # first
-                result = evaluate(sim, judge) | {"save": name}
+                measured.append(measure(sim, judge))
+                result = measured[-1].to_json() | {"save": name}
                 ranked = rank(sim, judge, human) if args.rank else None
                 if ranked is not None:
                     result["believability"] = as_json(ranked)
                 results.append(result)
-                _chart(sim, result, _chart_path(args, report, name))
-                _print_summary(name, result)
+                _chart(sim, measured[-1], _chart_path(args, report, name))
+                _print_summary(name, measured[-1])
                 if ranked is not None:
                     print(rank_table(ranked))
             finally:
@@ -196,8 +197,8 @@ def _evaluate(args: argparse.Namespace) -> int:
             judge.close()
     doc = results[0] if len(results) == 1 else {"evaluations": results}
     if len(results) > 1:
-        rows = summarize(results)
-        doc["summary"] = rows
+        rows = summarize(measured)
+        doc["summary"] = [r.to_json() for r in rows]
         print(table(rows))
     report.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     print(f"evaluation written to {report}", file=sys.stderr)
@@ -217,7 +218,8 @@ def _chart_path(args: argparse.Namespace, report: Path, save: str) -> Path:
     return Path(f"{stem}-{Path(save).name}.png")
 
 
-def _chart(sim, result: dict, path: Path) -> None:
+def _chart(sim, result, path: Path) -> None:
+    """The evaluation's chart (`result` is `measure`'s typed Evaluation)."""
     quiet_pygame()
     from game.ui.chart import draw_chart
 
@@ -225,29 +227,42 @@ def _chart(sim, result: dict, path: Path) -> None:
     print(f"chart written to {path}", file=sys.stderr)
 
 
-def _print_summary(name: str, result: dict) -> None:
+def _print_summary(name: str, result) -> None:
+    """A few lines per save: each measure of the typed Evaluation, intents by id."""
+    from game.sim.results import number
+
     print(f"{name}:")
-    for intent, d in result["information_diffusion"].items():
-        llm = d.get("llm_judge")
-        beside = f"; model judge {llm['end']} (agrees on {llm['agree']})" if llm else ""
-        print(
-            f"  {intent}: {d['start']} -> {d['end']} of {result['residents']} judged"
-            f" ({d['keyword_mentions']} mention a keyword){beside}"
+    n = len(result.residents)
+    for intent, d in result.diffusion.items():
+        low, high = d.spread
+        model = d.model_end
+        beside = (
+            f"; model judge {number(model)} (agrees on {d.model_agrees})"
+            if model is not None
+            else ""
         )
-    n = result["network_density"]
+        print(
+            f"  diffusion.{intent}: {d.start} -> {number(d.end)} of {n} judged (median of"
+            f" {len(d.phrasings)} phrasings: {', '.join(map(str, d.counts))}; spread"
+            f" {low}-{high}; {number(d.keyword_mentions)} mention a keyword){beside}"
+        )
+        for question in d.flagged:
+            print(f"    flagged, far from the median: {question!r}")
+    net = result.networks
     print(
-        f"  density (interviews) {n['interview']['start']} -> {n['interview']['end']};"
-        f" memory proxy {n['memory_proxy']['start']} -> {n['memory_proxy']['end']}"
+        f"  density (interviews) {net.interview.start} -> {net.interview.end};"
+        f" memory proxy {net.memory_proxy.start} -> {net.memory_proxy.end}"
     )
-    h = result["hallucinations"]
-    print(f"  hallucinated {h['hallucinated']} of {h['checked']} ({h['rate']})")
-    for intent, a in result["party_attendance"].items():
+    h = result.hallucinations
+    print(f"  hallucinated {h.hallucinated} of {h.checked} ({h.rate})")
+    for intent, a in result.attendance.items():
         print(
-            f"  {intent}: invited {len(a['invited'])}, accepted {len(a['accepted'])},"
-            f" declined {len(a['declined'])}, attended {len(a['attended'])}"
+            f"  attendance.{intent}: invited {len(a.invited)}, accepted {len(a.accepted)},"
+            f" maybe {len(a.maybe)}, declined {len(a.declined)}, attended {len(a.attended)}"
         )
-    for condition, score in result.get("interview_ablations", {}).get("scores", {}).items():
-        print(f"  ablation {condition}: {score}")
+    if result.ablations is not None:
+        for condition, score in result.ablations.scores.items():
+            print(f"  ablation {condition}: {score}")
 
 
 def _study(args: argparse.Namespace) -> int:
@@ -255,14 +270,15 @@ def _study(args: argparse.Namespace) -> int:
 
     seeds = _seeds(args.seeds)
 
-    def done(seed: int, result: dict) -> None:
+    def done(seed: int, result) -> None:
         _print_summary(f"seed {seed}", result)
 
     results, rows = study(args.scenario, seeds, args.hours, workers=args.workers, on_seed=done)
     print(table(rows))
     if args.report:
-        doc = {"scenario": args.scenario, "hours": args.hours, "seeds": seeds}
-        doc |= {"evaluations": results, "summary": rows}
+        doc: dict = {"scenario": args.scenario, "hours": args.hours, "seeds": seeds}
+        evaluations = [r.to_json() | {"seed": s} for s, r in zip(seeds, results, strict=True)]
+        doc |= {"evaluations": evaluations, "summary": [r.to_json() for r in rows]}
         Path(args.report).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
         print(f"study written to {args.report}", file=sys.stderr)
     return 0

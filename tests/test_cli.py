@@ -109,8 +109,11 @@ def test_evaluate_writes_json_and_chart(saved, tmp_path):
     report = tmp_path / "eval.json"
     main("evaluate", "--load", "s3", "--report", str(report), data=data)
     result = json.loads(report.read_text())
-    for key in ("information_diffusion", "network_density", "party_attendance", "hallucinations"):
+    for key in ("diffusion", "network_density", "attendance", "hallucinations"):
         assert key in result
+    party = result["diffusion"]["party"]  # 'three' interviews its one public intent
+    assert len(party["phrasings"]) >= 5 and party["spread"]["min"] <= party["end"]
+    assert set(result["attendance"]["party"]) >= {"invited", "accepted", "attended"}
     assert report.with_suffix(".png").stat().st_size > 10_000
 
 
@@ -148,7 +151,7 @@ def test_evaluate_several_saves_reports_the_summary(saved, tmp_path):
     ).stdout
     doc = json.loads(report.read_text())
     assert len(doc["evaluations"]) == 2 and "paper" in out
-    party = next(r for r in doc["summary"] if r["measure"] == "party diffusion")
+    party = next(r for r in doc["summary"] if r["measure"] == "diffusion.party")
     assert party["min"] == party["max"] == party["mean"]  # the same save twice
 
 

@@ -1,12 +1,15 @@
 """The paper's evaluation, built in: the interviews it asks, and `evaluate`, which puts
 them together with the measures (game/sim/measures.py) the way the paper did.
 
-Diffusion: each public intent's question, answers judged by the intent's rubric
+Diffusion: each public intent's phrasings, each asked of every resident in a conversation
+of its own with the intent's follow-up, answers judged by the intent's rubric
 (game/sim/judge.py). Hallucinations: every judged yes and every claimed acquaintance
 checked against memory. Density: "Do you know <name>?" asked of every pair at the start
 (the scenario's seeded town) and at the end, beside the memory proxy. Attendance: from
 invitations and answers in memory and the event log. Ablations: the battery asked again
-while the interviewed resident may retrieve less, scored by an automatic scorer.
+while the interviewed resident may retrieve less, scored by an automatic scorer. The
+intents, events and names all come from the scenario; `measure` gives typed results
+(game/sim/results.py), `evaluate` their JSON.
 """
 
 from __future__ import annotations
@@ -26,8 +29,12 @@ from game.mind.agent import AgentSnapshot
 from game.mind.cognition import Mind, interview, interview_act
 from game.sim import measures
 from game.sim.judge import Score, content_words, persona_words, score_answer, share_good
+from game.sim.measures import Answered, DiffusionAnswers
+from game.sim.results import Ablations, Evaluation
 
-# -- the interview battery (the paper's five groups; [name] is someone the resident knows)
+# -- the interview battery (the paper's five groups; [name] is someone the resident knows,
+# [news] and [more news] are phrasings of the scenario's public intents: the paper asked
+# about the events of its own town there)
 
 BATTERY: dict[str, tuple[str, ...]] = {
     "self-knowledge": (
@@ -39,8 +46,8 @@ BATTERY: dict[str, tuple[str, ...]] = {
     ),
     "memory": (
         "Who is [name]?",
-        "Who is running for mayor?",
-        "Was there a Valentine's Day party?",
+        "[news]",
+        "[more news]",
         "Who is [other]?",
         "What did you do yesterday?",
     ),
@@ -69,16 +76,32 @@ BATTERY: dict[str, tuple[str, ...]] = {
 }
 
 
+NO_NEWS = ("What's the latest news around town?", "Has anything happened in town lately?")
+
+
+def news_questions(scenario) -> tuple[str, str]:
+    """Two questions about the town's news: the public intents' first phrasings in turn
+    (one intent gives its first two), or NO_NEWS when the scenario interviews none."""
+    lists = [i.questions for i in scenario.intents if not i.private and i.questions]
+    turns = [q for k in range(max(map(len, lists), default=0)) for qs in lists if k < len(qs)
+             for q in qs[k : k + 1]]  # fmt: skip
+    picked = (*turns, *NO_NEWS)
+    return picked[0], picked[1]
+
+
 def battery_questions(sim, name: str) -> Iterator[tuple[str, str]]:
-    """(group, question) with [name]/[other] filled by residents this one knows."""
+    """(group, question) with [name]/[other] filled by residents this one knows and
+    [news]/[more news] by the scenario's intents."""
     persona = sim.agents[name].persona
     known = [n for n, _ in persona.relationships if n in sim.agents] or [
         n for n in sorted(sim.agents) if n != name
     ]
     first, other = known[0], known[-1]
+    news, more = news_questions(sim.scenario)
     for group, questions in BATTERY.items():
         for q in questions:
-            yield group, q.replace("[name]", first).replace("[other]", other)
+            q = q.replace("[name]", first).replace("[other]", other)
+            yield group, q.replace("[more news]", more).replace("[news]", news)
 
 
 def ask(sim, name: str, question: str) -> str:
@@ -125,20 +148,23 @@ class Interviewed:
     by: AnsweredBy = AnsweredBy.SCRIPTED
 
 
-def ask_many(sim, name: str, questions: Sequence[str]) -> list[Interviewed]:
+def ask_many(
+    sim, name: str, questions: Sequence[str], snap: AgentSnapshot | None = None
+) -> list[Interviewed]:
     """Several questions to one resident, in order, as one conversation (a follow-up such
-    as 'and when?' resolves against the questions before it); changes no memory."""
-    snap = sim.agents[name].snapshot(sim.now)
+    as 'and when?' resolves against the questions before it); changes no memory. `snap`
+    is the resident as taken once for many conversations (default: now)."""
+    snap = snap or sim.agents[name].snapshot(sim.now)
     if not sim.mind.settings.ablation.memory:
         snap = replace(snap, summary="")
     state = DialogueState()
     out = []
-    for q in questions:
+    for k, q in enumerate(questions, start=1):
         (text, act), by = answered.taking(
             lambda q=q, state=state: interview_act(sim.mind, snap, sim.town, q, state)
         )
         text = unmarked(text, by)
-        if act is not None:
+        if act is not None and k < len(questions):  # the last answer leads to no question
             state = state.then(INTERVIEWER, q, act)
             heard = sim.mind.words.understand(text, sim.now, state, name)
             state = state.then(name, text, heard)
@@ -218,11 +244,11 @@ def grounding(sim, name: str) -> set[str]:
     return content_words(texts) | persona_words(agent.persona)
 
 
-def ablation_scores(sim) -> dict[str, Any]:
+def ablation_scores(sim) -> Ablations:
     """The battery under each condition, scored: the share of answers that are specific
     and grounded in the resident's memory or persona (game/sim/judge.py)."""
     words = {name: grounding(sim, name) for name in sim.agents}
-    out: dict[str, Any] = {}
+    out: dict[str, float] = {}
     for condition in Condition:
         mind = restricted(sim.mind, condition)
         scores: list[Score] = []
@@ -232,23 +258,30 @@ def ablation_scores(sim) -> dict[str, Any]:
                 answer = ask_snapshot(mind, snap, sim.town, question)
                 scores.append(score_answer(question, answer, words[name]))
         out[condition.value] = share_good(scores)
-    return {
-        "method": "the 25-question battery per resident; share of answers specific and "
-        "grounded in the resident's memory or persona",
-        "scores": out,
-    }
+    method = ("the 25-question battery per resident; share of answers specific and "
+              "grounded in the resident's memory or persona")  # fmt: skip
+    return Ablations(method, out)
 
 
 # -- the interviews the measures read ----------------------------------------------------
 
 
-def diffusion_answers(sim) -> dict[str, dict[str, str]]:
-    """Every resident's answer to each public intent's question."""
-    return {
-        intent.id: {name: ask(sim, name, intent.question) for name in sorted(sim.agents)}
-        for intent in measures.public_intents(sim)
-        if intent.question
-    }
+def diffusion_answers(sim) -> DiffusionAnswers:
+    """Every resident asked each phrasing of each public intent, each phrasing in a
+    conversation of its own with the intent's follow-up after it (so the follow-up's 'it'
+    is whatever the resident's first answer named)."""
+    snaps = {name: sim.agents[name].snapshot(sim.now) for name in sorted(sim.agents)}
+    out: dict[str, dict[str, dict[str, Answered]]] = {}
+    for intent in measures.public_intents(sim):
+        asked = [q for q in (intent.follow_up,) if q]
+        out[intent.id] = {
+            question: {
+                name: Answered(*(a.answer for a in ask_many(sim, name, [question, *asked], snap)))
+                for name, snap in snaps.items()
+            }
+            for question in intent.questions
+        }
+    return out
 
 
 def acquaintance_answers(mind: Mind, snaps: Mapping[str, AgentSnapshot], town) -> dict:
@@ -279,30 +312,29 @@ def start_snapshots(sim) -> dict[str, AgentSnapshot]:
 # -- the whole evaluation -----------------------------------------------------------------
 
 
-def evaluate(sim, judge_brain: Brain | None = None, ablations: bool = True) -> dict[str, Any]:
-    """Every measure, labelled by its method. `judge_brain` adds a model's verdicts beside
-    the keyword judge's; `ablations` asks the battery under each retrieval condition."""
+def measure(sim, judge_brain: Brain | None = None, ablations: bool = True) -> Evaluation:
+    """Every measure, typed and labelled by its method. `judge_brain` adds a model's
+    verdicts beside the keyword judge's; `ablations` asks the battery under each retrieval
+    condition."""
     spread = measures.diffusion(sim, diffusion_answers(sim), judge_brain)
     start = acquaintance_answers(sim.mind, start_snapshots(sim), sim.town)
     end = acquaintance_answers(
         sim.mind, {n: a.snapshot(sim.now) for n, a in sim.agents.items()}, sim.town
     )
-    result = {
-        "game_time": sim.now.isoformat(),
-        "residents": len(sim.agents),
-        "information_diffusion": spread,
-        "knowledge_in_memory": measures.knowledge(sim),
-        "network_density": measures.networks(sim, start, end),
-        "party_attendance": measures.attendance(sim),
-        "hallucinations": measures.hallucinations(sim, spread, end),
-        "conversations": measures.conversations(sim),
-        "diffusion_curve": {
-            i.id: measures.memory_curve(sim, i.id) for i in measures.public_intents(sim)
-        },
-    }
-    if ablations:
-        result["interview_ablations"] = ablation_scores(sim)
-    talk = sim.usage().get("talk")
-    if talk:  # a model answered the interviews above: who gave how many
-        result["talk"] = talk
-    return result
+    return Evaluation(
+        game_time=sim.now.isoformat(),
+        residents=tuple(sorted(sim.agents)),
+        diffusion=spread,
+        knowledge=measures.knowledge(sim),
+        networks=measures.networks(sim, start, end),
+        attendance=measures.attendance(sim),
+        hallucinations=measures.hallucinations(sim, spread, end),
+        conversations=measures.conversations(sim),
+        ablations=ablation_scores(sim) if ablations else None,
+        talk=sim.usage().get("talk") or None,  # a model answered the interviews: how many
+    )
+
+
+def evaluate(sim, judge_brain: Brain | None = None, ablations: bool = True) -> dict[str, Any]:
+    """`measure`'s results as the JSON `evaluate` writes (the README's shape)."""
+    return measure(sim, judge_brain, ablations).to_json()

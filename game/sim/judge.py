@@ -40,12 +40,15 @@ def keyword_verdict(intent: Intent, answer: str, speaker: str = "") -> Verdict:
     return Verdict(intent.rubric.accepts(answer, me), intent.rubric.missing(answer, me))
 
 
-def model_verdict(brain: Brain, intent: Intent, resident: str, answer: str) -> bool:
-    """The fixed rubric prompt, through the brain's one question path."""
-    question = JudgeAnswer(
-        resident, intent.question, answer, intent.text, intent.rubric, intent.holder
+def model_verdict(
+    brain: Brain, intent: Intent, resident: str, answer: str, question: str = ""
+) -> bool:
+    """The fixed rubric prompt, through the brain's one question path; `question` is what
+    was asked (a phrasing or the follow-up; the first phrasing when not given)."""
+    asked = JudgeAnswer(
+        resident, question or intent.question, answer, intent.text, intent.rubric, intent.holder
     )
-    return bool(brain.ask(question))
+    return bool(brain.ask(asked))
 
 
 # -- "Do you know <name>?" -------------------------------------------------------------------

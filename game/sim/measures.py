@@ -4,12 +4,14 @@ The run report, `evaluate`, the study and the chart all take a measure from here
 figure is never counted two ways. What a resident knows, whom it heard it from, whom it
 was invited by and what it answered come from the typed fields of its memories
 (`fact.intent`, `fact.heard_from`, `fact.invited`, `fact.rsvp`); only interview answers,
-which are brain output, are read as text (by game/sim/judge.py).
+which are brain output, are read as text (by game/sim/judge.py). Each measure is a typed
+result (game/sim/results.py); its JSON is rendered from it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,21 +28,38 @@ from game.sim.judge import (
     model_verdict,
     named_times,
 )
+from game.sim.results import (
+    Attendance,
+    Case,
+    Conversations,
+    Diffusion,
+    Hallucinations,
+    Knowledge,
+    Network,
+    Networks,
+    Phrasing,
+    Reply,
+)
 from game.world.scenario import Intent, denies
 from game.world.town import split
 
 MEMORY_METHOD = "memory: residents holding a memory tagged with the intent (fact.intent)"
-INTERVIEW_METHOD = "interview: the intent's question, answer judged by its rubric ({judge})"
+INTERVIEW_METHOD = (
+    "interview: each of the intent's phrasings, in a conversation with its follow-up; a "
+    "resident knows it under a phrasing when either answer passes the rubric ({judge}); "
+    "end is the median over the phrasings, spread their min and max"
+)
 NETWORK_METHOD = "interview: 'Do you know <name>?' asked of every pair; an edge if both say yes"
 PROXY_METHOD = "memory proxy: seed relationships plus residents talked with"
 HALLUCINATION_METHOD = (
-    "every judged yes checked against memory (the claimed source told them, the named host "
-    "and times match what they heard) and every claimed acquaintance against some memory "
-    "of that person"
+    "every judged yes (each phrasing's answer or follow-up answer that passes the rubric) "
+    "checked against memory (the claimed source told them, the named host and times match "
+    "what they heard) and every claimed acquaintance against some memory of that person"
 )
 ATTENDANCE_METHOD = (
     "invited: invited by the host, or heard of it and accepted (fact.invited, fact.rsvp); "
-    "attended: invited, at the venue 30+ minutes of the window, doing something for the event"
+    "attended: at the venue 30+ minutes of the window (event log), doing something for the "
+    "event, whatever they answered"
 )
 MIN_PRESENCE = timedelta(minutes=30)
 
@@ -86,14 +105,13 @@ def memory_curve(sim, intent_id: str) -> list[tuple[str, int]]:
     return [(t.isoformat(), i + 1) for i, t in enumerate(firsts)]
 
 
-def knowledge(sim) -> dict[str, dict[str, Any]]:
+def knowledge(sim) -> dict[str, Knowledge]:
     """Who knows each public intent by memory: the run report's `knowledge`."""
-    out = {}
-    for intent in public_intents(sim):
-        who = memory_knowers(sim, intent.id)
-        start = len(seed_knowers(sim, intent))
-        out[intent.id] = {"start": start, "end": len(who), "who": who, "method": MEMORY_METHOD}
-    return out
+    return {
+        i.id: Knowledge(i.id, MEMORY_METHOD, len(seed_knowers(sim, i)),
+                        tuple(memory_knowers(sim, i.id)), tuple(memory_curve(sim, i.id)))
+        for i in public_intents(sim)
+    }  # fmt: skip
 
 
 # -- diffusion by judged interview ------------------------------------------------------------
@@ -114,6 +132,36 @@ def carried_by(agent, intent_id: str) -> str:
     return fact.source.value
 
 
+@dataclass(frozen=True)
+class Answered:
+    """What one resident said in one diffusion conversation: to the phrasing, then to the
+    follow-up ('' when the intent has none)."""
+
+    answer: str
+    follow_up: str = ""
+
+
+# intent id -> phrasing -> resident -> what they said
+DiffusionAnswers = Mapping[str, Mapping[str, Mapping[str, Answered]]]
+
+
+def reply(
+    intent: Intent, question: str, name: str, said: Answered, brain: Brain | None = None
+) -> Reply:
+    """One conversation judged: it carries the fact when either answer passes the rubric
+    (keyword judge); the model, when given, judges the same answers beside it."""
+    asked = [("answer", question, said.answer)]
+    if intent.follow_up and said.follow_up:
+        asked.append(("follow_up", intent.follow_up, said.follow_up))
+    verdicts = [(which, keyword_verdict(intent, text, name)) for which, _, text in asked]
+    carrying = tuple(which for which, v in verdicts if v.carries)
+    missing = min((v.missing for _, v in verdicts), key=len)
+    model = None
+    if brain is not None:
+        model = any(model_verdict(brain, intent, name, text, q) for _, q, text in asked)
+    return Reply(name, said.answer, said.follow_up, bool(carrying), missing, model, carrying)
+
+
 def judge_answers(
     intent: Intent, answers: Mapping[str, str], brain: Brain | None = None
 ) -> dict[str, Verdict]:
@@ -129,46 +177,39 @@ def judge_answers(
     return out
 
 
-def diffusion(
-    sim, answers: Mapping[str, Mapping[str, str]], brain: Brain | None = None
-) -> dict[str, Any]:
-    """Per interviewed intent: who carries the fact in their answer (judged), beside the
-    old lenient count (answers that mention a keyword and deny nothing)."""
-    out: dict[str, Any] = {}
+def loosely(intent: Intent, said: Answered) -> bool:
+    """The old count: an answer mentions a keyword and denies nothing."""
+    text = f"{said.answer} {said.follow_up}"
+    return intent.mentioned_in(text) and not _denies(text)
+
+
+def diffusion(sim, answers: DiffusionAnswers, brain: Brain | None = None) -> dict[str, Diffusion]:
+    """Per interviewed intent and phrasing: who carries the fact in their answers (judged),
+    beside the old lenient count (answers that mention a keyword and deny nothing)."""
+    out: dict[str, Diffusion] = {}
+    judge = "keyword" if brain is None else "keyword, and a model beside it"
     for intent in public_intents(sim):
-        if not intent.question:
+        if not intent.questions:
             continue
         given = answers.get(intent.id, {})
-        verdicts = judge_answers(intent, given, brain)
-        knowers = [n for n, v in verdicts.items() if v.carries]
-        loose = [n for n, a in given.items() if intent.mentioned_in(a) and not _denies(a)]
-        entry = {
-            "method": INTERVIEW_METHOD.format(
-                judge="keyword" if brain is None else "keyword, and a model beside it"
-            ),
-            "question": intent.question,
-            "must_name": [p.what for p in intent.rubric.parts],
-            "start": len(seed_knowers(sim, intent)),
-            "end": len(knowers),
-            "percent_end": round(100 * len(knowers) / max(1, len(sim.agents)), 1),
-            "knowers": knowers,
-            "keyword_mentions": len(loose),
-            "answers": {
-                n: {
-                    "answer": given[n],
-                    "carries": v.carries,
-                    "missing": list(v.missing),
-                    "llm": v.model,
-                    "carried_by": carried_by(sim.agents[n], intent.id),
-                }
-                for n, v in verdicts.items()
-            },
-        }
-        if brain is not None:
-            model = [n for n, v in verdicts.items() if v.model]
-            agree = sum(v.model == v.carries for v in verdicts.values())
-            entry["llm_judge"] = {"end": len(model), "knowers": model, "agree": agree}
-        out[intent.id] = entry
+        phrasings = []
+        for question in intent.questions:
+            said = given.get(question, {})
+            replies = tuple(reply(intent, question, n, said[n], brain) for n in sorted(said))
+            loose = sum(loosely(intent, a) for a in said.values())
+            phrasings.append(Phrasing(question, replies, loose))
+        asked = sorted({r.resident for p in phrasings for r in p.replies})
+        out[intent.id] = Diffusion(
+            intent.id,
+            INTERVIEW_METHOD.format(judge=judge),
+            intent.follow_up,
+            tuple(p.what for p in intent.rubric.parts),
+            len(sim.agents),
+            len(seed_knowers(sim, intent)),
+            tuple(phrasings),
+            {n: carried_by(sim.agents[n], intent.id) for n in asked},
+            intent.paper.diffusion,
+        )
     return out
 
 
@@ -233,41 +274,31 @@ def knows_of_in_memory(agent, other: str) -> bool:
 
 
 def hallucinations(
-    sim, diffusion_result: Mapping[str, Any], acquainted: Mapping[tuple[str, str], str]
-) -> dict[str, Any]:
+    sim, spread: Mapping[str, Diffusion], acquainted: Mapping[tuple[str, str], str]
+) -> Hallucinations:
     """The paper's check, both ways: every diffusion yes, and every 'yes, I know them'."""
     cases = []
     yes = 0
-    for intent_id, d in diffusion_result.items():
+    for intent_id, d in spread.items():
         intent = sim.scenario.intent(intent_id)
-        for name, a in d["answers"].items():
-            if not a["carries"]:
-                continue
-            yes += 1
-            for why in check_yes(sim, name, intent, a["answer"]):
-                cases.append(_case(name, intent.question, a["answer"], why))
+        for p in d.phrasings:
+            for r in p.replies:
+                for which in r.carrying:
+                    yes += 1
+                    follow = which == "follow_up"
+                    answer = r.follow_up if follow else r.answer
+                    question = intent.follow_up if follow else p.question
+                    after = p.question if follow else ""
+                    for why in check_yes(sim, r.resident, intent, answer):
+                        cases.append(Case(r.resident, question, answer, why, after))
     claims = 0
     for (name, other), answer in sorted(acquainted.items()):
         if not claims_acquaintance(answer):
             continue
         claims += 1
         if not knows_of_in_memory(sim.agents[name], other):
-            cases.append(_case(name, know_question(other), answer, f"no memory of {other}"))
-    total = yes + claims
-    wrong = len({(c["resident"], c["question"]) for c in cases})
-    return {
-        "method": HALLUCINATION_METHOD,
-        "checked": total,
-        "diffusion_claims": yes,
-        "acquaintance_claims": claims,
-        "hallucinated": wrong,
-        "rate": round(wrong / total, 4) if total else 0.0,
-        "cases": cases,
-    }
-
-
-def _case(name: str, question: str, answer: str, why: str) -> dict[str, str]:
-    return {"resident": name, "question": question, "answer": answer, "why": why}
+            cases.append(Case(name, know_question(other), answer, f"no memory of {other}"))
+    return Hallucinations(HALLUCINATION_METHOD, yes, claims, tuple(cases))
 
 
 def know_question(other: str) -> str:
@@ -309,30 +340,27 @@ def acquaintances_now(sim) -> set[tuple[str, str]]:
     return known
 
 
+def network(method: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> Network:
+    """Two `density` results as one typed network."""
+    return Network(method, before["density"], after["density"],
+                   tuple(tuple(e) for e in before["edges"]),
+                   tuple(tuple(e) for e in after["edges"]))  # fmt: skip
+
+
 def networks(
     sim, start: Mapping[tuple[str, str], str], end: Mapping[tuple[str, str], str]
-) -> dict[str, Any]:
+) -> Networks:
     """Both networks, labelled: the interviews' (the paper's) and the memory proxy."""
     names = sorted(sim.agents)
-    before, after = density(names, claimed(start)), density(names, claimed(end))
-    proxy_before = density(names, acquaintances_at_start(sim))
-    proxy_after = density(names, acquaintances_now(sim))
-    return {
-        "interview": {
-            "method": NETWORK_METHOD,
-            "start": before["density"],
-            "end": after["density"],
-            "edges_start": before["edges"],
-            "edges_end": after["edges"],
-        },
-        "memory_proxy": {
-            "method": PROXY_METHOD,
-            "start": proxy_before["density"],
-            "end": proxy_after["density"],
-            "edges_start": proxy_before["edges"],
-            "edges_end": proxy_after["edges"],
-        },
-    }
+    interviews = network(
+        NETWORK_METHOD, density(names, claimed(start)), density(names, claimed(end))
+    )
+    proxy = network(
+        PROXY_METHOD,
+        density(names, acquaintances_at_start(sim)),
+        density(names, acquaintances_now(sim)),
+    )
+    return Networks(interviews, proxy)
 
 
 # -- attendance -------------------------------------------------------------------------------
@@ -374,8 +402,11 @@ def did_event_things(agent, intent: Intent, event: Event) -> bool:
     )
 
 
-def attendance(sim) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def attendance(sim) -> dict[str, Attendance]:
+    """Per event: who was invited, what each answered, and who came. Coming is counted by
+    presence and by doing the event's things, not by the answer: a resident who said
+    'maybe' (or 'no') and then spent the evening at the event attended it."""
+    out: dict[str, Attendance] = {}
     for intent in sim.scenario.intents:
         event = intent.event
         if event is None:
@@ -390,38 +421,34 @@ def attendance(sim) -> dict[str, Any]:
             for n, _ in guests
             if time_at(sim, n, event.place, event.start, event.end) >= MIN_PRESENCE
         ]
-        attended = [
-            n for n in present if n in invited and did_event_things(sim.agents[n], intent, event)
-        ]
-        out[intent.id] = {
-            "method": ATTENDANCE_METHOD,
-            "place": event.place,
-            "start": event.start.isoformat(),
-            "end": event.end.isoformat(),
-            "host": host,
-            "happened": sim.now >= event.end,
-            "invited": invited,
-            "invited_by_host": direct,
-            "accepted": sorted(n for n, r in answer.items() if r is Rsvp.ACCEPTED),
-            "maybe": sorted(n for n, r in answer.items() if r is Rsvp.MAYBE),
-            "declined": sorted(n for n, r in answer.items() if r is Rsvp.DECLINED),
-            "attended": attended,
-            "present_not_counted": [n for n in present if n not in attended],
-        }
+        attended = [n for n in present if did_event_things(sim.agents[n], intent, event)]
+        out[intent.id] = Attendance(
+            intent.id,
+            ATTENDANCE_METHOD,
+            event.place,
+            event.start.isoformat(),
+            event.end.isoformat(),
+            host,
+            sim.now >= event.end,
+            tuple(invited),
+            tuple(direct),
+            tuple(sorted(n for n, r in answer.items() if r is Rsvp.ACCEPTED)),
+            tuple(sorted(n for n, r in answer.items() if r is Rsvp.MAYBE)),
+            tuple(sorted(n for n, r in answer.items() if r is Rsvp.DECLINED)),
+            tuple(attended),
+            tuple(n for n in present if n not in attended),
+            intent.paper,
+        )
     return out
 
 
 # -- conversations ----------------------------------------------------------------------------
 
 
-def conversations(sim) -> dict[str, Any]:
+def conversations(sim) -> Conversations:
     talks = [e for e in sim.log.of(EventKind.CONVERSATION) if not e.data.get("visitor")]
     per_day: dict[str, int] = {}
     for e in talks:
         day = e.time.date().isoformat()
         per_day[day] = per_day.get(day, 0) + 1
-    return {
-        "method": "event log: conversations between residents",
-        "total": len(talks),
-        "per_day": per_day,
-    }
+    return Conversations("event log: conversations between residents", len(talks), per_day)

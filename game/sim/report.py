@@ -84,7 +84,7 @@ def build_report(
         "conversations": conversations,
         "model": sim.usage(),
         "jobs": sim.jobs.report(),
-        "knowledge": knowledge(sim),
+        "knowledge": {k: known.to_json() for k, known in knowledge(sim).items()},
         "wall_seconds_per_day": wall_per_day or [],
         "peak_rss_mb": peak_rss_mb(),
     }

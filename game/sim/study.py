@@ -1,17 +1,20 @@
 """Several seeds: run each, evaluate each, and put mean, min and max beside the paper.
 
-One seed says little (seeds 7, 8 and 9 gave 15, 23 and 8 election knowers), so the
-headline figures are read from several evaluations at once.
+One seed says little (seeds 7, 8 and 9 gave 15, 23 and 8 knowers of one intent), so the
+headline figures are read from several evaluations at once. The rows are made from the
+evaluations' own intents (their ids, and the published figures the scenario gives them),
+so any scenario gets its table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from game.sim.evaluation import Condition
+from game.sim.results import Attendance, Diffusion, Evaluation
 
 
 @dataclass(frozen=True)
@@ -21,130 +24,131 @@ class Headline:
     key: str
     method: str
     paper: float | None
-    read: Callable[[Mapping[str, Any]], float | None]
+    read: Callable[[Evaluation], float | None]
 
 
-def _diffusion(intent: str) -> Callable[[Mapping[str, Any]], float | None]:
-    return lambda r: _get(r, "information_diffusion", intent, "end")
+@dataclass(frozen=True)
+class Row:
+    """One headline over every evaluation that has it."""
+
+    measure: str
+    method: str
+    paper: float | None
+    values: tuple[float, ...]
+
+    @property
+    def mean(self) -> float | None:
+        return round(sum(self.values) / len(self.values), 4) if self.values else None
+
+    @property
+    def low(self) -> float | None:
+        return min(self.values) if self.values else None
+
+    @property
+    def high(self) -> float | None:
+        return max(self.values) if self.values else None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"measure": self.measure, "method": self.method,
+                               "paper": self.paper, "n": len(self.values)}  # fmt: skip
+        if self.values:
+            out |= {"mean": self.mean, "min": self.low, "max": self.high,
+                    "values": list(self.values)}  # fmt: skip
+        return out
 
 
-def _attendance(field: str) -> Callable[[Mapping[str, Any]], float | None]:
-    def read(r: Mapping[str, Any]) -> float | None:
-        party = r.get("party_attendance", {}).get("party")
-        return None if party is None else len(party[field])
+def _diffusion(intent: str, read: Callable[[Diffusion], float]) -> Callable:
+    def value(e: Evaluation) -> float | None:
+        d = e.diffusion.get(intent)
+        return None if d is None else float(read(d))
 
-    return read
-
-
-def _get(r: Mapping[str, Any], *path: str) -> float | None:
-    node: Any = r
-    for key in path:
-        if not isinstance(node, Mapping) or key not in node:
-            return None
-        node = node[key]
-    return float(node) if isinstance(node, (int, float)) else None
+    return value
 
 
-HEADLINES: tuple[Headline, ...] = (
-    Headline(
-        "party diffusion",
-        "judged interview answers (host/place + day/time)",
-        13,
-        _diffusion("party"),
-    ),
-    Headline(
-        "candidacy diffusion",
-        "judged interview answers (Sam + the office)",
-        8,
-        _diffusion("election"),
-    ),
-    Headline(
-        "party keyword mentions",
-        "old count: answer mentions a keyword, denies nothing",
-        None,
-        lambda r: _get(r, "information_diffusion", "party", "keyword_mentions"),
-    ),
-    Headline(
-        "density start",
-        "'Do you know <name>?' both ways, at the start",
-        0.167,
-        lambda r: _get(r, "network_density", "interview", "start"),
-    ),
-    Headline(
-        "density end",
-        "'Do you know <name>?' both ways, at the end",
-        0.74,
-        lambda r: _get(r, "network_density", "interview", "end"),
-    ),
-    Headline(
-        "density end (memory proxy)",
-        "seed relationships + conversations in memory",
-        None,
-        lambda r: _get(r, "network_density", "memory_proxy", "end"),
-    ),
-    Headline(
-        "hallucination rate",
-        "yes answers not backed by memory / yes answers checked",
-        0.013,
-        lambda r: _get(r, "hallucinations", "rate"),
-    ),
-    Headline("invited", "invited by the host, or heard and accepted", 12, _attendance("invited")),
-    Headline("accepted", "own answer in memory: accepted", None, _attendance("accepted")),
-    Headline(
-        "attended", "invited, 30+ min at the venue, doing the event", 5, _attendance("attended")
-    ),
-    Headline(
-        "conversations",
-        "conversations between residents (event log)",
-        None,
-        lambda r: _get(r, "conversations", "total"),
-    ),
-) + tuple(
-    Headline(
-        f"ablation: {c.value}",
-        "share of battery answers specific and grounded",
-        None,
-        lambda r, c=c: _get(r, "interview_ablations", "scores", c.value),
-    )
-    for c in Condition
+def _attendance(intent: str, field: str) -> Callable:
+    def value(e: Evaluation) -> float | None:
+        a: Attendance | None = e.attendance.get(intent)
+        return None if a is None else float(len(getattr(a, field)))
+
+    return value
+
+
+def _first(results: Sequence[Evaluation], pick: Callable[[Evaluation], dict]) -> dict:
+    """Every id any evaluation has, first seen first, with its first result."""
+    out: dict = {}
+    for e in results:
+        for key, value in pick(e).items():
+            out.setdefault(key, value)
+    return out
+
+
+ATTENDANCE_ROWS = (
+    ("invited", "invited by the host, or heard and accepted"),
+    ("accepted", "own answer in memory: accepted"),
+    ("attended", "30+ min at the venue, doing the event (whatever the answer)"),
 )
 
 
-def summarize(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def headlines(results: Sequence[Evaluation]) -> list[Headline]:
+    """The rows for these evaluations: per intent, then the town's measures."""
+    rows: list[Headline] = []
+    for key, d in _first(results, lambda e: dict(e.diffusion)).items():
+        rows += [
+            Headline(f"diffusion.{key}", "median over the phrasings of judged knowers",
+                     d.paper, _diffusion(key, lambda d: d.end)),
+            Headline(f"diffusion.{key} spread", "max - min of the phrasings' counts", None,
+                     _diffusion(key, lambda d: d.spread[1] - d.spread[0])),
+            Headline(f"diffusion.{key} keyword mentions",
+                     "old count: mentions a keyword, denies nothing (median)", None,
+                     _diffusion(key, lambda d: d.keyword_mentions)),
+        ]  # fmt: skip
+    for key, a in _first(results, lambda e: dict(e.attendance)).items():
+        rows += [
+            Headline(f"attendance.{key} {field}", method, getattr(a.paper, field),
+                     _attendance(key, field))
+            for field, method in ATTENDANCE_ROWS
+        ]  # fmt: skip
+    return rows + list(TOWN)
+
+
+TOWN: tuple[Headline, ...] = (
+    Headline("density start", "'Do you know <name>?' both ways, at the start", 0.167,
+             lambda e: e.networks.interview.start),
+    Headline("density end", "'Do you know <name>?' both ways, at the end", 0.74,
+             lambda e: e.networks.interview.end),
+    Headline("density end (memory proxy)", "seed relationships + conversations in memory",
+             None, lambda e: e.networks.memory_proxy.end),
+    Headline("hallucination rate", "yes answers not backed by memory / yes answers checked",
+             0.013, lambda e: e.hallucinations.rate),
+    Headline("conversations", "conversations between residents (event log)", None,
+             lambda e: e.conversations.total),
+) + tuple(
+    Headline(f"ablation: {c.value}", "share of battery answers specific and grounded", None,
+             lambda e, c=c: None if e.ablations is None else e.ablations.scores.get(c.value))
+    for c in Condition
+)  # fmt: skip
+
+
+def summarize(results: Sequence[Evaluation]) -> list[Row]:
     """Mean, min and max of each headline over the evaluations that have it."""
     rows = []
-    for h in HEADLINES:
-        values = [v for v in (h.read(r) for r in results) if v is not None]
-        row: dict[str, Any] = {
-            "measure": h.key,
-            "method": h.method,
-            "paper": h.paper,
-            "n": len(values),
-        }
-        if values:
-            row |= {
-                "mean": round(sum(values) / len(values), 4),
-                "min": min(values),
-                "max": max(values),
-                "values": values,
-            }
-        rows.append(row)
+    for h in headlines(results):
+        values = tuple(float(v) for v in (h.read(r) for r in results) if v is not None)
+        rows.append(Row(h.key, h.method, h.paper, values))
     return rows
 
 
-def table(rows: Sequence[Mapping[str, Any]]) -> str:
+def table(rows: Sequence[Row]) -> str:
     """The rows as a plain-text table: ours (mean, min, max) beside the paper's."""
     out = [f"{'measure':52} {'mean':>8} {'min':>8} {'max':>8} {'paper':>8}  method"]
     for r in rows:
-        cells = [_cell(r.get(k)) for k in ("mean", "min", "max", "paper")]
-        out.append(f"{r['measure']:52} " + " ".join(f"{c:>8}" for c in cells) + f"  {r['method']}")
+        cells = [_cell(v) for v in (r.mean, r.low, r.high, r.paper)]
+        out.append(f"{r.measure:52} " + " ".join(f"{c:>8}" for c in cells) + f"  {r.method}")
     return "\n".join(out)
 
 
-def _cell(value: Any) -> str:
-    if value is None:
-        return "-"
-    return f"{value:g}" if isinstance(value, float) else str(value)
+def _cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
 
 
 def run_seed(
@@ -169,17 +173,17 @@ def study(
     hours: float,
     brain: str = "scripted",
     workers: int = 2,
-    on_seed: Callable[[int, dict[str, Any]], None] | None = None,
+    on_seed: Callable[[int, Evaluation], None] | None = None,
     **options: Any,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[Evaluation], list[Row]]:
     """Run and evaluate every seed; returns (each evaluation, the summary rows)."""
-    from game.sim.evaluation import evaluate
+    from game.sim.evaluation import measure
 
     results = []
     for seed in seeds:
         sim = run_seed(scenario, seed, hours, brain, workers, **options)
         try:
-            result = evaluate(sim) | {"seed": seed}
+            result = measure(sim)
         finally:
             sim.close()
         results.append(result)

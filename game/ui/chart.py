@@ -3,8 +3,8 @@
 
 Drawn with pygame on an offscreen surface, saved as PNG: only the font module is
 initialised, never the display, so it needs no video driver and no window. Every figure
-is read from evaluate()'s result, where each measure is computed once and labelled by its
-method.
+is read from the typed Evaluation (game/sim/results.py), where each measure is computed
+once and labelled by its method; the intents are the scenario's, by id.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pygame
+
+from game.sim.results import Evaluation, number
 
 W, H = 1500, 1100
 BG, INK, GRID = (250, 248, 242), (40, 40, 48), (220, 216, 206)
@@ -30,13 +32,15 @@ def _text(surface, text: str, pos: tuple[int, int], size: int = 22, colour=INK) 
     surface.blit(_font(size).render(text, True, colour), pos)
 
 
-def _diffusion_panel(surface, rect: pygame.Rect, curves: dict, residents: int, span) -> None:
+def _diffusion_panel(
+    surface, rect: pygame.Rect, curves: dict[str, tuple[tuple[str, int], ...]], residents: int, span
+) -> None:
     pygame.draw.rect(surface, (255, 255, 255), rect)
     pygame.draw.rect(surface, GRID, rect, 1)
     _text(surface, "Residents who know (memory: fact.intent)", (rect.x, rect.y - 28), 26)
     t0, t1 = span
     total = max(1.0, (t1 - t0).total_seconds())
-    for k in range(0, residents + 1, 5):
+    for k in range(0, residents + 1, max(1, 5 if residents > 10 else 1)):
         y = rect.bottom - rect.height * k / residents
         pygame.draw.line(surface, GRID, (rect.x, y), (rect.right, y))
         _text(surface, str(k), (rect.x - 28, int(y) - 8), 20)
@@ -84,7 +88,7 @@ def _network_panel(surface, rect: pygame.Rect, names: list[str], edges, title: s
         surface.blit(label, (x + (8 if x >= cx else -8 - label.get_width()), y - 6))
 
 
-def _measures_panel(surface, rect: pygame.Rect, result: dict) -> None:
+def _measures_panel(surface, rect: pygame.Rect, result: Evaluation) -> None:
     """The strict figures, each with its method in a word."""
     pygame.draw.rect(surface, (255, 255, 255), rect)
     pygame.draw.rect(surface, GRID, rect, 1)
@@ -93,48 +97,54 @@ def _measures_panel(surface, rect: pygame.Rect, result: dict) -> None:
         _text(surface, line, (rect.x + 10, rect.y + 10 + 26 * i), 22)
 
 
-def _measure_lines(result: dict) -> list[str]:
-    n = result["residents"]
-    lines = [
-        f"{k}: {d['start']} -> {d['end']} of {n} judged ({d['keyword_mentions']} keyword)"
-        for k, d in result["information_diffusion"].items()
-    ]
-    for k, d in result["information_diffusion"].items():
-        if d.get("llm_judge"):
-            lines.append(f"{k}, model judge: {d['llm_judge']['end']}")
-    h = result["hallucinations"]
-    lines.append(f"hallucinated {h['hallucinated']} of {h['checked']} checked ({h['rate']})")
-    for k, a in result["party_attendance"].items():
+def _measure_lines(result: Evaluation) -> list[str]:
+    n = len(result.residents)
+    lines = []
+    for k, d in result.diffusion.items():
+        low, high = d.spread
         lines.append(
-            f"{k}: invited {len(a['invited'])}, accepted {len(a['accepted'])}, "
-            f"declined {len(a['declined'])}, attended {len(a['attended'])}"
+            f"{k}: {d.start} -> {number(d.end)} of {n} judged, median of {len(d.phrasings)} "
+            f"phrasings ({low}-{high}; {number(d.keyword_mentions)} keyword)"
         )
-    for condition, score in result.get("interview_ablations", {}).get("scores", {}).items():
-        lines.append(f"battery, {condition}: {score}")
+        for question in d.flagged:
+            lines.append(f"  far from the rest: {question[:60]}")
+        if d.model_end is not None:
+            lines.append(f"{k}, model judge: {number(d.model_end)}")
+    h = result.hallucinations
+    lines.append(f"hallucinated {h.hallucinated} of {h.checked} checked ({h.rate})")
+    for k, a in result.attendance.items():
+        lines.append(
+            f"{k}: invited {len(a.invited)}, accepted {len(a.accepted)}, "
+            f"declined {len(a.declined)}, attended {len(a.attended)}"
+        )
+    if result.ablations is not None:
+        for condition, score in result.ablations.scores.items():
+            lines.append(f"battery, {condition}: {score}")
     return lines
 
 
-def draw_chart(path: str | Path, result: dict, names: list[str], span) -> Path:
-    """Write the chart PNG; `result` is evaluate()'s output."""
+def draw_chart(path: str | Path, result: Evaluation, names: list[str], span) -> Path:
+    """Write the chart PNG of one evaluation (`measure`'s result)."""
     pygame.font.init()
     surface = pygame.Surface((W, H))
     surface.fill(BG)
-    _diffusion_panel(
-        surface, pygame.Rect(60, 60, 560, 440), result["diffusion_curve"], len(names), span
-    )
+    curves = {k: m.curve for k, m in result.knowledge.items()}
+    _diffusion_panel(surface, pygame.Rect(60, 60, 560, 440), curves, len(names), span)
     _measures_panel(surface, pygame.Rect(60, 600, 560, 440), result)
-    nets = result["network_density"]
-    for row, (key, label) in enumerate(
-        (("interview", "interviews"), ("memory_proxy", "memory proxy"))
+    nets = result.networks
+    for row, (net, label) in enumerate(
+        ((nets.interview, "interviews"), (nets.memory_proxy, "memory proxy"))
     ):
-        d, y = nets[key], 60 + 540 * row
-        for col, when in enumerate(("start", "end")):
+        y = 60 + 540 * row
+        for col, (when, edges, value) in enumerate(
+            (("start", net.edges_start, net.start), ("end", net.edges_end, net.end))
+        ):
             _network_panel(
                 surface,
                 pygame.Rect(680 + 420 * col, y, 380, 440),
                 names,
-                d[f"edges_{when}"],
-                f"{label}, {when}: density {d[when]}",
+                edges,
+                f"{label}, {when}: density {value}",
             )
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -87,11 +87,12 @@ def test_residents_tell_a_visitor_of_the_event_in_their_own_words(run):
 def test_the_host_invites_and_the_town_comes(run):
     sim, _, report, _ = run
     knowers = measures.memory_knowers(sim, "cookoff")
-    print("cookoff:", len(knowers), "hold it;", {k: len(report[k]) for k in ATTENDANCE_KEYS})
-    assert report["host"] == "Tom Moreno" and report["happened"]
-    assert report["invited_by_host"], "the host invited nobody"
+    counts = {k: len(getattr(report, k)) for k in ATTENDANCE_KEYS}
+    print("cookoff:", len(knowers), "hold it;", counts)
+    assert report.host == "Tom Moreno" and report.happened
+    assert report.invited_by_host, "the host invited nobody"
     assert len(knowers) >= 10
-    assert len(report["attended"]) >= 3
+    assert len(report.attended) >= 3
 
 
 ATTENDANCE_KEYS = ("invited_by_host", "accepted", "declined", "attended")

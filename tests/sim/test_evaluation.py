@@ -13,16 +13,20 @@ from game.mind import facts
 from game.sim import measures
 from game.sim.evaluation import (
     BATTERY,
+    NO_NEWS,
     Condition,
     ablation_scores,
     ask_snapshot,
     battery_questions,
     diffusion_answers,
+    news_questions,
     restricted,
 )
 from game.sim.events import EventKind
 from game.sim.factory import build_simulation
+from game.sim.measures import Answered
 from game.sim.report import build_report
+from game.sim.results import far_by
 
 ISABELLA, KLAUS, MARIA = "Isabella Rodriguez", "Klaus Mueller", "Maria Lopez"
 CAFE = "Hobbs Cafe:cafe:cafe customer seating"
@@ -67,40 +71,80 @@ def history():
     sim.close()
 
 
-ANSWERS = {
-    "party": {
-        ISABELLA: "Yes! I'm hosting a Valentine's Day party at Hobbs Cafe from 5 pm to 7 pm.",
-        KLAUS: "Isabella told me she is hosting a party at Hobbs Cafe at 5 pm.",
-        MARIA: "As far as I know, Klaus Mueller is meeting new people at the party.",
-    }
+SAID = {
+    ISABELLA: "Yes! I'm hosting a Valentine's Day party at Hobbs Cafe from 5 pm to 7 pm.",
+    KLAUS: "Isabella told me she is hosting a party at Hobbs Cafe at 5 pm.",
+    MARIA: "As far as I know, Klaus Mueller is meeting new people at the party.",
 }
 
 
+def every_phrasing(sim, said, intent="party"):
+    """The same answers (each with no follow-up answer) to every phrasing of the intent."""
+    questions = sim.scenario.intent(intent).questions
+    return {intent: {q: {n: Answered(a) for n, a in said.items()} for q in questions}}
+
+
 def test_diffusion_is_judged_not_keyword_counted(history):
-    party = measures.diffusion(history, ANSWERS)["party"]
-    assert party["start"] == 1
-    assert party["keyword_mentions"] == 3  # what the old measure counted
-    assert party["end"] == 2 and party["knowers"] == [ISABELLA, KLAUS]
-    assert party["answers"][MARIA]["missing"] == ["host or place", "day or time"]
-    assert party["answers"][KLAUS]["carried_by"] == f"heard from {ISABELLA}"
-    assert party["answers"][MARIA]["carried_by"] == f"heard from {KLAUS}"
+    party = measures.diffusion(history, every_phrasing(history, SAID))["party"]
+    assert party.start == 1
+    assert party.keyword_mentions == 3  # what the old measure counted
+    assert party.end == 2 and party.phrasings[0].knowers == (ISABELLA, KLAUS)
+    maria = next(r for r in party.phrasings[0].replies if r.resident == MARIA)
+    assert maria.missing == ("host or place", "day or time")
+    assert party.carried_by[KLAUS] == f"heard from {ISABELLA}"
+    assert party.carried_by[MARIA] == f"heard from {KLAUS}"
+
+
+def test_an_answer_to_the_follow_up_counts_too(history):
+    """'Is anyone throwing a party?' - 'Yes, Isabella is.' - 'Who's behind it, and when?' -
+    'Isabella, on February 14 at 5 pm': the conversation carries the fact."""
+    questions = history.scenario.intent("party").questions
+    said = {q: {KLAUS: Answered("Yes, Isabella is.", "Isabella, on February 14 at 5 pm.")}
+            for q in questions}  # fmt: skip
+    party = measures.diffusion(history, {"party": said})["party"]
+    reply = party.phrasings[0].replies[0]
+    assert reply.carries and reply.carrying == ("follow_up",)
+    assert party.end == 1 and party.to_json()["phrasings"][0]["answers"][KLAUS]["follow_up"]
+
+
+def test_the_headline_is_the_median_and_a_far_phrasing_is_flagged(history):
+    """Six phrasings; one finds nobody. The median (2) is the headline, the spread is 0-2,
+    and in a town of 3 'far' is more than 3 away: none is flagged. In a town of 25 the
+    same numbers scaled (25 / 0) flag the phrasing that found nobody."""
+    party = history.scenario.intent("party")
+    answers = every_phrasing(history, SAID)
+    answers["party"][party.questions[-1]] = {n: Answered("No idea.") for n in SAID}
+    d = measures.diffusion(history, answers)["party"]
+    assert d.counts == (2, 2, 2, 2, 2, 0) and d.end == 2 and d.spread == (0, 2)
+    assert d.flagged == ()
+    assert far_by(3) == 3 and far_by(25) == 6.25 and far_by(40) == 10
+    wide = replace(d, residents=25)
+    wide = replace(wide, phrasings=tuple(
+        replace(p, replies=p.replies * 12) if p.count else p for p in d.phrasings))  # fmt: skip
+    assert wide.counts == (24, 24, 24, 24, 24, 0) and wide.end == 24
+    assert wide.flagged == (party.questions[-1],)
+    shown = wide.to_json()
+    assert shown["end"] == 24 and shown["spread"] == {"min": 0, "max": 24}
+    assert [p["far"] for p in shown["phrasings"]] == [False] * 5 + [True]
+    assert shown["flagged"] == [party.questions[-1]] and "6.25" in shown["far"]
 
 
 def test_every_yes_is_checked_against_memory(history):
-    answers = {
-        "party": {
-            ISABELLA: ANSWERS["party"][ISABELLA],
-            # Klaus names the wrong time: he heard 5 pm (17:00-19:00)
-            KLAUS: "Isabella told me her party at Hobbs Cafe is on February 14 at 9 pm.",
-            # Maria heard it from Klaus, not from Isabella; and names Klaus as the host
-            MARIA: "Isabella told me Klaus is hosting a party at Hobbs Cafe at 5 pm.",
-        }
+    said = {
+        ISABELLA: SAID[ISABELLA],
+        # Klaus names the wrong time: he heard 5 pm (17:00-19:00)
+        KLAUS: "Isabella told me her party at Hobbs Cafe is on February 14 at 9 pm.",
+        # Maria heard it from Klaus, not from Isabella; and names Klaus as the host
+        MARIA: "Isabella told me Klaus is hosting a party at Hobbs Cafe at 5 pm.",
     }
-    spread = measures.diffusion(history, answers)
+    first = history.scenario.intent("party").questions[0]
+    spread = measures.diffusion(
+        history, {"party": {first: {n: Answered(a) for n, a in said.items()}}}
+    )
     result = measures.hallucinations(history, spread, {})
-    assert result["diffusion_claims"] == 3 and result["hallucinated"] == 2
-    assert result["rate"] == pytest.approx(2 / 3, abs=1e-4)
-    why = {(c["resident"], c["why"]) for c in result["cases"]}
+    assert result.diffusion_claims == 3 and result.hallucinated == 2
+    assert result.rate == pytest.approx(2 / 3, abs=1e-4)
+    why = {(c.resident, c.why) for c in result.cases}
     assert (KLAUS, "names 21:00, outside the times they heard") in why
     assert (MARIA, f"says {ISABELLA} told them; no memory heard from {ISABELLA} carries it") in why
     assert (MARIA, f"names {KLAUS} as host; they heard {ISABELLA}") in why
@@ -123,17 +167,17 @@ def test_false_acquaintance_claims(history):
         (ISABELLA, "Sam Moore"): "I don't know who that is.",  # no claim
     }
     result = measures.hallucinations(history, {}, claims)
-    assert result["acquaintance_claims"] == 2 and result["hallucinated"] == 1
-    assert result["cases"][0]["resident"] == MARIA
-    assert result["cases"][0]["why"] == "no memory of Sam Moore"
+    assert result.acquaintance_claims == 2 and result.hallucinated == 1
+    assert result.cases[0].resident == MARIA
+    assert result.cases[0].why == "no memory of Sam Moore"
 
 
 def test_a_person_seen_in_someone_elses_doing_is_a_memory_of_them(history):
     claim = {(MARIA, "Sam Moore"): "I know that Klaus Mueller is talking with Sam Moore."}
-    assert measures.hallucinations(history, {}, claim)["hallucinated"] == 1
+    assert measures.hallucinations(history, {}, claim).hallucinated == 1
     seen = facts.doing(KLAUS, "talking with Sam Moore", Source.SEEN)
     remember(history, MARIA, seen, datetime(2023, 2, 14, 9), MemoryKind.OBSERVATION)
-    assert measures.hallucinations(history, {}, claim)["hallucinated"] == 0
+    assert measures.hallucinations(history, {}, claim).hallucinated == 0
 
 
 def test_interview_network_beside_the_memory_proxy(history):
@@ -143,11 +187,12 @@ def test_interview_network_beside_the_memory_proxy(history):
     end = {p: yes for p in pairs} | {(MARIA, ISABELLA): no}
     nets = measures.networks(history, start, end)
     # start: one mutual pair of three (2 * 1 / (3 * 2)); end: Maria-Isabella is one-way
-    assert nets["interview"]["start"] == pytest.approx(0.3333, abs=1e-4)
-    assert nets["interview"]["end"] == pytest.approx(0.6667, abs=1e-4)
-    assert nets["interview"]["edges_end"] == [[ISABELLA, KLAUS], [KLAUS, MARIA]]
-    assert nets["memory_proxy"]["start"] == 1.0  # everyone's persona names the other two
-    assert "proxy" in nets["memory_proxy"]["method"]
+    assert nets.interview.start == pytest.approx(0.3333, abs=1e-4)
+    assert nets.interview.end == pytest.approx(0.6667, abs=1e-4)
+    assert nets.interview.edges_end == ((ISABELLA, KLAUS), (KLAUS, MARIA))
+    assert nets.memory_proxy.start == 1.0  # everyone's persona names the other two
+    assert "proxy" in nets.memory_proxy.method
+    assert nets.to_json()["interview"]["edges_end"] == [[ISABELLA, KLAUS], [KLAUS, MARIA]]
 
 
 def test_density_by_hand():
@@ -160,12 +205,25 @@ def test_density_by_hand():
 
 def test_attendance_from_invitations_answers_and_presence(history):
     party = measures.attendance(history)["party"]
-    assert party["happened"] and party["host"] == ISABELLA
-    assert party["invited_by_host"] == [KLAUS]
-    assert party["invited"] == [KLAUS]  # Maria heard from Klaus and declined: not invited
-    assert party["accepted"] == [KLAUS] and party["declined"] == [MARIA]
-    assert party["attended"] == [KLAUS]
-    assert party["present_not_counted"] == [MARIA]  # a diner, 2 h at the cafe
+    assert party.happened and party.host == ISABELLA
+    assert party.invited_by_host == (KLAUS,)
+    assert party.invited == (KLAUS,)  # Maria heard from Klaus and declined: not invited
+    assert party.accepted == (KLAUS,) and party.declined == (MARIA,)
+    assert party.attended == (KLAUS,)
+    assert party.present_not_counted == (MARIA,)  # a diner, 2 h at the cafe
+    assert party.to_json()["attended"] == [KLAUS]
+
+
+def test_a_maybe_who_comes_attended(history):
+    """Maria answers 'maybe' (her latest answer) and then dances at the party for an hour:
+    she attended, though nobody but Klaus invited her and she never said yes."""
+    maybe = facts.statement(MARIA, "I might come", Source.SELF, intent="party")
+    remember(history, MARIA, replace(maybe, rsvp=Rsvp.MAYBE), datetime(2023, 2, 14, 9))
+    dance = facts.doing(MARIA, "dancing at the party", Source.SELF, intent="party")
+    remember(history, MARIA, dance, datetime(2023, 2, 14, 17, 30), MemoryKind.OBSERVATION)
+    party = measures.attendance(history)["party"]
+    assert party.maybe == (MARIA,) and MARIA not in party.invited
+    assert party.attended == (KLAUS, MARIA) and party.present_not_counted == ()
 
 
 def test_thirty_minutes_at_the_venue(history):
@@ -175,15 +233,17 @@ def test_thirty_minutes_at_the_venue(history):
     act(history, KLAUS, datetime(2023, 2, 14, 17, 20), "Hobbs Cafe:cafe:cafe counter")
     act(history, KLAUS, datetime(2023, 2, 14, 17, 25), "Johnson Park:park:park garden")
     assert measures.time_at(history, KLAUS, "Hobbs Cafe", start, end) == timedelta(minutes=25)
-    assert measures.attendance(history)["party"]["attended"] == []
+    assert measures.attendance(history)["party"].attended == ()
 
 
 def test_one_source_for_knowledge(history):
     known = measures.knowledge(history)["party"]
-    assert known["start"] == 1 and known["end"] == 3 and "fact.intent" in known["method"]
+    assert known.start == 1 and known.end == 3 and "fact.intent" in known.method
     report = build_report(history, history.scenario.start, 0.0, "scripted")
-    assert report["knowledge"] == measures.knowledge(history)
+    assert report["knowledge"] == {"party": known.to_json()}
+    assert set(report["knowledge"]["party"]) == {"start", "end", "who", "method"}
     assert [n for _, n in measures.memory_curve(history, "party")] == [1, 2, 3]
+    assert [n for _, n in known.curve] == [1, 2, 3]
 
 
 def test_interview_time_ablations_restrict_retrieval(history):
@@ -194,7 +254,7 @@ def test_interview_time_ablations_restrict_retrieval(history):
         restricted(history.mind, Condition.NO_MEMORY), snap, history.town, question
     )
     assert "Isabella" in full and "Isabella" not in blind
-    scores = ablation_scores(history)["scores"]
+    scores = ablation_scores(history).scores
     assert set(scores) == {c.value for c in Condition}
     assert all(0.0 <= s <= 1.0 for s in scores.values())
 
@@ -203,13 +263,26 @@ def test_battery_has_the_papers_25_questions(history):
     rows = list(battery_questions(history, KLAUS))
     assert len(rows) == 25 and {g for g, _ in rows} == set(BATTERY)
     assert all("[" not in q for _, q in rows)
+    party = history.scenario.intent("party")  # 'three' interviews one intent: two of its
+    assert [q for g, q in rows if q in party.questions] == list(party.questions[:2])
+
+
+def test_the_batterys_news_questions_come_from_the_scenario(history):
+    """The paper asked about its town's candidacy and party; a town asks about its own."""
+    from game.world.scenario import load_scenario
+
+    town = load_scenario("smallville")
+    assert news_questions(town) == (town.intent("party").question, town.intent("election").question)
+    quiet = replace(history.scenario, intents=())
+    assert news_questions(quiet) == NO_NEWS
 
 
 def _names_host_and_time(intent, speaker: str, answer: str) -> bool:
     """Independent of the rubric: the host (its first name, or "I" when the host speaks)
-    and a clock time or the date (Valentine's Day is a date)."""
+    or the event's place, and a clock time or the date (Valentine's Day is a date)."""
     host = intent.holder.split()[0]
     named = host in answer or (speaker == intent.holder and re.search(r"\bI\b", answer))
+    named = named or intent.event.place in answer
     when = re.search(
         r"\b\d{1,2}(:\d\d)?\s*[ap]m\b|February 14|Valentine's Day", answer, re.IGNORECASE
     )
@@ -224,8 +297,15 @@ def test_strict_count_never_exceeds_answers_naming_host_and_time(seed):
         answers = diffusion_answers(sim)
         party = sim.scenario.intent("party")
         spread = measures.diffusion(sim, answers)["party"]
-        naming = sum(_names_host_and_time(party, n, a) for n, a in answers["party"].items())
-        assert spread["keyword_mentions"] >= 1  # the party came up: the check is not empty
-        assert spread["end"] <= naming
+        assert len(spread.phrasings) == len(party.questions)
+        for p in spread.phrasings:
+            said = answers["party"][p.question]
+            naming = sum(
+                _names_host_and_time(party, n, a.answer)
+                or _names_host_and_time(party, n, a.follow_up)
+                for n, a in said.items()
+            )
+            assert p.count <= naming
+        assert spread.keyword_mentions >= 1  # the party came up: the check is not empty
     finally:
         sim.close()
