@@ -113,12 +113,22 @@ def chat_shot(app: App, out: Path, resident: str) -> None:
     walk_next_to(app, resident)
     play(app, 0.5)
     send(app, key_event(pygame.K_t))
-    for line in ("Hello! I'm new in town. What do you do here?",
-                 "Did you hear there is a party at Hobbs Cafe tomorrow?"):  # fmt: skip
+    for line in ("Hello! I'm new in town. What do you do here?", event_question(app.town.sim)):
         send(app, text_event(line))
         send(app, key_event(pygame.K_RETURN))
         play(app, 2.5)
     app.screenshot(out / "chat.png")
+
+
+def event_question(sim) -> str:
+    """The visitor asks of the scenario's first event ('... the book launch at The Rose
+    and Crown Pub?'), or of the town's news when it has none."""
+    event = next((i.event for i in sim.scenario.intents if i.event and not i.private), None)
+    if event is None:
+        return "What's the latest news around town?"
+    if not event.what:
+        return f"Did you hear what's on at {event.place}?"
+    return f"Did you hear about the {event.what} at {event.place}?"
 
 
 def greeting_shot(app: App, out: Path, resident: str) -> None:
