@@ -53,6 +53,14 @@ class Known:
 
 
 @dataclass(frozen=True)
+class NextDoor:
+    """A home near one's own and the residents who live there."""
+
+    home: str
+    residents: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Resident:
     name: str
     age: int
@@ -72,6 +80,8 @@ class Resident:
     household: tuple[str, ...] = ()  # the others whose home is this one's (set by the loader)
     # what one knows of each one has a relation with (set by the loader)
     acquainted: tuple[Known, ...] = ()
+    # the nearest other homes on the map and who lives there (set by `load_world`)
+    neighbours: tuple[NextDoor, ...] = ()
 
     @property
     def first_name(self) -> str:
@@ -535,4 +545,35 @@ def load_world(name_or_path: str | Path) -> tuple[Scenario, Town]:
     scenario = load_scenario(name_or_path)
     town = load_town(scenario.map_path)
     check_against_town(scenario, town)
-    return scenario, town
+    return with_neighbours(scenario, town), town
+
+
+NEIGHBOUR_HOMES = 2  # at most this many of the nearest other homes count as next door,
+NEXT_DOOR = 1.5  # each no farther than this many times the nearest one
+
+
+def with_neighbours(scenario: Scenario, town: Town) -> Scenario:
+    """Each resident with the residents of the nearest other homes, by the map: what
+    'who are your neighbours?' is answered from. Geometry, not words: no scenario says
+    who lives next door, and a resident's relationships need not include them."""
+    centre: dict[str, tuple[float, float]] = {}
+    for res in scenario.residents:
+        area = town.find(res.home)
+        if area is not None:
+            rect = area.rect
+            centre[res.home] = (rect.x + rect.w / 2, rect.y + rect.h / 2)
+
+    def near(home: str) -> tuple[NextDoor, ...]:
+        if home not in centre:
+            return ()
+        x, y = centre[home]
+        others = sorted((h for h in centre if h != home),
+                        key=lambda h: ((centre[h][0] - x) ** 2 + (centre[h][1] - y) ** 2, h))
+        dist = [((centre[h][0] - x) ** 2 + (centre[h][1] - y) ** 2) ** 0.5 for h in others]
+        homes = [h for h, d in zip(others[:NEIGHBOUR_HOMES], dist, strict=False)
+                 if d <= NEXT_DOOR * dist[0]]  # fmt: skip
+        return tuple(NextDoor(h, tuple(r.name for r in scenario.residents if r.home == h))
+                     for h in homes)  # fmt: skip
+
+    residents = tuple(replace(r, neighbours=near(r.home)) for r in scenario.residents)
+    return replace(scenario, residents=residents)

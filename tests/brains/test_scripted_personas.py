@@ -33,7 +33,6 @@ from game.world.scenario import (
     Resident,
     RoutineBlock,
     Scenario,
-    load_scenario,
     load_world,
 )
 from game.world.town import AreaKind, Town
@@ -332,4 +331,4 @@ def smallville() -> Scenario:
 
 @cache
 def _load(name: str) -> Scenario:
-    return load_scenario(name)
+    return load_world(name)[0]  # as a game loads it: with the neighbours the map gives

@@ -216,3 +216,18 @@ def test_the_bundled_phrasings_do_not_give_the_answer_away():
             if intent.questions:
                 assert len(intent.questions) >= 5 and intent.follow_up
                 assert not any(intent.given_away(q) for q in intent.questions)
+
+
+def test_neighbours_are_the_residents_of_the_nearest_homes_on_the_map():
+    """Geometry, not words: the row of apartments are each other's neighbours, and a
+    house alone at the map's edge has only the one nearest home."""
+    from game.world.scenario import load_world
+
+    scenario, _ = load_world("smallville")
+    by_name = {r.name: r for r in scenario.residents}
+    giorgio = {n for h in by_name["Giorgio Rossi"].neighbours for n in h.residents}
+    assert giorgio == {"Carlos Gomez", "Isabella Rodriguez"}  # the apartments either side
+    for r in scenario.residents:
+        homes = [h.home for h in r.neighbours]
+        assert r.home not in homes and len(homes) == len(set(homes)) and 1 <= len(homes) <= 2
+        assert all(by_name[n].home == h.home for h in r.neighbours for n in h.residents)
