@@ -237,6 +237,16 @@ def test_of_two_questions_that_do_not_lean_on_each_other_the_clearer_is_asked():
     assert hear("Any party? Who hosts it?").label == "event.who"
 
 
+def test_a_question_that_points_back_asks_its_wh_of_the_one_before():
+    """'What are their names?' is about the people of the question before it; 'When is
+    it?' wants a when of the bake sale."""
+    act = hear("Do you know the people who live near you? What are their names?")
+    assert (act.label, act.wh) == ("neighbours", Wh.WHO), act
+    act = hear("Have you heard of the bake sale? When is it?")
+    assert (act.aspect, act.wh, act.event) == (Aspect.EVENT, Wh.WHEN, "bake sale"), act
+    assert hear("Is there a party this week? Who's hosting it?").label == "event.who"
+
+
 def test_a_bare_question_leans_on_the_sentence_just_before_it_not_on_the_whole_line():
     line = ("I'll be at Isabella's Valentine's Day party, wouldn't miss it. "
             "I saw you chatting with customers earlier; how did it go?")

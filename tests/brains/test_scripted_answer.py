@@ -390,3 +390,22 @@ def test_a_clock_hour_that_is_now_gets_what_one_is_doing_and_what_comes_next():
     act = words().understand("What's on your plate at three o'clock today?", now)
     got = answer.answer(ctx, act, None, 0).text
     assert got == "Right now I'm doing the accounts; later I'm tending the bar.", got
+
+
+def test_neighbours_are_named_from_the_map_and_known_ones_by_what_they_are_to_one():
+    jane = ask("Jane Moreno", "Who lives next door to you?")
+    assert "Lin" in jane and "Ryan" in jane and "Tom" not in jane, jane  # Tom lives with her
+    ryan = ask("Ryan Park", "do u know ur neighbours")
+    assert ryan.startswith("My nearest neighbour is Isabella"), ryan
+
+
+def test_a_yes_or_no_of_work_that_names_no_job_is_answered_yes():
+    """'Are you employed somewhere?' names no job for the occupation to gainsay; 'Do you
+    work at the pub?' names a place, which a grocer's workplace does."""
+    assert ask("Tom Moreno", "are you employed somewhere?").startswith("Yes"), "employed"
+    assert ask("Tom Moreno", "Do you work at the pub?").startswith("No"), "pub"
+
+
+def test_where_to_get_what_no_place_offers_is_an_honest_i_dont_know_of_anywhere():
+    got = ask("Tom Moreno", "where can a person get a haircut")
+    assert got.startswith("I don't know of anywhere"), got

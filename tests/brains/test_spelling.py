@@ -36,6 +36,16 @@ def test_names_short_words_and_words_without_a_neighbour_stay_as_typed():
     assert speller.fix("zq xyzzy") == "zq xyzzy"  # short, or nothing one edit away
 
 
+def test_forms_and_compounds_of_vocabulary_words_are_words_not_typos():
+    """'bake' is one edit from 'make', but 'baked' says it is a word: a visitor's bake sale
+    must reach the listener as said."""
+    speller = Speller(["make", "baked", "screw", "driver", "plumbing", "lumber", "that"])
+    assert speller.fix("a bake sale") == "a bake sale"  # 'baked' less its ending
+    assert speller.fix("my plumber") == "my plumber"  # a sibling of 'plumbing'
+    assert speller.fix("a screwdriver") == "a screwdriver"  # two words run together
+    assert speller.fix("taht") == "that"  # still a typo: no form of a vocabulary word
+
+
 @pytest.mark.parametrize(
     ("text", "aspect"),
     [

@@ -28,6 +28,8 @@ from pathlib import Path
 CHAT_WORDS = Path(__file__).with_name("chat_words.json")
 MIN_LENGTH = 4  # shorter words are corrected only by the table
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+# endings that make one word of another ('baked', 'baker', 'bakes' of 'bake')
+_ENDINGS = ("s", "es", "d", "ed", "r", "er", "ers", "ing", "ly")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'/-]*[A-Za-z]|[A-Za-z]")
 
 
@@ -58,7 +60,7 @@ class Speller:
         spelled = self._table.get(low)
         if spelled is not None:
             return spelled
-        if low in self._keep or low in self._rank or len(low) < MIN_LENGTH or not low.isalpha():
+        if low in self._keep or len(low) < MIN_LENGTH or not low.isalpha() or self._known(low):
             return typed
         fixed = self._memo.get(low)
         if fixed is None:
@@ -69,6 +71,25 @@ class Speller:
         if fixed == low:
             return typed
         return fixed.capitalize() if typed[:1].isupper() else fixed
+
+    def _known(self, word: str) -> bool:
+        """A word of the vocabulary, or one formed from its words: a form of a word it
+        has ('bake' of 'baked', 'plumber' of 'plumbing'), or two of its words run together
+        ('screwdriver'). A 22,000-word vocabulary lacks many real words, and correcting
+        'bake' to 'make' loses what the visitor said."""
+        rank = self._rank
+        if word in rank or any(word + end in rank for end in _ENDINGS):
+            return True
+        for end in _ENDINGS:
+            stem = word[: -len(end)]
+            if not word.endswith(end) or len(stem) < MIN_LENGTH:
+                continue
+            doubled = stem[:-1] if stem[-1] == stem[-2] and len(stem) > MIN_LENGTH else ""
+            if (stem in rank or stem + "e" in rank or doubled in rank
+                    or any(stem + other in rank for other in _ENDINGS if other != end)):
+                return True
+        return any(word[:i] in rank and word[i:] in rank
+                   for i in range(MIN_LENGTH, len(word) - MIN_LENGTH + 1))  # fmt: skip
 
     def _nearest(self, word: str) -> str:
         found = [w for w in _one_edit(word) if w in self._rank or w in self._keep]

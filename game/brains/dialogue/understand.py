@@ -165,7 +165,7 @@ def _place_forms(sectors: list[str], arenas: list[str]) -> dict[str, str]:
         if "'" not in low:
             last.setdefault(tail, []).append(s)
     for tail, ss in last.items():
-        if len(ss) == 1 and len(tail) > 3:
+        if len(ss) == 1 and len(tail) >= 3:  # "the pub"
             forms.setdefault(f"the {tail}", ss[0])
     for a in arenas:
         forms.setdefault(a.lower(), a)
@@ -483,6 +483,18 @@ class Understander:
             if earlier.asks and earlier.confidence > last.confidence + TWO_QUESTIONS_MARGIN:
                 return earlier
             return last
+        if len(asked_all) >= 2:
+            # 'Do you know the people who live near you? What are their names?': the last
+            # points back, so the earlier one names the topic and the last says what is
+            # wanted of it ('Heard of the bake sale? When is it?' wants a when)
+            whole = self._read(text, now, state, speaker)
+            earlier = self._read(asked_all[-2], now, state, speaker)
+            wanted = _wh_by_form(asked_all[-1])
+            topic = whole
+            if (earlier.asks and earlier.aspect is not whole.aspect
+                    and earlier.confidence > whole.confidence + TWO_QUESTIONS_MARGIN):
+                topic = replace(earlier, text=text)
+            return replace(topic, wh=wanted) if wanted in _EXPLICIT_WH else topic
         embedded = _embedded_question(text) if not asked_all else ""
         if embedded:  # 'I'd love to know when your working day ends, so I don't bother you'
             asked = self._read(embedded, now, state, speaker)
@@ -788,7 +800,15 @@ def leftover(masked: str) -> str:
     """The content words a masked line names beyond its slots ('bake sale'): what
     retrieval should match when no field of the town names the topic."""
     masks = " ".join(MASKS.values()).split()
-    return " ".join(w for w in words(masked) if w not in STOP and w not in masks and len(w) > 2)
+    return " ".join(w for w in words(masked)
+                    if w not in STOP and w not in _ASKING and w not in masks and len(w) > 2)
+
+
+# the words of asking and hearing, which say how a topic is asked about, never what it is
+# ('Have you heard of the bake sale?' is about a bake sale)
+_ASKING_WORDS = ("hear heard hearing know knew known told tells telling say said saying "
+                 "wonder wondering wondered remember recall")
+_ASKING = frozenset(_ASKING_WORDS.split())
 
 
 def exemplar_texts(path: Path = EXEMPLARS) -> list[str]:
@@ -908,7 +928,7 @@ _SUBJECT_PAIRS = frozenset({"this is", "that is", "it is", "there is", "here is"
 _QUESTION_WORDS = (
     "what who whom when where why how which do does did are is was were can could would will "
     "have has any anything tell shall should may describe explain name list give introduce share "
-    "walk show run paint fill talk"
+    "walk show run paint fill talk state spell remind confirm"
 )
 _QUESTION_STARTS = frozenset(_QUESTION_WORDS.split())
 

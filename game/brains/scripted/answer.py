@@ -213,6 +213,9 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
     topic = f" about {said}" if said and len(said.split()) <= 4 else ""
     if act.named and act.aspect is Aspect.EVENT:
         topic = f" about a {act.named} or anything like it"
+    if act.wh is Wh.WHERE and act.asks and not (act.person or act.place or act.obj):
+        # 'Where can a person get a haircut?': no place in town is for it
+        return Reply("I don't know of anywhere in town for that, I'm afraid.", True)
     if me.interests:
         cares = join_and([mine(i, me) for i in me.interests[:2]])
         return Reply(f"I don't know anything{topic}, to be honest. Ask me about {cares}!", True)
@@ -404,9 +407,17 @@ def _work_matches(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     asked = content_stems(_without_place(act)) - _WORK_WORDS
     if asked & _LIVES:  # 'do you work where you live?', '... from home?'
         return me.workplace == me.home
-    if not asked:
-        return True
+    if not asked or not _NAMES_A_JOB.search(act.text):
+        return True  # 'Are you employed somewhere?', 'Do you like your boss?'
     return bool(asked & content_stems(f"{me.occupation} {me.workplace}"))
+
+
+# the forms that put a job or workplace to one ('are you a nurse?', 'do you work at the
+# bank?'), which the occupation can gainsay; other yes/no questions of work ask of the job
+_NAMES_A_JOB = re.compile(
+    r"\b(?:are you|you're|you are|r u|were you|is your job)\s+(?:\w+\s+)?(?:a|an|the)\b"
+    r"|\b(?:work|working|employed|job|teach|study|studying)\s+(?:at|in|for|as|on|with)\b"
+    r"|\bwork(?:ing)? from\b", re.I)
 
 
 _WORK_WORDS = frozenset(content_stems("work job like enjoy love happy working jobs career"))
@@ -1123,6 +1134,46 @@ def plan_home(ctx: AgentContext, act: Act, seed: int) -> str:
     return f"I live at {home} with {sep.join(people) if len(people) < 3 else join_and(people)}."
 
 
+def plan_neighbours(ctx: AgentContext, act: Act, seed: int) -> str:
+    """Who lives next door: the nearest homes as the map places them (the persona's
+    `neighbours`), and whether one knows them; where one knows none of them, the people
+    one does see."""
+    me = ctx.persona
+    homes = [h for h in me.neighbours if h.home != me.home and h.residents]
+    if not homes:
+        return ""
+    said = [_by_family(list(h.residents)) if len(h.residents) <= 3
+            else f"the people at {_the(h.home)}" for h in homes]  # fmt: skip
+    one = len(homes) == 1 and len(homes[0].residents) == 1
+    line = f"My nearest {'neighbour is' if one else 'neighbours are'} {join_and(said)}."
+    near = {n for h in homes for n in h.residents}
+    known = [(n, r) for n, r in me.relationships if n in near]
+    if known:
+        name, relation = pick(known[:3], seed, me.name, "neighbours")
+        return f"{line} {first_name(name)} is {relation_in_first_person(relation, me)}."
+    friends = [first_name(n) for n, _ in me.relationships if not dislikes(me, n)][:2]
+    tail = f" The people I see most are {join_and(friends)}." if friends else ""
+    them = first_name(homes[0].residents[0]) if one else "them"
+    return f"{line} I don't know {them} well yet.{tail}"
+
+
+def _by_family(names: list[str]) -> str:
+    """'Eddy, John and Mei Lin': those sharing a surname, said once."""
+    groups: dict[str, list[str]] = {}
+    for n in names:
+        first, _, last = n.rpartition(" ")
+        groups.setdefault(last, []).append(first or last)
+    parts = [f"{join_and(firsts)} {last}" if firsts != [last] else last
+             for last, firsts in groups.items()]  # fmt: skip
+    return ", ".join(parts[:-1]) + f", and {parts[-1]}" if len(parts) > 1 and any(
+        " and " in p for p in parts) else join_and(parts)
+
+
+def _the(home: str) -> str:
+    """'the Lin family's house', 'the artists' co-living space'; 'Adam Smith's house'."""
+    return f"the {home}" if home[:1].islower() or " family's " in home else home
+
+
 def plan_family(ctx: AgentContext, act: Act, seed: int) -> str:
     """One's family in town, or, asked of some kin ('any kids?', 'are your parents
     around?'), those of them one has, or that one has none."""
@@ -1703,6 +1754,7 @@ PLANNERS: dict[str, Planner] = {
     "work": plan_work,
     "home": plan_home,
     "home.alone": plan_home,
+    "neighbours": plan_neighbours,
     "routine.early": plan_routine,
     "routine.late": plan_routine,
     "place.regular": plan_place,
