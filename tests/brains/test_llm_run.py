@@ -5,6 +5,8 @@ API key in none of the files a run writes."""
 from __future__ import annotations
 
 import json
+import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -28,11 +30,34 @@ def report(tmp: Path, name: str = "r.json") -> dict:
     return json.loads((tmp / name).read_text(encoding="utf-8"))
 
 
-def test_a_headless_llm_run_reports_calls_tokens_and_fallbacks(server, tmp_path) -> None:
-    server.forced["importance"] = {"ratings": [42]}  # out of range: always falls back
-    done = run_llm(tmp_path, server.url)
+@dataclass(frozen=True)
+class Recorded:
+    folder: Path  # where it ran: its report, save, audit log and recording
+    done: subprocess.CompletedProcess
+    auths: tuple[str, ...]  # the Authorization header of every request it sent
+    cache: Path
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> Recorded:
+    """One two-hour run, recorded, audited and saved, read by three tests: its report's
+    usage, a replay that misses its recording, and the key in none of its files. (Each
+    made the same run of its own before, a subprocess and a town each.)"""
+    folder = tmp_path_factory.mktemp("recorded")
+    cache, audit = folder / "c.sqlite3", folder / "audit.jsonl"
+    with ProtocolServer(latency=0.0) as server:
+        server.forced["importance"] = {"ratings": [42]}  # out of range: always falls back
+        done = run_llm(
+            folder, server.url, "--record", "--cache-file", str(cache),
+            "--audit-log", str(audit), "--save", "keytest",
+        )  # fmt: skip
+        auths = tuple(r["auth"] for r in server.requests)
     assert done.returncode == 0, done.stderr
-    r = report(tmp_path)
+    return Recorded(folder, done, auths, cache)
+
+
+def test_a_headless_llm_run_reports_calls_tokens_and_fallbacks(recorded) -> None:
+    r = report(recorded.folder)
     assert r["brain"] == "llm"
     model = r["model"]
     assert model["calls"] > 0 and model["prompt_tokens"] > 0 and model["completion_tokens"] > 0
@@ -72,9 +97,8 @@ def test_record_then_replay_gives_the_same_run(server, tmp_path) -> None:
     assert recorded["model"]["replayed"] == 0 and not replayed["model"]["endpoint_down"]
 
 
-def test_replay_fails_clearly_on_a_miss(server, tmp_path) -> None:
-    cache = str(tmp_path / "run.sqlite3")
-    assert run_llm(tmp_path, server.url, "--record", "--cache-file", cache).returncode == 0
+def test_replay_fails_clearly_on_a_miss(recorded, server, tmp_path) -> None:
+    cache = str(recorded.cache)
     other = run_llm(
         tmp_path,
         refused_url(),
@@ -109,26 +133,14 @@ def every_file(root: Path) -> list[Path]:
     return [p for p in root.rglob("*") if p.is_file()]
 
 
-def test_the_key_is_in_no_file_a_run_writes(server, tmp_path) -> None:
-    cache, audit = str(tmp_path / "c.sqlite3"), str(tmp_path / "audit.jsonl")
-    done = run_llm(
-        tmp_path,
-        server.url,
-        "--record",
-        "--cache-file",
-        cache,
-        "--audit-log",
-        audit,
-        "--save",
-        "keytest",
-    )
-    assert done.returncode == 0, done.stderr
-    assert any(r["auth"] == f"Bearer {SECRET}" for r in server.requests)  # it was used
+def test_the_key_is_in_no_file_a_run_writes(recorded, server, tmp_path) -> None:
+    done = recorded.done  # recorded, audited and saved
+    assert any(auth == f"Bearer {SECRET}" for auth in recorded.auths)  # it was used
     server.always = "unauthorized"  # now the server echoes the key in its error
     echoed = run_llm(tmp_path, server.url, report="e.json")
     assert echoed.returncode == 0
     assert "401" in echoed.stderr and report(tmp_path, "e.json")["model"]["notices"]
-    written = every_file(tmp_path)
+    written = every_file(recorded.folder) + every_file(tmp_path)
     assert any(p.name == "audit.jsonl" for p in written)
     assert any(p.suffix == ".npz" for p in written)  # the save
     assert any("audit" in p.parts for p in written)  # the default audit log beside the saves
