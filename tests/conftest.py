@@ -55,3 +55,38 @@ def _load_town_once(path):
 
 _load_town_once.__wrapped__ = _read_town
 _tmx.load_town = _load_town_once
+
+# The files that take longest, longest first (pytest --durations on 2 cores). With
+# `--dist loadfile` a file is one unit of work, handed out in collection order; a long file
+# handed out last keeps its worker busy while the other has nothing left to do.
+LONG_FILES = (
+    "sim/test_any_event.py",
+    "test_cli.py",
+    "test_faults.py",
+    "sim/test_day_run.py",
+    "brains/test_llm_run.py",
+    "test_hostile_endpoints.py",
+    "test_cli_talk_brain.py",
+    "test_cli_rank.py",
+    "brains/test_llm_real_servers.py",
+    "brains/test_llm_doctor.py",
+    "sim/test_evaluation.py",
+    "sim/test_any_intent.py",
+)
+_TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """The long files first, so the short ones fill both workers at the end (pyproject's
+    `--no-loadscope-reorder` keeps this order; xdist would otherwise hand out the files
+    with the most tests first, and these have few). A file's tests keep their order."""
+    rank = {name: i for i, name in enumerate(LONG_FILES)}
+
+    def place(item) -> int:
+        try:
+            name = Path(item.path).resolve().relative_to(_TESTS).as_posix()
+        except ValueError:
+            return len(rank)
+        return rank.get(name, len(rank))
+
+    items.sort(key=place)
