@@ -224,6 +224,20 @@ def test_a_window_told_by_a_landmark_of_the_day_is_resolved():
     assert between is not None and (between.start.hour, between.end.hour) == (13, 18)
 
 
+def test_an_hour_asked_of_in_the_past_tense_is_the_last_one_gone_by():
+    """Asked at nine in the morning: 'at noon' in the past is yesterday's noon, and a bare
+    'ten' is ten last night; in the future, today's."""
+    nine = datetime(2023, 2, 15, 9)
+    noon = words().understand("What were you doing at noon?", nine).window
+    assert noon is not None and (noon.start.day, noon.start.hour) == (14, 12)
+    ten = words().understand("what were you up to at ten", nine).window
+    assert ten is not None and (ten.start.day, ten.start.hour) == (14, 22)
+    ahead = words().understand("What will you be doing at noon?", nine).window
+    assert ahead is not None and (ahead.start.day, ahead.start.hour) == (15, 12)
+    evening = words().understand("How was your evening?", nine)
+    assert evening.aspect is Aspect.PAST, evening
+
+
 def test_since_one_got_up_is_the_day_so_far():
     now = datetime(2023, 2, 13, 15)
     act = words().understand("What have you been doing since you got up?", now)

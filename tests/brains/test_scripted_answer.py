@@ -409,3 +409,13 @@ def test_a_yes_or_no_of_work_that_names_no_job_is_answered_yes():
 def test_where_to_get_what_no_place_offers_is_an_honest_i_dont_know_of_anywhere():
     got = ask("Tom Moreno", "where can a person get a haircut")
     assert got.startswith("I don't know of anywhere"), got
+
+
+def test_opening_hours_are_the_maps_and_open_now_is_by_the_clock():
+    """NOW is 11:00: a place the map gives hours is open between them."""
+    cafe = next(a for a in context(smallville().resident("Tom Moreno"), NOW, ()).sectors
+                if a.name == "Hobbs Cafe")
+    got = ask("Tom Moreno", "When does the cafe close?")
+    assert f"closes at {answer.selfknow.clock(cafe.closes % 1440)}" in got, got
+    assert ask("Tom Moreno", "Is Hobbs Cafe open now?").startswith(
+        "Yes" if cafe.is_open(11 * 60) else "No")

@@ -305,6 +305,10 @@ def find_time(text: str, now: datetime) -> Window | None:
         later = window[0] + 12 * 60
         if not _PAST_SAID.search(low) and window[0] < minute <= later:
             window = (later, window[1] + 12 * 60)
+        elif _PAST_SAID.search(low) and minute < window[0]:  # 'at ten?', asked at nine:
+            window, base = (later, window[1] + 12 * 60), base - timedelta(days=1)  # last night
+    if day is None and _PAST_SAID.search(low) and _at(base, window[0]) > now:
+        base -= timedelta(days=1)  # 'what were you doing at noon?', asked at nine: yesterday's
     return Window(_at(base, window[0]), _at(base, window[1]), spoken)
 
 
@@ -592,6 +596,9 @@ class Understander:
         act = self._in_trouble(act, whole, now, speaker)
         if act.aspect is Aspect.DOING and act.window is not None and act.window.start > now:
             act = replace(act, aspect=Aspect.PLANS, label="plans.at")  # 'doing what tonight?'
+        if (act.aspect is Aspect.FEELINGS and act.window is not None and act.window.end <= now
+                and not seen_doing):  # 'saw you fixing the fence; how did it go?' is feelings
+            act = replace(act, aspect=Aspect.PAST, label="past")  # 'how was your evening?'
         if act.intent and not slots.intent and act.aspect not in _OF_ONESELF:
             act = replace(act, aspect=Aspect.EVENT, label="event.know")  # by meaning alone
         if _PRONOUN_YOU.search(text) or (label is not None and label.name == "follow.you"):

@@ -182,11 +182,14 @@ def _as_place_question(act: Act) -> Act:
     whether one is a regular."""
     if not act.place or act.wh is not Wh.YESNO or act.aspect not in (Aspect.PLACE, Aspect.PAST):
         return act
+    if act.label in _OF_THE_PLACE:  # 'Is Hobbs Cafe open now?' asks its hours already
+        return act
     asked = content_stems(_without_place(act))
     label = "place.regular" if asked <= _VISIT_WORDS else "place.about"
     return replace(act, label=label, aspect=Aspect.PLACE)
 
 
+_OF_THE_PLACE = frozenset({"place.hours"})
 _VISIT_WORDS = frozenset(content_stems(
     "go often visit regular come usually frequently much lot lots there spend spent time "
     "times hang hanging out frequent drop pop stop by ever been week day days every"))  # fmt: skip
@@ -463,6 +466,12 @@ def _close_to(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     return bool(ctx.persona.relation_to(act.person)) and not dislikes(ctx.persona, act.person)
 
 
+def _open_now(ctx: AgentContext, act: Act, seed: int) -> bool | None:
+    """'Is the pharmacy open now?': by the map's hours at this minute."""
+    area = next((a for a in ctx.sectors if a.name == act.place), None)
+    return None if area is None else area.is_open(ctx.now.hour * 60 + ctx.now.minute)
+
+
 POLARITY: dict[str, Polar] = {
     "home": lambda ctx, act, seed: _home_yes(ctx, act),
     "home.alone": lambda ctx, act, seed: not _housemates(ctx),
@@ -470,6 +479,7 @@ POLARITY: dict[str, Polar] = {
     "routine.late": lambda ctx, act, seed: not 4 * 60 <= ctx.persona.sleep < 23 * 60,
     "place.regular": lambda ctx, act, seed: _regular_at(ctx, act.place) if act.place else None,
     "place.about": _place_serves,
+    "place.hours": _open_now,
     "object.state": lambda ctx, act, seed: _trouble_yes(ctx, act),
     "person.about": _knows,
     "person.opinion": _close_to,
@@ -885,6 +895,22 @@ def plan_identity(ctx: AgentContext, act: Act, seed: int) -> str:
     return f"{intro} I live at {selfknow.home_phrase(ctx.persona)}, here in town."
 
 
+def plan_hours(ctx: AgentContext, act: Act, seed: int) -> str:
+    """A place's opening hours as the map states them, and whether it is open now; a
+    place without hours is always open. Without a place named, the place question's own
+    answer."""
+    area = next((a for a in ctx.sectors if a.name == act.place), None)
+    if area is None:
+        return plan_place(ctx, act, seed)
+    minute = ctx.now.hour * 60 + ctx.now.minute
+    if area.opens is None or area.closes is None:
+        return f"{area.name} is open all day, as far as I know."
+    hours = f"{area.name} opens at {selfknow.clock(area.opens)} and closes at " \
+            f"{selfknow.clock(area.closes % 1440)}"
+    now = "it's open now" if area.is_open(minute) else "it's closed right now"
+    return f"{hours}, so {now}."
+
+
 def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
     """A place: what it is to oneself (home, work, a haunt), and what one knows on there."""
     me, place = ctx.persona, act.place
@@ -1287,11 +1313,36 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
             return selfknow.yesterday(ctx, act.text, seed)  # the day by its parts, and talks
         done = _done_in(ctx, window.start, window.end)
         if done or window.start.date() != ctx.now.date():
-            return done or selfknow.yesterday(ctx, act.text, seed)
+            return done or _planned_then(ctx, window) or selfknow.yesterday(ctx, act.text, seed)
         return _routine_then(ctx, window.start)  # earlier today, with no memory of it at hand
     return (
         iv._event_at(ctx, when, seed) or iv._plan_at(ctx, when) or iv._routine_at(ctx.persona, when)
     )
+
+
+def _planned_then(ctx: AgentContext, window) -> str:
+    """An earlier day's stretch ('at noon yesterday', 'last night') by that day's plan,
+    when no memory of doing it came up: the items the stretch overlaps, where they were."""
+    me = ctx.persona
+    items = [i for i in selfknow.plan_for(ctx.memories, window.start.date())
+             if i.start < window.end and i.start + timedelta(minutes=i.minutes) > window.start]
+    if not items:
+        return ""
+    said = []
+    for i in items[:2]:
+        what, place = mine(i.description, me), i.place.split(":")[0]
+        at = " at home" if place == me.home else f" at {place}"
+        said.append(what if not place or place in what else what + at)
+    start = window.start
+    day = "yesterday" if start.date() == ctx.now.date() - timedelta(days=1) else f"on {start:%A}"
+    when = f"At {_clock(start)} {day}" if window.end - start <= timedelta(hours=2) else \
+        iv._when(ctx.now, start).capitalize()
+    if _PART_SAID.search(window.words):  # 'last night', 'yesterday evening', as asked
+        when = window.words[:1].upper() + window.words[1:]
+    return f"{when}, I was {join_and(said)}."
+
+
+_PART_SAID = re.compile(r"^(?:last|yesterday) (?:night|morning|afternoon|evening)$", re.I)
 
 
 def _routine_then(ctx: AgentContext, when: datetime) -> str:
@@ -1759,6 +1810,7 @@ PLANNERS: dict[str, Planner] = {
     "routine.late": plan_routine,
     "place.regular": plan_place,
     "place.rooms": plan_rooms,
+    "place.hours": plan_hours,
     "work.here": plan_work_here,
     "person.find": plan_find,
     "person.talk": lambda ctx, act, seed: (

@@ -490,14 +490,19 @@ def _have(ctx: AgentContext, question: str, seed: int) -> str:
 ANIMALS = frozenset({"pet", "dog", "cat", "fish", "bird", "hamster", "rabbit", "horse"})
 
 
+# a question asked yes or no, which 'I do.' answers ('Do you like living here?'; not 'How
+# long have you lived here?')
+_YES_NO = re.compile(r"\s*(?:do|don't|does|are|aren't|is|would)\b", re.I)
+
+
 def _likes(ctx: AgentContext, question: str, seed: int) -> str:
     """Likes and favourites: from what one cares about, never a stray fact."""
     me = ctx.persona
     cares = join_and([mine(i, me) for i in me.interests[:2]]) if me.interests else ""
     favourite = re.search(r"favou?rite (\w+)", question, re.I)
     if re.search(r"living (?:here|in)|this town|smallville", question, re.I):
-        lead = "The people, I think." if favourite else "I do."
-        return f"{lead} It's a friendly town, and it's home."
+        lead = "The people, I think. " if favourite else "I do. " if _YES_NO.match(question) else ""
+        return f"{lead}It's a friendly town, and it's home."
     thing = favourite.group(1).lower() if favourite else ""
     if thing and not any(thing in i.lower() for i in me.interests):
         more = f" Ask me about {cares} any time, though!" if cares else ""
