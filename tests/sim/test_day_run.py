@@ -4,6 +4,7 @@ One run, shared by the tests below; every step is checked against the norms the 
 states: nobody who is not staff enters a closed place, and no one-person room is crowded.
 """
 
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -42,9 +43,10 @@ class Watch:
             staff = sector in (agent.persona.home, agent.persona.workplace)
             if not staff and not area.is_open(minute):
                 self.closed_entries.append(f"{sim.now} {name} entered closed {sector}")
+        here = Counter(a.location for a in sim.agents.values())  # once a step, not per room
         for arena in self.limited:
-            inside = [n for n, a in sim.agents.items() if a.location == arena.address]
-            if len(inside) > arena.capacity:
+            if here[arena.address] > arena.capacity:
+                inside = [n for n, a in sim.agents.items() if a.location == arena.address]
                 self.crowded.append(f"{sim.now} {arena.address}: {inside}")
 
 
