@@ -156,7 +156,11 @@ class ProtocolServer:
         self._lock = threading.Lock()
         self._http = _QuietServer(("127.0.0.1", port), _handler(self))
         self._http.daemon_threads = True
-        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+        # stop() waits for the serving loop to look up: every 0.5 s by default, and the
+        # suite starts and stops a few hundred of these servers
+        self._thread = threading.Thread(
+            target=self._http.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     @property
     def url(self) -> str:
