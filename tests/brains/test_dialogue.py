@@ -238,6 +238,10 @@ def test_an_hour_asked_of_in_the_past_tense_is_the_last_one_gone_by():
     assert evening.aspect is Aspect.PAST, evening
 
 
+def test_an_imperative_of_telling_asks():
+    assert hear("Catch me up on what's going on in town.").aspect is Aspect.NEWS
+
+
 def test_since_one_got_up_is_the_day_so_far():
     now = datetime(2023, 2, 13, 15)
     act = words().understand("What have you been doing since you got up?", now)

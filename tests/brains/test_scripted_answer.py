@@ -403,6 +403,9 @@ def test_a_yes_or_no_of_work_that_names_no_job_is_answered_yes():
     """'Are you employed somewhere?' names no job for the occupation to gainsay; 'Do you
     work at the pub?' names a place, which a grocer's workplace does."""
     assert ask("Tom Moreno", "are you employed somewhere?").startswith("Yes"), "employed"
+    assert ask("Tom Moreno", "Do you go to classes somewhere, as a student?").startswith("No")
+    assert ask("Wolfgang Schulz", "Do you go to classes somewhere, as a student?").startswith(
+        "Yes")
     assert ask("Tom Moreno", "Do you work at the pub?").startswith("No"), "pub"
 
 
@@ -419,3 +422,8 @@ def test_opening_hours_are_the_maps_and_open_now_is_by_the_clock():
     assert f"closes at {answer.selfknow.clock(cafe.closes % 1440)}" in got, got
     assert ask("Tom Moreno", "Is Hobbs Cafe open now?").startswith(
         "Yes" if cafe.is_open(11 * 60) else "No")
+
+
+def test_how_often_one_goes_somewhere_is_answered_yes_or_no_first():
+    me = smallville().resident("Isabella Rodriguez")  # she runs Hobbs Cafe
+    assert ask(me.name, "Is Hobbs Cafe part of your usual day?").startswith("Yes")

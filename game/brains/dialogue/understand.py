@@ -935,7 +935,7 @@ _SUBJECT_PAIRS = frozenset({"this is", "that is", "it is", "there is", "here is"
 _QUESTION_WORDS = (
     "what who whom when where why how which do does did are is was were can could would will "
     "have has any anything tell shall should may describe explain name list give introduce share "
-    "walk show run paint fill talk state spell remind confirm"
+    "walk show run paint fill talk state spell remind confirm catch update bring"
 )
 _QUESTION_STARTS = frozenset(_QUESTION_WORDS.split())
 

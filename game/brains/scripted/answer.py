@@ -192,7 +192,8 @@ def _as_place_question(act: Act) -> Act:
 _OF_THE_PLACE = frozenset({"place.hours"})
 _VISIT_WORDS = frozenset(content_stems(
     "go often visit regular come usually frequently much lot lots there spend spent time "
-    "times hang hanging out frequent drop pop stop by ever been week day days every"))  # fmt: skip
+    "times hang hanging out frequent drop pop stop by ever been week day days every most "
+    "part usual routine daily regularly"))  # fmt: skip
 
 
 def _without_place(act: Act) -> str:
@@ -410,17 +411,16 @@ def _work_matches(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     asked = content_stems(_without_place(act)) - _WORK_WORDS
     if asked & _LIVES:  # 'do you work where you live?', '... from home?'
         return me.workplace == me.home
-    if not asked or not _NAMES_A_JOB.search(act.text):
+    if not asked - _ANY_JOB:
         return True  # 'Are you employed somewhere?', 'Do you like your boss?'
     return bool(asked & content_stems(f"{me.occupation} {me.workplace}"))
 
 
-# the forms that put a job or workplace to one ('are you a nurse?', 'do you work at the
-# bank?'), which the occupation can gainsay; other yes/no questions of work ask of the job
-_NAMES_A_JOB = re.compile(
-    r"\b(?:are you|you're|you are|r u|were you|is your job)\s+(?:\w+\s+)?(?:a|an|the)\b"
-    r"|\b(?:work|working|employed|job|teach|study|studying)\s+(?:at|in|for|as|on|with)\b"
-    r"|\bwork(?:ing)? from\b", re.I)
+# words of working that name no job ('are you employed somewhere?', 'do you like your
+# boss?'): what is left of a yes/no of work after them is what the occupation may gainsay
+_ANY_JOB = frozenset(content_stems(
+    "employed somewhere anywhere boss bosses colleague colleagues coworkers paid pay money "
+    "busy hard full part time day days week weekdays still currently right now place"))
 
 
 _WORK_WORDS = frozenset(content_stems("work job like enjoy love happy working jobs career"))
@@ -432,6 +432,8 @@ def _at_work(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     """'Is this where you work?' yes at one's workplace; 'is this your place?' yes there
     or at home (a cafe owner's place is the cafe, anyone's is their home)."""
     me, here = ctx.persona, ctx.location.split(":")[0]
+    if content_stems(act.text) & _LIVES:  # 'Do you work in the same place where you live?'
+        return me.workplace == me.home
     if act.place and not _HERE.search(act.text):  # 'Are you one of the college's students?'
         return act.place == me.workplace
     if _YOUR_PLACE.search(act.text):
