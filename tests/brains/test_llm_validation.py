@@ -19,7 +19,7 @@ from game.brains.llm import examples as ex
 from game.brains.llm import specs as Q
 from game.brains.llm.client import render
 from game.brains.llm.jsontext import Invalid
-from game.core.records import Event, FactKind, MemoryKind, MemoryRecord, Source
+from game.core.records import Event, FactKind, MemoryKind, MemoryRecord, PlanItem, Source
 from game.mind import facts
 from game.world.roles import Role
 from game.world.states import vocabulary
@@ -435,3 +435,17 @@ def test_a_meal_in_its_hours_or_got_ready_for_is_fine() -> None:
                ("20:00", "planning tomorrow morning's class"),
                ("22:00", "reading at night"))  # fmt: skip
     assert len(Q.PLAN_DAY.parse(day, q)) == 6
+
+
+def test_a_late_risers_breakfast_is_the_first_meal_whatever_the_hour() -> None:
+    """Maria wakes at 10:00: breakfast at noon is her first meal, not a misplaced one (the
+    local protocol server's plans have it so); breakfast in the evening still is."""
+    from game.brains.llm import sense
+
+    day = NOW.replace(hour=10, minute=0)
+    late = [PlanItem("getting up", day, 60),
+            PlanItem("having breakfast", day.replace(hour=12), 60)]  # fmt: skip
+    assert sense.day_part_problem(late, day) is None
+    evening = [PlanItem("getting up", day, 60),
+               PlanItem("having breakfast", day.replace(hour=18), 60)]  # fmt: skip
+    assert "names breakfast" in (sense.day_part_problem(evening, day) or "")

@@ -181,7 +181,7 @@ def block_time_problem(items: Sequence[PlanItem]) -> str | None:
     return None
 
 
-def day_part_problem(items: Sequence[PlanItem]) -> str | None:
+def day_part_problem(items: Sequence[PlanItem], wake: datetime | None = None) -> str | None:
     """A block that names a meal or a part of the day must be when it can be, and a meal
     is had once a day. Qwen 1.5B planned Klaus 'meets Maria Lopez in the college dorm for
     lunch' at 09:00, 'writes at Hobbs Cafe in the afternoon' at 10:00, and lunch four
@@ -192,14 +192,18 @@ def day_part_problem(items: Sequence[PlanItem]) -> str | None:
     vocab = activity_words()
     hours = vocab.times_of_day
     had: dict[str, PlanItem] = {}
+    woke = _minute(wake) if wake is not None else _minute(items[0].start) if items else 0
+    late = max(0, woke - LATE_RISER)
     for item in items:
         if set(words(item.description)) & vocab.ahead:
             continue  # 'buying groceries for dinner', 'telling Maria about tonight'
         start = _minute(item.start)
         span = (start, start + max(1, item.minutes))
         for word in dict.fromkeys(w for w in words(item.description) if w in hours):
-            if not _meets_hours(span, hours[word]):
-                a, b = hours[word]
+            a, b = hours[word]
+            if word in _OWN_DAY:  # a late riser's meals and morning come later
+                a, b = (a + late) % 1440, (b + late) % 1440
+            if not _meets_hours(span, (a, b)):
                 return (
                     f"the block that starts at {item.start:%H:%M} names {word}, which is "
                     f"between {a // 60:02d}:{a % 60:02d} and {b // 60:02d}:{b % 60:02d}; "
@@ -215,6 +219,12 @@ def day_part_problem(items: Sequence[PlanItem]) -> str | None:
             if meal:
                 had[word] = item
     return None
+
+
+# a late riser's meals and morning follow their own day: their hours move by how much
+# later than this they get up (Maria, up at 10:00, breakfasts at noon)
+_OWN_DAY = frozenset({"breakfast", "brunch", "morning", "lunch", "dinner", "supper"})
+LATE_RISER = 8 * 60
 
 
 def _meets_hours(span: tuple[int, int], hours: tuple[int, int]) -> bool:

@@ -510,7 +510,7 @@ def _plan_parse(data: dict[str, Any], q: PlanDay) -> tuple[PlanItem, ...]:
     problem = (
         sense.plan_problem(out, q.wake, q.sleep, who)
         or sense.block_time_problem(out)
-        or sense.day_part_problem(out)
+        or sense.day_part_problem(out, q.wake)
         or sense.plan_event_problem(out, q.ctx.memories, who)
     )
     if problem:
