@@ -422,6 +422,10 @@ def test_a_meal_or_part_of_the_day_out_of_its_hours_or_a_meal_twice_is_refused()
                    ("11:00", "studying"))  # fmt: skip
     with pytest.raises(Invalid, match="names afternoon"):
         Q.PLAN_DAY.parse(morning, q)
+    evening = plan(("07:00", "getting up"), ("18:00", "writing at the cafe in the afternoons"),
+                   ("20:00", "reading"))  # fmt: skip  # Qwen 1.5B's, in the awake hour
+    with pytest.raises(Invalid, match="names afternoon"):
+        Q.PLAN_DAY.parse(evening, q)
     twice = plan(("07:00", "getting up"), ("12:00", "having lunch"), ("13:00", "studying"),
                  ("14:00", "meeting Maria for lunch again"))  # fmt: skip
     with pytest.raises(Invalid, match="lunch is in the blocks at 12:00 and 14:00"):

@@ -199,7 +199,8 @@ def day_part_problem(items: Sequence[PlanItem], wake: datetime | None = None) ->
             continue  # 'buying groceries for dinner', 'telling Maria about tonight'
         start = _minute(item.start)
         span = (start, start + max(1, item.minutes))
-        for word in dict.fromkeys(w for w in words(item.description) if w in hours):
+        said = [w if w in hours else w[:-1] for w in words(item.description)]  # 'afternoons'
+        for word in dict.fromkeys(w for w in said if w in hours):
             a, b = hours[word]
             if word in _OWN_DAY:  # a late riser's meals and morning come later
                 a, b = (a + late) % 1440, (b + late) % 1440
