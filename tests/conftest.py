@@ -67,17 +67,17 @@ _tmx.load_town = _load_town_once
 # handed out last keeps its worker busy while the other has nothing left to do.
 LONG_FILES = (
     "sim/test_any_event.py",
-    "test_cli.py",
     "test_faults.py",
-    "sim/test_day_run.py",
-    "brains/test_llm_run.py",
     "test_hostile_endpoints.py",
+    "brains/test_llm_run.py",
+    "test_cli.py",
     "test_cli_talk_brain.py",
+    "sim/test_day_run.py",
+    "ui/test_hud.py",
+    "sim/test_pace.py",
+    "ui/test_town.py",
     "test_cli_rank.py",
-    "brains/test_llm_real_servers.py",
     "brains/test_llm_doctor.py",
-    "sim/test_evaluation.py",
-    "sim/test_any_intent.py",
 )
 _TESTS = Path(__file__).resolve().parent
 
