@@ -242,6 +242,13 @@ def test_an_imperative_of_telling_asks():
     assert hear("Catch me up on what's going on in town.").aspect is Aspect.NEWS
 
 
+def test_a_bare_question_after_the_speaker_tells_of_themselves_is_asked_alone():
+    """It leans on a trouble ('The stove's on fire! What do you do?'), not on the
+    speaker's own introduction."""
+    assert hear("Hello there, I'm new in town. And you are...?").aspect is Aspect.IDENTITY
+    assert hear("The stove's on fire! What do you do?").aspect is Aspect.OBJECT
+
+
 def test_since_one_got_up_is_the_day_so_far():
     now = datetime(2023, 2, 13, 15)
     act = words().understand("What have you been doing since you got up?", now)

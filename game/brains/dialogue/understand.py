@@ -499,6 +499,9 @@ class Understander:
                     and earlier.confidence > whole.confidence + TWO_QUESTIONS_MARGIN):
                 topic = replace(earlier, text=text)
             return replace(topic, wh=wanted) if wanted in _EXPLICIT_WH else topic
+        alone = self._without_self_lead(text, now, state, speaker) if asked_all else None
+        if alone is not None:
+            return alone
         embedded = _embedded_question(text) if not asked_all else ""
         if embedded:  # 'I'd love to know when your working day ends, so I don't bother you'
             asked = self._read(embedded, now, state, speaker)
@@ -514,6 +517,22 @@ class Understander:
                 return asked  # its text with the mark, as the planners read questions
             return told
         return self._read(text, now, state, speaker)
+
+    def _without_self_lead(
+        self, text: str, now: datetime, state: DialogueState | None, speaker: str
+    ) -> Act | None:
+        """'Hello there, I'm new in town. And you are...?': a bare question leans on the
+        sentence before it ('The stove's on fire! What do you do?'), unless that sentence
+        is the speaker telling of themselves or greeting; then the question is asked alone.
+        None when the line is not of that shape."""
+        parts = [p.strip() for p in _SENTENCE.findall(text) if p.strip()]
+        asked = [i for i, p in enumerate(parts) if p.endswith("?")]
+        if len(asked) != 1 or asked[0] == 0 or content_stems(parts[asked[0]]):
+            return None
+        before = self._read(parts[asked[0] - 1], now, state, speaker)
+        if before.label not in _SELF_LEADS:
+            return None
+        return self._read(parts[asked[0]], now, state, speaker)
 
     def _read(
         self, text: str, now: datetime, state: DialogueState | None, speaker: str
@@ -886,6 +905,7 @@ _SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
 _UNMARKED_END = re.compile(r"[\w'\"]\s*$")  # a line ending without . ! ? (typed chat)
 UNMARKED_MARGIN = 0.05  # how much nearer a question an unmarked line must be to be one
 TWO_QUESTIONS_MARGIN = 0.1  # how much surer the earlier of two questions must be read
+_SELF_LEADS = frozenset({"statement.self", "greeting"})  # a lead no bare question leans on
 _ASK_CUE = frozenset(words("what who whom whose where when why how which any anything anyone "
                            "anybody anywhere what's who's where's when's how's"))  # fmt: skip
 # a clause whose own subject comes before its wh-word tells ('I'll see you when it starts')
