@@ -249,6 +249,11 @@ def test_a_bare_question_after_the_speaker_tells_of_themselves_is_asked_alone():
     assert hear("The stove's on fire! What do you do?").aspect is Aspect.OBJECT
 
 
+def test_where_people_go_asks_of_the_town_not_of_ones_own_evening():
+    assert hear("Where do people go for a drink of an evening?").aspect is Aspect.PLACE
+    assert hear("Where will you be this evening?").aspect is Aspect.PLANS
+
+
 def test_since_one_got_up_is_the_day_so_far():
     now = datetime(2023, 2, 13, 15)
     act = words().understand("What have you been doing since you got up?", now)

@@ -615,6 +615,9 @@ class Understander:
         act = self._in_trouble(act, whole, now, speaker)
         if act.aspect is Aspect.DOING and act.window is not None and act.window.start > now:
             act = replace(act, aspect=Aspect.PLANS, label="plans.at")  # 'doing what tonight?'
+        if (act.wh is Wh.WHERE and act.asks and act.aspect in _ONES_OWN_DAY and not act.person
+                and not _YOU.search(text)):  # 'Where do people go for a drink of an evening?'
+            act = replace(act, aspect=Aspect.PLACE, label="place.about")  # asks of the town
         if (act.aspect is Aspect.FEELINGS and act.window is not None and act.window.end <= now
                 and not seen_doing):  # 'saw you fixing the fence; how did it go?' is feelings
             act = replace(act, aspect=Aspect.PAST, label="past")  # 'how was your evening?'
@@ -906,6 +909,9 @@ _UNMARKED_END = re.compile(r"[\w'\"]\s*$")  # a line ending without . ! ? (typed
 UNMARKED_MARGIN = 0.05  # how much nearer a question an unmarked line must be to be one
 TWO_QUESTIONS_MARGIN = 0.1  # how much surer the earlier of two questions must be read
 _SELF_LEADS = frozenset({"statement.self", "greeting"})  # a lead no bare question leans on
+# where one spends one's own day: a where-question of it that says no 'you' asks of the town
+_ONES_OWN_DAY = frozenset({Aspect.PLANS, Aspect.PAST, Aspect.ROUTINE, Aspect.DOING})
+_YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|yer|thee)\b", re.I)
 _ASK_CUE = frozenset(words("what who whom whose where when why how which any anything anyone "
                            "anybody anywhere what's who's where's when's how's"))  # fmt: skip
 # a clause whose own subject comes before its wh-word tells ('I'll see you when it starts')
