@@ -427,3 +427,13 @@ def test_opening_hours_are_the_maps_and_open_now_is_by_the_clock():
 def test_how_often_one_goes_somewhere_is_answered_yes_or_no_first():
     me = smallville().resident("Isabella Rodriguez")  # she runs Hobbs Cafe
     assert ask(me.name, "Is Hobbs Cafe part of your usual day?").startswith("Yes")
+
+
+def test_an_event_one_has_not_heard_of_is_not_answered_with_a_memory_sharing_its_place():
+    """Seen in the chat screenshot: 'Did you hear about the Valentine's Day party at Hobbs
+    Cafe?' 'No, I write at Hobbs Cafe in the afternoons.'"""
+    klaus = smallville().resident("Klaus Mueller")
+    seeds = tuple(memory(i, t) for i, t in enumerate(
+        ["Klaus Mueller writes at Hobbs Cafe in the afternoons"]))  # fmt: skip
+    got = ask(klaus.name, "Did you hear about the Valentine's Day party at Hobbs Cafe?", seeds)
+    assert "write" not in got, got

@@ -81,7 +81,9 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
         text = aspect_planner(ctx, act, seed) if aspect_planner else ""
     if act.second and act.asks and (not text or (act.deep and not act.follow_up)):
         text = _better_reading(act, text, _second_reading(ctx, act, seed), ctx)
-    if not text and not (act.follow_up and act.aspect is Aspect.EVENT):
+    if not text and not (act.aspect is Aspect.EVENT and (act.follow_up or act.intent)):
+        # an event of the town's that one has not heard of is not answered with whatever
+        # memory shares a word ('... the party at Hobbs Cafe?' 'No, I write at Hobbs Cafe')
         text = from_retrieval(ctx, act)
     if act.wh is Wh.YESNO and text and not text.startswith(DONT_KNOW):
         text = with_polarity(text, polarity(ctx, act, seed))
