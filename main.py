@@ -2,7 +2,11 @@
 
 import sys
 
-from game.cli import main
+from game.core.blas import one_blas_thread
+
+one_blas_thread()  # before numpy loads: its BLAS threads would fight the cognition pool
+
+from game.cli import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

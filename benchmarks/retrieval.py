@@ -5,6 +5,11 @@ two-core machine, so one query must cost milliseconds even after months of game 
 Builds seeded random streams of 10k and 100k memories (dim 256), times `retrieve` (k=30)
 with the paper's settings, and reports the original code's settings and a kinds filter too.
 
+Runs with one BLAS thread, as `main.py` sets it for the game (unless the environment
+sets OPENBLAS_NUM_THREADS, OMP_NUM_THREADS or MKL_NUM_THREADS), and reports the count
+with its figures: with a thread per core, the same machine measured 8.0 ms at 10k
+memories idle and 0.67 ms loaded, so a figure without its thread count says little.
+
 Run from the repo root: python benchmarks/retrieval.py [--quick]
 The last line printed is JSON for tooling.
 """
@@ -15,6 +20,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from game.core.blas import blas_threads, one_blas_thread  # noqa: E402
+
+one_blas_thread()  # as main.py does, before numpy loads
 
 import argparse  # noqa: E402
 import json  # noqa: E402
@@ -101,11 +110,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     args = parser.parse_args()
     repeats = (100, 20) if args.quick else (1000, 200)
+    threads = blas_threads()
+    print(f"BLAS threads: {threads}")
     small = bench(10_000, repeats[0])
     large = bench(100_000, repeats[1])
     key = "retrieve (paper settings)"
     report = {
         "benchmark": "retrieval",
+        "blas_threads": threads,
         "median_ms_10k": round(float(np.median(small[key])), 4),
         "median_ms_100k": round(float(np.median(large[key])), 4),
         "p99_ms_10k": round(float(np.percentile(small[key], 99)), 4),

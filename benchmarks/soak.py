@@ -1,7 +1,10 @@
 """Soak: the 25-resident town for 7 game days on the scripted brain.
 
-Prints wall seconds per game day, the process's peak memory, memory-stream sizes and
-retrieval time on the largest stream at the end (last line JSON).
+Prints wall seconds per game day, `flatness` (the slowest day's wall time over the first
+day's: a run whose later days cost more as the memory streams grow shows it here), the
+BLAS thread count it ran with (one, as `main.py` sets it, unless the environment says
+otherwise), the process's peak memory, memory-stream sizes and retrieval time on the
+largest stream at the end (last line JSON).
 Usage: python benchmarks/soak.py [--days 7]
 """
 
@@ -16,6 +19,10 @@ from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from game.core.blas import blas_threads, one_blas_thread  # noqa: E402
+
+one_blas_thread()  # as main.py does, before numpy loads
 
 from game.mind.retrieval import retrieve  # noqa: E402
 from game.sim.factory import build_simulation  # noqa: E402
@@ -35,9 +42,16 @@ def retrieval_ms(sim) -> tuple[int, float]:
     return len(view), statistics.median(times)
 
 
+def flatness(per_day: list[float]) -> float | None:
+    """The slowest day's wall time over the first day's (None before a whole day)."""
+    if not per_day or per_day[0] <= 0:
+        return None
+    return round(max(per_day) / per_day[0], 2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--days", type=int, default=7)
+    parser.add_argument("--days", type=int, default=7, help="game days to run (default 7)")
     args = parser.parse_args()
     sim = build_simulation("smallville", seed=7)
     start = sim.now
@@ -49,8 +63,11 @@ def main() -> None:
     per_day = timer.per_day()
     memories = sum(len(a.memory) for a in sim.agents.values())
     largest, ms = retrieval_ms(sim)
+    threads = blas_threads()
+    flat = flatness(per_day)
     print(f"{args.days} game days, 25 residents: {wall:.0f} s wall")
     print("wall seconds per day: " + ", ".join(f"{d:.1f}" for d in per_day))
+    print(f"flatness (slowest day / first day): {flat}; BLAS threads: {threads}")
     print(f"peak memory {peak_rss_mb()} MB, {memories} memories in all")
     print(f"retrieval on the largest stream ({largest} memories): {ms:.2f} ms median")
     print(
@@ -60,6 +77,8 @@ def main() -> None:
                 "game_days": args.days,
                 "wall_seconds": round(wall, 1),
                 "wall_seconds_per_day": per_day,
+                "flatness": flat,
+                "blas_threads": threads,
                 "peak_rss_mb": peak_rss_mb(),
                 "memories": memories,
                 "largest_stream": largest,
