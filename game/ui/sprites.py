@@ -3,15 +3,20 @@ down, left, right, up) of 32 x 32 frames, one sheet per resident in assets/sprit
 
 Frames are cut once and cached per zoom, since scaling 25 characters every frame would cost
 more than drawing the whole map. A missing or damaged sheet gives a drawn stand-in rather
-than a crash.
+than a crash, and so does one the loader must not open: a path that leaves the sprites
+folder, or a PNG whose header declares more than MAX_SHEET_SIDE pixels a side (the
+decoder would allocate the whole picture before anything could look at it).
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pygame
 
+from game.core.images import ImageError, checked_png
+from game.core.names import slug as name_slug
 from game.core.paths import ASSETS
 
 SPRITES = ASSETS / "sprites"
@@ -19,11 +24,22 @@ FRAME = 32
 ROWS = ("down", "left", "right", "up")
 WALK_CYCLE = (1, 0, 2, 0)  # columns while walking: left step, stand, right step, stand
 WALK_FPS = 8.0
+MAX_SHEET_SIDE = 4096  # pixels; a sheet is 96 x 128
+log = logging.getLogger("smallville.sprites")
 
 
 def slug(name: str) -> str:
-    """'Klaus Mueller' -> 'klaus_mueller', the sheet's file name."""
-    return name.lower().replace(" ", "_")
+    """'Klaus Mueller' -> 'klaus_mueller', the sheet's file name (only word characters
+    and '-', whatever the name holds)."""
+    return name_slug(name)
+
+
+def sheet_path(folder: Path, who: str) -> Path | None:
+    """The sheet of `who` (a slug) inside `folder`, or None when the path would lead
+    anywhere else (a link out of the folder, a name that is not a slug)."""
+    base = folder.resolve()
+    path = (folder / f"{slug(who)}.png").resolve()
+    return path if path.parent == base else None
 
 
 class SpriteBank:
@@ -48,7 +64,7 @@ class SpriteBank:
     def _sheet(self, who: str) -> list[list[pygame.Surface]]:
         sheet = self._sheets.get(who)
         if sheet is None:
-            sheet = _cut(_load(self.folder / f"{who}.png", who))
+            sheet = _cut(_load(sheet_path(self.folder, who), who))
             self._sheets[who] = sheet
         return sheet
 
@@ -60,7 +76,16 @@ def walk_column(moving: bool, clock: float) -> int:
     return WALK_CYCLE[int(clock * WALK_FPS) % len(WALK_CYCLE)]
 
 
-def _load(path: Path, who: str) -> pygame.Surface:
+def _load(path: Path | None, who: str) -> pygame.Surface:
+    """The sheet, or a stand-in for one that is missing, damaged, outside the folder or
+    declared too large (said once in the log, which names the file)."""
+    if path is None or not path.is_file():
+        return _stand_in(who)
+    try:
+        checked_png(path, MAX_SHEET_SIDE)
+    except ImageError as exc:
+        log.warning("sprite sheet refused: %s", exc)
+        return _stand_in(who)
     try:
         image = pygame.image.load(str(path))
     except (pygame.error, FileNotFoundError, OSError):

@@ -14,13 +14,17 @@ from typing import Any
 
 from game.core.clock import parse_hhmm
 from game.core.errors import ScenarioError
+from game.core.names import name_problem, slug
 from game.core.paths import MAPS, SCENARIOS
 from game.core.records import Event
-from game.core.text import bounded_loads, with_article
+from game.core.text import bounded_loads, clean, with_article
 from game.world.town import AreaKind, Town, split
 
 MAX_SCENARIO = 16 * 1024 * 1024  # bytes of a scenario file (the bundled one is ~40 KB)
 HAIR_STYLES = ("short", "long", "bun", "bald", "curly", "ponytail")
+# The years a scenario may start in: the simulation adds days and hours to its dates, and
+# datetime stops at 9999-12-31 (a start of 9999-12-31 overflowed a few hours in).
+FIRST_YEAR, LAST_YEAR = 1900, 2999
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,8 @@ class Resident:
 
     @property
     def slug(self) -> str:
-        return self.name.lower().replace(" ", "_")
+        """Its sprite sheet's file name (game.core.names.slug)."""
+        return slug(self.name)
 
     def seed_memories(self) -> list[str]:
         """The seed paragraph split on semicolons: the paper's initial memories."""
@@ -259,15 +264,32 @@ class _Reader:
 
     def text(self, field: str, default: Any = ...) -> str:
         value = self.get(field, str, default)
-        if value is not None and isinstance(value, str) and not value.strip():
-            self.fail("must not be empty", field)
+        if value is not None and isinstance(value, str):
+            if not value.strip():
+                self.fail("must not be empty", field)
+            self.plain(value, field)
         return value
 
     def texts(self, field: str, default: Any = ...) -> tuple[str, ...]:
         value = self.get(field, list, default)
         if any(not isinstance(v, str) for v in value):
             self.fail("expected a list of strings", field)
+        for v in value:
+            self.plain(v, field)
         return tuple(value)
+
+    def plain(self, value: str, field: str) -> None:
+        """Text with nothing that repaints a terminal or reads differently from what it
+        holds: no escapes, control (but newline and tab), bidi or zero-width characters."""
+        if clean(value) != value:
+            self.fail("holds control, bidi or zero-width characters", field)
+
+    def name(self, field: str = "name") -> str:
+        """A person's name (game.core.names): it becomes a file name and a prompt's word."""
+        value = self.get(field, str)
+        if problem := name_problem(value):
+            self.fail(f"the name {problem}", field)
+        return value
 
     def hhmm(self, field: str, value: Any = ...) -> int:
         raw = self.get(field, str) if value is ... else value
@@ -278,12 +300,19 @@ class _Reader:
             raise  # unreachable; for type checkers
 
     def when(self, field: str) -> datetime:
+        """A local date and time in FIRST_YEAR..LAST_YEAR: the simulation's arithmetic on
+        it stays inside what datetime can hold."""
         raw = self.get(field, str)
         try:
-            return datetime.fromisoformat(raw)
+            moment = datetime.fromisoformat(raw)
         except ValueError:
-            self.fail(f"expected a date and time like 2023-02-13T04:00, got {raw!r}", field)
+            self.fail(f"expected a date and time like 2023-02-13T04:00, got {raw[:40]!r}", field)
             raise
+        if moment.tzinfo is not None:
+            self.fail(f"{raw[:40]!r}: give the town's local time, with no time zone", field)
+        if not FIRST_YEAR <= moment.year <= LAST_YEAR:
+            self.fail(f"year {moment.year} is outside {FIRST_YEAR}..{LAST_YEAR}", field)
+        return moment
 
 
 def load_scenario(name_or_path: str | Path, town: Town | None = None) -> Scenario:
@@ -384,8 +413,10 @@ def _resident(r: _Reader) -> Resident:
     rels = r.get("relationships", dict, {})
     if any(not isinstance(v, str) for v in rels.values()):
         r.fail("expected an object of name -> description", "relationships")
+    for other, relation in rels.items():
+        r.plain(other + relation, "relationships")
     return Resident(
-        name=r.text("name"),
+        name=r.name(),
         age=age,
         traits=r.texts("traits"),
         occupation=r.text("occupation"),
@@ -432,6 +463,9 @@ def _intent(label: str, raw: Any, names: set[str]) -> Intent:
         e = _Reader(label, r.get("event", dict))
         what = e.get("what", str, "")
         event = Event(e.text("place"), e.when("start"), e.when("end"), what, holder)
+        e.plain(what, "what")
+        if event.end <= event.start:
+            e.fail(f"intent {intent_id!r}: the event ends before it starts", "end")
     keywords = tuple(k.lower() for k in r.texts("keywords"))
     if not keywords:
         r.fail(f"intent {intent_id!r} needs at least one keyword", "keywords")

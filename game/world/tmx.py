@@ -15,6 +15,8 @@ import numpy as np
 
 from game.core.clock import parse_hhmm
 from game.core.errors import MapError
+from game.core.images import ImageError, png_size
+from game.core.names import place_problem
 from game.world.roles import Role, parse_role
 from game.world.town import WORLD, Area, AreaKind, Rect, Town, join
 
@@ -139,7 +141,6 @@ def _layers(path: Path, where: str, scan_tilesets: bool = True):
 
 MAX_IMAGE_SIDE = 16384  # pixels of a tileset or image layer's picture (the window draws it)
 MAX_IMAGE_PIXELS = 64 * 1024 * 1024
-_PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def _check_image(path: Path, where: str) -> None:
@@ -147,16 +148,14 @@ def _check_image(path: Path, where: str) -> None:
     that needs gigabytes once decoded (the window decodes it). Other formats are left to
     the image loader, as is a missing file (the window draws without it)."""
     try:
-        with path.open("rb") as f:
-            head = f.read(24)
-    except OSError:
+        size = png_size(path)
+    except ImageError:
         return
-    if not head.startswith(_PNG) or head[12:16] != b"IHDR":
-        return
-    width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
-    too_big = width > MAX_IMAGE_SIDE or height > MAX_IMAGE_SIDE
-    if too_big or width * height > MAX_IMAGE_PIXELS:
-        raise MapError(where, f"image {path.name[:60]!r} is {width} x {height} pixels: too large")
+    too_big = size.width > MAX_IMAGE_SIDE or size.height > MAX_IMAGE_SIDE
+    if too_big or size.pixels > MAX_IMAGE_PIXELS:
+        raise MapError(
+            where, f"image {path.name[:60]!r} is {size.width} x {size.height} pixels: too large"
+        )
 
 
 def _layer_cells(layer: ElementTree.Element, path: str) -> int:
@@ -282,6 +281,8 @@ def _area_objects(tmx: pytmx.TiledMap, path: str) -> list[tuple[AreaKind, str, R
         name = (obj.name or "").strip()
         if not name or ":" in name:
             raise MapError(path, f"{klass} at ({obj.x}, {obj.y}) needs a name without ':'")
+        if problem := place_problem(name):  # names reach the terminal, prompts and saves
+            raise MapError(path, f"{klass} at ({obj.x}, {obj.y}): its name {problem}")
         rect = Rect(
             round(obj.x / size),
             round(obj.y / size),

@@ -122,3 +122,15 @@ def test_a_tileset_picture_that_decodes_to_gigabytes_is_refused(tmp_path):
     png += struct.pack(">I", zlib.crc32(chunk)) + _zeros(BOMB, zlib.compress)[:4096]
     (tmp_path / "tiny.png").write_bytes(png)
     assert "100000 x 100000 pixels" in _refused_fast(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [("../../etc", "holds '/'"), ("house\u202eesuoh", "holds U+202E"), ("x" * 65, "at most 64")],
+)
+def test_an_area_name_that_is_no_name_is_one_line(tmp_path, name, said):
+    """Area names reach the terminal (`town`), prompts and saves: held to names' rules."""
+    areas = [("sector", name, 0, 0, 3, 3), ("arena", "room", 0, 0, 3, 3)]
+    with pytest.raises(MapError) as info:
+        load_town(write_map(tmp_path / "m.tmx", ART, areas))
+    assert said in str(info.value) and str(info.value).isprintable()

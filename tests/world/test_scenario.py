@@ -128,6 +128,55 @@ def test_bad_scenarios(tmp_path, town, doc, expected):
     assert line.startswith(path) and expected in line and "\n" not in line
 
 
+def _event(**times):
+    doc = copy.deepcopy(GOOD)
+    doc["intents"][0]["event"] |= times
+    return doc
+
+
+HOSTILE = [
+    (mutate("residents.0.name", "../../../../x/evil"), "field 'name': the name holds '/'"),
+    (mutate("residents.0.name", "\x1b]0;owned\x07John"), "the name holds U+001B"),
+    (mutate("residents.0.name", "John\u202eniL"), "the name holds U+202E"),
+    (mutate("residents.0.name", "Jo\u200bhn"), "the name holds U+200B"),
+    (mutate("residents.0.name", "J" * 65), "is 65 characters long (at most 64)"),
+    (mutate("residents.0.occupation", "\x1b[2Jpharmacist"), "field 'occupation': holds control"),
+    (mutate("residents.0.seed", "kind\u202e"), "field 'seed': holds control, bidi"),
+    (mutate("residents.0.relationships", {"John Lin": "\x07"}), "field 'relationships'"),
+    (mutate("start", "9999-12-31T04:00"), "field 'start': year 9999 is outside 1900..2999"),
+    (mutate("start", "0001-01-01T00:00"), "year 1 is outside 1900..2999"),
+    (mutate("start", "2023-02-13T04:00+05:00"), "with no time zone"),
+    (_event(start="9999-12-31T17:00"), "field 'start': year 9999 is outside"),
+    (_event(end="2023-02-14T16:00"), "field 'end': intent 'party': the event ends before"),
+]
+
+
+@pytest.mark.parametrize(("doc", "expected"), HOSTILE)
+def test_hostile_names_texts_and_dates_are_one_clear_line(tmp_path, town, doc, expected):
+    path = write(tmp_path, doc)
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path, town)
+    line = str(info.value)
+    assert expected in line and line.isprintable(), line  # no raw escape, bidi or newline
+
+
+def test_names_of_any_script_load(tmp_path, town):
+    doc = mutate("residents.0.name", "Zoë O'Brien-Ñúñez")
+    doc["intents"][0]["holder"] = "Zoë O'Brien-Ñúñez"
+    resident = load_scenario(write(tmp_path, doc), town).resident("Zoë O'Brien-Ñúñez")
+    assert resident.slug == "zoë_obrien-ñúñez"
+
+
+def test_town_refuses_a_hostile_name_in_one_line(tmp_path, capsys):
+    from game.cli import main
+
+    path = write(tmp_path, mutate("residents.0.name", "\x1b[31mJohn\x07 \u202eLin"))
+    assert main(["town", "--scenario", path]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.count("\n") == 1 and "U+001B" in out.err
+    assert not set(out.err) & {"\x1b", "\x07", "\u202e"}
+
+
 def test_missing_file_names_bundled_scenarios(tmp_path):
     with pytest.raises(ScenarioError, match="no such scenario file"):
         load_scenario(tmp_path / "none.json")
