@@ -29,6 +29,10 @@ both to act like a server without structured output), `embeddings=False` makes
 `makers[question]` answers it with a function of (schema, prompt): a fake judge whose
 preferences a test knows. A ranking ("rank") is otherwise answered in the labels' order.
 
+`redirect = (status, url)` answers every request with that redirect (301, 302, 307 or
+308) and a Location of `url` plus the request's path after /v1, as a moved or hostile
+endpoint does; the client must not follow it.
+
 `like_llama()` makes it behave as llama-cpp-python's server does: json_schema gets a 500
 whose body names response_format; /v1/embeddings gets a 500 ("must be created with
 embedding=True") or, with `embeddings=True`, one vector per token; the fault 'length'
@@ -150,6 +154,7 @@ class ProtocolServer:
         # llama-cpp-python's server (interrupt_requests, on by default): a stream that sees
         # another chat request waiting for the slot sends [DONE] and stops, unfinished
         self.interrupts = False
+        self.redirect: tuple[int, str] | None = None  # (status, target base URL)
         self.waiting = 0  # chat requests waiting for a slot
         self.requests: list[dict[str, Any]] = []  # every request: path, body, auth header
         self.by_question: Counter[str] = Counter()
@@ -252,6 +257,10 @@ def _handler(server: ProtocolServer):
                 return self._send(400, {"error": {"message": "bad JSON"}})
             auth = self.headers.get("Authorization", "")
             server.record({"path": self.path, "body": body, "auth": auth})
+            if server.redirect is not None:
+                status, target = server.redirect
+                where = target + self.path.partition("/v1")[2]
+                return self._send(status, {"moved": where}, {"Location": where})
             server.wait_for_slot(+1)
             with server.slots:
                 server.wait_for_slot(-1)

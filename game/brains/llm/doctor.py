@@ -127,7 +127,13 @@ class Verdict:
 
 def check(settings: LLMSettings, say: Callable[[str], None] = lambda line: None) -> Verdict:
     """Ask the endpoint; every failure becomes part of the verdict, never an exception."""
-    chat = OpenAIChat(settings.base_url, settings.api_key, settings.timeout, settings.api_key_env)
+    chat = OpenAIChat(
+        settings.base_url,
+        settings.api_key,
+        settings.timeout,
+        settings.api_key_env,
+        key_source=settings.key_source,
+    )
     endpoint = public_url(settings.base_url or DEFAULT_URL)
     problems: list[str] = []
     try:

@@ -34,6 +34,7 @@ from typing import Any
 import openai
 
 from game.brains.audit import public_url, redact, url_secrets
+from game.brains.llm.endpoint import checked_url, key_problem
 from game.brains.llm.jsontext import Invalid, bounded_json, schema_hint, schema_words
 from game.brains.llm.model import (
     BadReply,
@@ -52,6 +53,7 @@ from game.brains.llm.model import (
     Transient,
 )
 from game.core.config import OutputMode
+from game.core.errors import SmallvilleError
 from game.core.text import clean, single_line
 
 # The HTTP library the installed openai package is built on (httpx, or httpx2 in newer
@@ -128,24 +130,35 @@ class OpenAIChat:
         key_env: str = "OPENAI_API_KEY",
         max_bytes: int = MAX_BODY,
         tokens_per_second: float = 0.0,
+        key_source: Callable[[], str] | None = None,
     ) -> None:
-        self.endpoint = base_url or DEFAULT_URL
+        """`key_source` says where the key was read (`LLMSettings.key_source`), for the
+        line that names a malformed key; by default the variable `key_env`."""
+        self.endpoint = checked_url(base_url) or DEFAULT_URL
         self.timeout = timeout
         self.pace = Pace(timeout, tokens_per_second)
         self.streaming = Streaming.WITH_USAGE
         self._key, self._key_env = api_key, key_env
+        self._key_source = key_source or (lambda: f"${key_env}")
         self._secrets = url_secrets(base_url)
         self._closed = threading.Event()
         self._flights: set[Flight] = set()
         self._flights_lock = threading.Lock()
         self._http = bounded_client(timeout, max_bytes)
-        self._client = openai.OpenAI(
-            api_key=lambda: api_key() or "no-key",  # read at each request, never kept
-            base_url=base_url or None,
-            timeout=timeout,
-            max_retries=0,
-            http_client=self._http,
-        )
+        try:
+            self._client = openai.OpenAI(
+                api_key=lambda: api_key() or "no-key",  # read at each request, never kept
+                base_url=base_url or None,
+                timeout=timeout,
+                max_retries=0,
+                http_client=self._http,
+            )
+        except (_http.InvalidURL, ValueError) as exc:  # what url_problem did not foresee
+            self._http.close()
+            raise SmallvilleError(
+                f"the base URL {single_line(public_url(base_url), 120)!r} is malformed: "
+                f"{single_line(str(exc), 200)}"
+            ) from None
 
     def chat(self, request: ChatRequest) -> ChatReply:
         return self.stream(request).reply
@@ -280,6 +293,7 @@ class OpenAIChat:
         embeddings: bool = False,
     ) -> Any:
         flight = flight or Flight(self.pace, 0, whole=True)
+        self._check_key()
         try:
             return self._within_deadline(call, flight)
         except ModelError:
@@ -298,6 +312,17 @@ class OpenAIChat:
             if self._closed.is_set():  # the connection pool closed under the request
                 raise Cancelled("the run is over: the request was cancelled") from None
             raise self._unreadable(exc) from None
+
+    def _check_key(self) -> None:
+        """A key no HTTP header can carry is named as the problem before anything is
+        sent (the HTTP library would fail on it as an unreachable endpoint or an
+        unreadable answer). It is read here, at each request, as the openai client will."""
+        problem = key_problem(self._key())
+        if problem:
+            raise EndpointDown(
+                f"the API key from {single_line(self._key_source(), 200)} {problem}: it was "
+                "not sent; set the key again without it"
+            )
 
     def _connection_error(self, exc: Exception) -> ModelError:
         cause = exc.__cause__ or exc.__context__
@@ -322,6 +347,8 @@ class OpenAIChat:
         """What an HTTP error status means for us. The body's message is kept in every
         failure (the audit log shows it)."""
         status, message = exc.status_code, self._say(_message(exc))
+        if 300 <= status < 400:
+            return EndpointDown(self._say(self._redirected(exc)))
         if status in (401, 403):
             refused = f"the endpoint refused the API key ({status})"
             return EndpointDown(f"{refused}; set ${self._key_env}")
@@ -340,6 +367,20 @@ class OpenAIChat:
         if status >= 500:
             return Transient(f"server error ({status}): {message}", retry_after(exc))
         return _rejection(status, message)
+
+    def _redirected(self, exc: openai.APIStatusError) -> str:
+        """Redirects are never followed (a prompt holds residents' memories, and goes
+        only where the base URL says): the line names where the endpoint pointed."""
+        try:
+            target = str(exc.response.headers.get("location") or "")
+        except Exception:  # noqa: BLE001 - a header can be anything
+            target = ""
+        where = repr(single_line(public_url(target), 200)) if target else "nowhere it named"
+        return (
+            f"the endpoint at {public_url(self.endpoint)} redirects ({exc.status_code}) to "
+            f"{where}; redirects are not followed: if you trust that address, make it the "
+            "base URL"
+        )
 
     def _say(self, text: str, one_line: bool = True) -> str:
         """Endpoint text made safe to keep or show: secrets out, controls out."""
@@ -614,9 +655,13 @@ def _names_stream(message: str) -> bool:
 
 
 def bounded_client(seconds: float, cap: int) -> Any:
-    """The HTTP client the openai package is given: bounded answers, no redirects."""
+    """The HTTP client the openai package is given: bounded answers, no redirects (the
+    openai package's own client follows them: after a 307 another server got every
+    prompt, and the audit log named only the first)."""
     timeout = _http.Timeout(seconds, connect=min(seconds, 10.0))
-    return openai.DefaultHttpxClient(transport=BoundedTransport(seconds, cap), timeout=timeout)
+    return openai.DefaultHttpxClient(
+        transport=BoundedTransport(seconds, cap), timeout=timeout, follow_redirects=False
+    )
 
 
 def _rejection(status: int, message: str) -> Refused:

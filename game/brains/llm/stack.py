@@ -70,6 +70,7 @@ def build_model(
         known.first_token.value,
         settings.api_key_env,
         tokens_per_second=known.tokens_per_second.value,
+        key_source=settings.key_source,
     )
     model: LanguageModel = Throttled(inner, known.max_parallel.value)
     count = ledgers.meter.count
