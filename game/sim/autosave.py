@@ -5,13 +5,19 @@ Why incremental: memory streams and the event log only grow, so a full rewrite e
 game hour writes the same megabytes again and again. The autosave folder holds one full
 save (a base, written like any save: save.json and its arrays) and a journal beside it:
 `journal.jsonl`, one line per later autosave, each naming a `rows-<n>.npz` of the new
-memory rows. A line is added only after its rows file is on disk, and the journal is
-replaced whole (a temporary file, then a rename), so the journal is the commit point; a
-torn or damaged line ends the reading. Every line names its base, so a journal left from
-an older base is never applied to a newer one.
+memory rows. A line is added only after its rows file is on disk, and the journal is only
+ever appended to (one write, then fsync), so the end of its last whole line is the commit
+point; a torn or damaged line ends the reading, and the writer cuts its own torn line off
+before the next. Rewriting it whole each time wrote the journal again at every autosave
+(21 MB after 48, 558 MB in a game day). Compaction is a new base: after MAX_INCREMENTS
+lines, or once the journal outweighs its base. Every line names its base and its number,
+so lines of another base are never applied, and a gap ends the reading.
 
 The writer follows the rules of every save (game/sim/saves.py `writing`): a save name,
-only into a folder of ours, under the save's lock, and it removes only files it wrote.
+only into a folder of ours, under the save's lock, and it removes only files it wrote (and
+the orphans a crashed writer of ours left, by their exact names). The window's Autosaver
+holds the folder's lock for the whole game (`claim`): a second game window finds
+`autosave` taken and autosaves as `autosave-2` (and so on), and says so.
 
 `read_save` (game/sim/saves.py) calls `apply_journal`, so loading an autosave gives the
 same document and arrays a full save of that moment would have.
@@ -19,7 +25,9 @@ same document and arrays a full save of that moment would have.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -40,13 +48,19 @@ from game.sim.saves import (
     MAX_DEPTH,
     MAX_DOCUMENT,
     ROWS,
+    Claim,
+    SaveError,
     arrays_named,
+    claim,
+    discard,
     save_path,
+    sweep,
     write_atomic,
     writing,
 )
 
 AUTOSAVE = "autosave"
+MAX_WINDOWS = 9  # autosave, autosave-2 ... autosave-9: one name per game window at once
 MAX_INCREMENTS = 48  # after this many journal lines, the next autosave writes a new base
 ROW_KEYS = ("created", "importance", "embeddings")
 NOTICE_KEYS = ("notices", "notices_read")  # game/sim/player.py `notice_state`
@@ -123,6 +137,7 @@ class Mark:
     states: dict[str, str]
     log: int
     increments: int = 0
+    base_bytes: int = 0  # what the base weighs on disk: a journal past it is compacted
 
 
 @dataclass(frozen=True)
@@ -136,19 +151,40 @@ class Written:
 
 
 class IncrementalWriter:
-    """Writes snapshots into one autosave folder: a base, then journal lines."""
+    """Writes snapshots into one autosave folder: a base, then journal lines.
 
-    def __init__(self, folder: Path) -> None:
+    With a `claim` (the Autosaver's), the folder's lock is already held for the game."""
+
+    def __init__(self, folder: Path, claim: Claim | None = None) -> None:
         self.folder = folder
+        self.claim = claim
         self.mark: Mark | None = None  # None: the next write is a new base
-        self._journal = b""  # the journal's committed lines (this writer wrote them all)
+        self._journal_size = 0  # bytes of the journal's committed lines (all of them ours)
 
     def write(self, snap: Snapshot) -> Written:
         """One autosave, under the save's lock (SaveError when refused or on a full disk)."""
-        with writing(self.folder):
-            if self.mark is None or self.mark.increments >= MAX_INCREMENTS:
-                return self._write_base(snap)
-            return self._write_increment(snap)
+        try:
+            with writing(self.folder, self.claim):
+                if self._compact():
+                    return self._write_base(snap)
+                return self._write_increment(snap)
+        except BaseException:
+            self.mark = None  # what the folder holds is uncertain: the next write is a base
+            raise
+
+    def _compact(self) -> bool:
+        """Whether the next write is a new base: the first, after MAX_INCREMENTS lines,
+        once the journal outweighs the base, or when the journal is not the one we wrote."""
+        mark = self.mark
+        if mark is None or mark.increments >= MAX_INCREMENTS:
+            return True
+        if self._journal_size > mark.base_bytes:
+            return True
+        try:
+            size = (self.folder / JOURNAL).stat().st_size
+        except FileNotFoundError:
+            size = 0
+        return size != self._journal_size
 
     # -- a full base ----------------------------------------------------------------------
     def _write_base(self, snap: Snapshot) -> Written:
@@ -184,24 +220,26 @@ class IncrementalWriter:
             {a.name: np.array(a.memory.accessed) for a in snap.agents},
             {a.name: _state_key(a.state) for a in snap.agents},
             len(snap.log),
+            base_bytes=size,
         )
         return Written(self.folder, size, True, snap.clock)
 
     def _clean(self, stale: list[str], keep: str) -> None:
-        """After a new base: the journal and the files the old save named go; nothing
-        else in the folder is touched (only files a save of ours wrote, by their names)."""
-        (self.folder / JOURNAL).unlink(missing_ok=True)
-        self._journal = b""
+        """After a new base: the journal and the files the old save named go, and the
+        orphans of a crashed writer of ours; nothing else in the folder is touched."""
+        discard(self.folder / JOURNAL)  # one that will not go: lines of another base
+        self._journal_size = 0
         for name in stale:
             if name and name != keep:
-                (self.folder / name).unlink(missing_ok=True)
+                discard(self.folder / name)
+        sweep(self.folder, {keep})
 
     # -- a journal line -------------------------------------------------------------------
     def _write_increment(self, snap: Snapshot) -> Written:
         mark = self.mark
         assert mark is not None
         number = mark.increments + 1
-        rows_name = f"rows-{number:04d}.npz"
+        rows_name = rows_file(mark.base, number)
         arrays: dict[str, np.ndarray] = {}
         agents = []
         for i, a in enumerate(snap.agents):
@@ -218,13 +256,34 @@ class IncrementalWriter:
         }
         size = write_atomic(self.folder / rows_name, lambda f: np.savez_compressed(f, **arrays))
         text = json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
-        journal = self._journal + text.encode("utf-8")
-        write_atomic(self.folder / JOURNAL, lambda f: f.write(journal))
-        self._journal = journal
-        size += len(text.encode("utf-8"))
+        data = text.encode("utf-8")
+        try:
+            self._append(data)
+        except BaseException:
+            (self.folder / rows_name).unlink(missing_ok=True)  # named by no committed line
+            raise
+        size += len(data)
         mark.increments = number
         mark.log = len(snap.log)
+        sweep(self.folder, {mark.base, *(rows_file(mark.base, n) for n in range(1, number + 1))})
         return Written(self.folder, size, False, snap.clock)
+
+    def _append(self, data: bytes) -> None:
+        """Add one line at the journal's end, durably; a write that fails midway (a full
+        disk) is cut off again, so the journal stays its committed lines."""
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+        fd = os.open(self.folder / JOURNAL, flags | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            try:
+                write_all(fd, data)
+                os.fsync(fd)
+            except BaseException:
+                with contextlib.suppress(OSError):  # else the torn line ends the reading
+                    os.ftruncate(fd, self._journal_size)
+                raise
+        finally:
+            os.close(fd)
+        self._journal_size += len(data)
 
     def _agent_line(self, i: int, a: AgentSnap, start: int, arrays: dict) -> dict[str, Any]:
         """One resident's new rows, its changed access times, and its state if changed."""
@@ -249,6 +308,18 @@ class IncrementalWriter:
         mark.rows[a.name] = n
         mark.accessed[a.name] = accessed
         return out
+
+
+def rows_file(base: str, number: int) -> str:
+    """The rows file of a base's `number`th journal line (the base's generation in it)."""
+    return f"rows-{base.removeprefix('memories-').removesuffix('.npz')}-{number:04d}.npz"
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """os.write until every byte is out (a write may take only part of them)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def column(view: MemoryView, key: str) -> np.ndarray:
@@ -295,15 +366,20 @@ def apply_journal(
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The base document and arrays brought up to the journal's last whole line.
 
-    Lines of another base, torn lines and lines whose rows file is missing end the
-    reading: what was committed before them is the save."""
+    Lines of another base are skipped, never applied (a game that wrote into a folder it
+    did not hold); a torn line, a gap in the numbers of this base's lines, or a line whose
+    rows file is missing ends the reading: what was committed before it is the save."""
+    expected = 1
     for line in _journal_lines(folder):
-        if line is None or line.get("base") != doc.get("arrays"):
+        if line.get("base") != doc.get("arrays"):
+            continue
+        if line.get("increment") != expected:
             break
         rows = _rows(folder / str(line.get("rows", "")))
         if rows is None:
             break
         _apply_line(doc, arrays, line, rows)
+        expected += 1
     return doc, arrays
 
 
@@ -311,11 +387,13 @@ def _journal_lines(folder: Path):
     """The journal's whole lines, in order, up to the first damaged one. A journal larger
     than a save may be, or a line nested too deeply, counts as damaged (ValueError)."""
     path = folder / JOURNAL
-    if not path.is_file():
+    try:
+        if path.stat().st_size > MAX_DOCUMENT:
+            raise ValueError(f"the journal is larger than a save can be ({MAX_DOCUMENT} bytes)")
+        data = path.read_bytes()
+    except FileNotFoundError:  # none, or removed by a new base as we read
         return
-    if path.stat().st_size > MAX_DOCUMENT:
-        raise ValueError(f"the journal is larger than a save can be ({MAX_DOCUMENT} bytes)")
-    for raw in path.read_bytes().split(b"\n"):
+    for raw in data.split(b"\n")[:-1]:  # whole lines only: the last may be mid-append
         line = _line(raw)
         if line is None:
             return
@@ -387,10 +465,27 @@ def _apply_line(doc: dict, arrays: dict[str, np.ndarray], line: dict, rows: dict
 # -- the autosaver the window runs --------------------------------------------------------
 @dataclass(frozen=True)
 class Report:
-    """What the toast says about one autosave."""
+    """What the toast says about one autosave (`brief`: routine, gone in a moment)."""
 
     text: str
     ok: bool
+    brief: bool = True
+
+
+def autosave_names(count: int = MAX_WINDOWS) -> list[str]:
+    """The names the game windows autosave under, in the order they are taken."""
+    return [AUTOSAVE, *(f"{AUTOSAVE}-{n}" for n in range(2, count + 1))]
+
+
+def claim_autosave(root: Path | str | None = None) -> Claim:
+    """The first autosave folder no other game holds, held for this game. SaveError when
+    every name is taken (or the first free one is not a folder of ours)."""
+    for name in autosave_names():
+        held = claim(save_path(name, root))
+        if held is not None:
+            return held
+    folder = save_path(AUTOSAVE, root).parent
+    raise SaveError(folder, "every autosave name is in use by other games")
 
 
 class Autosaver:
@@ -404,6 +499,7 @@ class Autosaver:
         self.last = sim.now
         self._root = root
         self._writer: IncrementalWriter | None = None
+        self._claim: Claim | None = None  # the autosave folder this game holds
         self._pool: ThreadPoolExecutor | None = None
         self._future: Future | None = None
         self._lock = threading.Lock()
@@ -433,11 +529,23 @@ class Autosaver:
         snap = snapshot(self.sim)
         self.snapshot_ms.append((time.perf_counter() - began) * 1000)
         self.last = self.sim.now
-        if self._writer is None:
-            self._writer = IncrementalWriter(save_path(AUTOSAVE, self._root))
+        if self._pool is None:
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="autosave")
-        assert self._pool is not None
-        self._future = self._pool.submit(self._writer.write, snap)
+        self._future = self._pool.submit(self._write, snap)
+
+    @property
+    def name(self) -> str:
+        """The save this game autosaves under ('' until its first autosave)."""
+        return self._claim.folder.name if self._claim is not None else ""
+
+    def _write(self, snap: Snapshot) -> tuple[Written, bool]:
+        """On the writer's thread: the folder taken at the first autosave (and held until
+        `close`), then the write; whether the folder was taken just now."""
+        taken = self._writer is None
+        if self._writer is None:
+            self._claim = claim_autosave(self._root)
+            self._writer = IncrementalWriter(self._claim.folder, self._claim)
+        return self._writer.write(snap), taken
 
     def _finished(self) -> list[Report]:
         future = self._future
@@ -449,9 +557,14 @@ class Autosaver:
             if self._writer is not None:
                 self._writer.mark = None  # the next autosave starts again from a base
             return [Report(f"Autosave failed: {exc}", False)]
-        written: Written = future.result()
+        written, taken = future.result()
         self.written.append(written)
-        return [Report(f"Autosaved {fmt_time(written.clock)}", True)]
+        reports = []
+        if taken and self.name != AUTOSAVE:
+            reports.append(Report(another_game(self.name), True, brief=False))
+        shown = "" if self.name == AUTOSAVE else f" as {self.name}"
+        reports.append(Report(f"Autosaved {fmt_time(written.clock)}{shown}", True))
+        return reports
 
     def wait(self) -> list[Report]:
         """Finish the write in flight (tests, the benchmark, closing the window)."""
@@ -460,7 +573,15 @@ class Autosaver:
         return self._finished()
 
     def close(self) -> None:
+        """Finish the write in flight and let go of the folder (another game may take it)."""
         self.wait()
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        if self._claim is not None:
+            self._claim.release()
+
+
+def another_game(name: str) -> str:
+    """What a window says when another game already autosaves under `autosave`."""
+    return f"Another game is autosaving as {AUTOSAVE}: this one autosaves as {name}."

@@ -2,15 +2,24 @@
 
 Writing never leaves a half-written save: the arrays go to a new generation file, then the
 JSON document (which names that file) replaces the old one with an atomic rename, the
-commit point. A crash at any moment leaves either the old save or the new one, whole.
-Loading never writes anything; a damaged or foreign file gives one SaveError line.
+commit point. A crash at any moment leaves either the old save or the new one, whole, and
+the files such a crash leaves behind (a temporary, arrays nothing names) go at the next save.
+
+Across processes: every writer takes the folder's lock (`.lock`) for its write, and a game
+that autosaves into a folder holds that lock for the whole game (`claim`), so a second game
+window cannot write there and autosaves under a name of its own (game/sim/autosave.py).
+Readers take no lock: a writer may replace the save while they read it, so a read checks
+that `save.json` is still the one it began with and reads again when it is not.
+Loading never writes anything; a damaged, foreign or unreadable file gives one SaveError line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import stat
 import tempfile
 import time
 from collections.abc import Callable
@@ -45,13 +54,21 @@ VERSION = 3
 DOCUMENT = "save.json"
 _NAME = re.compile(r"^[A-Za-z0-9 _-]{1,64}$")
 _ARRAYS = re.compile(r"memories-[\w.-]{1,80}\.npz")
-ROWS = re.compile(r"rows-\d{4}\.npz")  # an incremental autosave's new rows
+# the exact names our writers give their files: only these are swept as orphans (a stray
+# merely named like ours, memories-someone-elses.npz, stays)
+_GENERATION = re.compile(r"memories-\d{8}T\d{12}\.npz")
+_TEMPORARY = re.compile(r"\.tmp-smallville-[A-Za-z0-9_]{8}")
+# an incremental autosave's new rows: rows-<its base's generation>-<n>.npz, unique to
+# the base, so a reader of an old base never takes a newer base's rows for its own
+# (rows-<n>.npz: journals written before that)
+ROWS = re.compile(r"rows-(?:\d{8}T\d{12}-)?\d{4}\.npz")
 JOURNAL = "journal.jsonl"  # and the lines naming them (game/sim/autosave.py)
 TMP = ".tmp-smallville-"  # our half-written files: nobody else's are ever removed
 LOCK = ".lock"
 MAX_DOCUMENT = 512 * 1024 * 1024  # bytes of save.json worth reading
 MAX_DEPTH = 64  # nesting levels of save.json (ours need about ten)
 LOCK_WAIT = 10.0  # seconds a second writer waits for the first before it is refused
+READ_TRIES = 4  # reads of a save that a writer keeps replacing before we give up
 
 
 class SaveError(SmallvilleError):
@@ -69,6 +86,7 @@ class SaveInfo:
     size_bytes: int
     saved_at: str
     visitor: str = ""  # the visitor's name in that game ('' if none)
+    problem: str = ""  # why the folder could not be read ('' when it could): listed apart
 
 
 def saves_root(root: Path | str | None = None) -> Path:
@@ -112,25 +130,73 @@ def save_game(sim, name: str, root: Path | str | None = None) -> Path:
 
 
 @contextmanager
-def writing(folder: Path):
+def writing(folder: Path, claim: Claim | None = None):
     """The rules of every writer into a save folder (a save, the autosave ring, the
-    incremental autosave): only into a folder of ours, under its lock, and any OSError
-    (a full disk, a read-only folder) one SaveError line."""
+    incremental autosave): only into a folder of ours, under its lock (already held when
+    the writer's `claim` is on this folder), and any OSError (a full disk, a read-only
+    folder) one SaveError line."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _refuse_foreign(folder)
-        with _locked(folder):
+        if claim is not None and claim.holds(folder):
             yield folder
+        else:
+            with _locked(folder):
+                yield folder
     except OSError as exc:
         raise SaveError(folder, f"cannot write the save: {exc.strerror or exc}") from None
 
 
+class Claim:
+    """A save folder this process writes into for the whole game (the window's autosave):
+    its lock stays held until `release`, so no other process writes there meanwhile, and
+    one that tries waits, then is refused. The OS drops the lock if the process dies."""
+
+    def __init__(self, folder: Path, fd: int) -> None:
+        self.folder = folder
+        self._fd: int | None = fd
+
+    def holds(self, folder: Path) -> bool:
+        return self._fd is not None and folder == self.folder
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            try:
+                _unlock(fd)
+            finally:
+                os.close(fd)
+
+
+def claim(folder: Path, wait: float = 1.0) -> Claim | None:
+    """Take a save folder's lock for the whole game; None when another game holds it.
+
+    `wait` covers a save of a moment (`run --save`) under that name; a game that holds
+    the folder keeps it longer than that, and the caller then picks another name."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _refuse_foreign(folder)
+        fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise SaveError(folder, f"cannot write the save: {exc.strerror or exc}") from None
+    if _wait_for_lock(fd, wait):
+        return Claim(folder, fd)
+    os.close(fd)
+    return None
+
+
 def _write_save(sim, folder: Path) -> Path:
+    return write_document(folder, *game_state(sim))
+
+
+def write_document(folder: Path, doc: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
+    """A whole save from its document and arrays, into a folder the caller holds
+    (`writing`): the arrays under a new generation's name, then save.json naming them;
+    then the previous arrays, a journal of the old base and any orphans go."""
     previous = arrays_named(folder / DOCUMENT)
     generation = datetime.now().strftime("%Y%m%dT%H%M%S%f")
     arrays_name = f"memories-{generation}.npz"
-    doc, arrays = game_state(sim)
-    doc["arrays"] = arrays_name
+    doc = {**doc, "arrays": arrays_name}
     write_atomic(folder / arrays_name, lambda f: np.savez(f, **arrays))
     text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
     try:
@@ -139,8 +205,32 @@ def _write_save(sim, folder: Path) -> Path:
         (folder / arrays_name).unlink(missing_ok=True)  # ours, and named by nothing
         raise
     if previous and previous != arrays_name:
-        (folder / previous).unlink(missing_ok=True)
+        discard(folder / previous)
+    discard(folder / JOURNAL)  # an autosave's, of a base now replaced
+    sweep(folder, {arrays_name})
     return folder
+
+
+def discard(path: Path) -> None:
+    """Remove a file the save in place no longer names. The save is already committed, so
+    a file that will not go (open in a reader on Windows) stays for the next sweep."""
+    with contextlib.suppress(OSError):
+        path.unlink(missing_ok=True)
+
+
+def sweep(folder: Path, keep: set[str]) -> list[str]:
+    """Remove what a crashed or refused writer of ours left in the folder: temporaries,
+    arrays and rows files by the exact names our writers give them, except `keep` (what
+    the save in place names). Called under the folder's lock, after the commit, so no
+    writer of ours is midway; a stray merely named like ours stays. Returns the names."""
+    gone = []
+    for path in folder.iterdir():
+        name = path.name
+        orphan = _GENERATION.fullmatch(name) or ROWS.fullmatch(name) or _TEMPORARY.fullmatch(name)
+        if orphan and name not in keep and not path.is_symlink() and path.is_file():
+            discard(path)
+            gone.append(name)
+    return gone
 
 
 def arrays_named(document: Path) -> str:
@@ -180,21 +270,30 @@ def is_ours(name: str) -> bool:
 
 
 @contextmanager
-def _locked(folder: Path, wait: float = LOCK_WAIT):
-    """The save's own lock: one writer at a time, across processes."""
+def _locked(folder: Path, wait: float | None = None):
+    """The save's own lock: one writer at a time, across processes (LOCK_WAIT unless
+    `wait` says otherwise)."""
     fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        end = time.monotonic() + wait
-        while not _try_lock(fd):
-            if time.monotonic() >= end:
-                raise SaveError(folder, "another game is saving under this name; try again")
-            time.sleep(0.05)
+        if not _wait_for_lock(fd, LOCK_WAIT if wait is None else wait):
+            raise SaveError(
+                folder, "another game is saving or autosaving under this name; try again"
+            )
         try:
             yield
         finally:
             _unlock(fd)
     finally:
         os.close(fd)
+
+
+def _wait_for_lock(fd: int, wait: float) -> bool:
+    end = time.monotonic() + wait
+    while not _try_lock(fd):
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def _try_lock(fd: int) -> bool:
@@ -289,10 +388,56 @@ def game_state(sim) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
 
 
 def read_save(name: str, root: Path | str | None = None) -> tuple[dict, dict[str, np.ndarray]]:
-    """The checked, upgraded document and its arrays; never writes."""
+    """The checked, upgraded document and its arrays; never writes.
+
+    A writer in another process may replace the save while we read it (and delete the
+    arrays the old document names): a read that failed while `save.json` changed is read
+    again, and so is one that succeeded, to give the newest. Whatever succeeds is whole:
+    the arrays and each journal line's rows are files named for that one base, so a
+    read that the writer kept overtaking gives the save as it was when the read began."""
     folder = save_path(name, root)
+    whole: tuple[dict, dict[str, np.ndarray]] | None = None
+    for attempt in range(1, READ_TRIES + 1):
+        before = _version(folder)
+        try:
+            result = _read_once(folder)
+        except SaveError:
+            if _version(folder) == before:
+                raise  # damaged as it stands, not replaced midway
+            if attempt == READ_TRIES and whole is None:
+                raise
+        else:
+            if _version(folder) == before:
+                return result
+            whole = result
+        time.sleep(0.01 * attempt)
+    assert whole is not None
+    return whole
+
+
+def _version(folder: Path) -> tuple[int, int, int] | None:
+    """Which save.json is in place: a writer's rename gives it a new inode (and time)."""
+    try:
+        st = (folder / DOCUMENT).stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_size
+
+
+def _read_once(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
+    try:
+        return _read_folder(folder)
+    except OSError as exc:  # an unreadable folder or journal (permissions, I/O)
+        raise SaveError(folder, f"cannot read: {exc.strerror or exc}") from None
+
+
+def _read_folder(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
     path = folder / DOCUMENT
-    if not path.is_file():
+    try:  # a stat, so that a folder we may not read is said as such (OSError)
+        missing = not stat.S_ISREG(path.stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        missing = True
+    if missing:
         raise SaveError(folder, "no save here (save.json is missing)")
     doc = _read_document(path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -504,30 +649,52 @@ def _event(raw: dict) -> Event:
 
 
 def list_saves(root: Path | str | None = None) -> list[SaveInfo]:
+    """Every save in the saves folder; one whose folder cannot be read is listed with its
+    `problem` (the listing goes on). An unreadable saves folder is one SaveError."""
     base = saves_root(root)
+    try:
+        folders = sorted(base.iterdir() if base.is_dir() else [])
+    except OSError as exc:
+        raise SaveError(base, f"cannot read the saves folder: {exc.strerror or exc}") from None
     out = []
-    for folder in sorted(base.iterdir() if base.is_dir() else []):
-        path = folder / DOCUMENT
-        if not path.is_file():
-            continue
+    for folder in folders:
         try:
-            size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
-            doc = _read_document(path)
-            if not isinstance(doc, dict):
-                raise ValueError("not a save")
-            info = SaveInfo(
-                folder.name,
-                clean_line(str(doc.get("scenario_name", "?")), 60),
-                clean_line(str(doc.get("clock", "?")), 60),
-                clean_line(str(doc.get("brain", "?")), 60),
-                size,
-                clean_line(str(doc.get("saved_at", "?")), 60),
-                clean_line(_visitor_name(doc), 60),
-            )
-        except (OSError, ValueError, SaveError):
-            info = SaveInfo(folder.name, "(damaged)", "?", "?", 0, "?")
-        out.append(info)
+            info = _info(folder)
+        except OSError as exc:
+            problem = f"cannot read: {exc.strerror or exc}"
+            info = SaveInfo(folder.name, "(unreadable)", "?", "?", 0, "?", problem=problem)
+        if info is not None:
+            out.append(info)
     return out
+
+
+def _info(folder: Path) -> SaveInfo | None:
+    """A save's line in the listing; None for a folder holding no save.json. An OSError
+    (a folder or save.json we may not read) goes to the caller: unreadable, not damaged."""
+    path = folder / DOCUMENT
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+    with path.open("rb"):
+        pass  # readable (its contents are checked below)
+    try:
+        doc = _read_document(path)
+        if not isinstance(doc, dict):
+            raise ValueError("not a save")
+        return SaveInfo(
+            folder.name,
+            clean_line(str(doc.get("scenario_name", "?")), 60),
+            clean_line(str(doc.get("clock", "?")), 60),
+            clean_line(str(doc.get("brain", "?")), 60),
+            size,
+            clean_line(str(doc.get("saved_at", "?")), 60),
+            clean_line(_visitor_name(doc), 60),
+        )
+    except (ValueError, SaveError):
+        return SaveInfo(folder.name, "(damaged)", "?", "?", 0, "?")
 
 
 def _visitor_name(doc: dict) -> str:
@@ -559,6 +726,7 @@ def remove_save(folder: Path) -> None:
         return
     with writing(folder):
         named = [arrays_named(folder / DOCUMENT), *journal_rows(folder), JOURNAL, DOCUMENT]
+        sweep(folder, set())
         for name in filter(None, named):
             (folder / name).unlink(missing_ok=True)
     try:

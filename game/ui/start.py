@@ -11,7 +11,7 @@ import pygame
 
 from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
-from game.sim.saves import SaveInfo, list_saves
+from game.sim.saves import SaveError, SaveInfo, list_saves
 from game.sim.view import describe_talk
 from game.ui import theme
 from game.ui.hud import date_text
@@ -65,11 +65,13 @@ def doctor_color(line: str) -> theme.Color:
 
 
 def saved_games() -> list[SaveInfo]:
-    """Every save, newest first ([] when the folder cannot be read); the list scrolls."""
+    """Every save, newest first ([] when the folder cannot be read; a save whose folder
+    cannot be read is left out); the list scrolls."""
     try:
-        return sorted(list_saves(), key=lambda s: s.saved_at, reverse=True)
-    except OSError:
+        saves = [s for s in list_saves() if not s.problem]
+    except (OSError, SaveError):
         return []
+    return sorted(saves, key=lambda s: s.saved_at, reverse=True)
 
 
 def save_about(info: SaveInfo) -> str:

@@ -489,9 +489,14 @@ class TownScene(Scene):
                 self.close_panel(panel)
 
     def _autosave(self) -> None:
-        """A periodic autosave: a snapshot here, the writing on a thread; a brief toast."""
+        """A periodic autosave: a snapshot here, the writing on a thread; a brief toast.
+        What is not routine (another game holds `autosave`, so this one saves under its
+        own name) stays up as a toast and in the log."""
         for report in self.autosaver.tick():
-            self.notes.push(report.text, theme.GOOD if report.ok else theme.MUTED, brief=True)
+            color = theme.GOOD if report.ok else theme.MUTED
+            self.notes.push(report.text, color, brief=report.brief)
+            if not report.brief:
+                self.feed.note(fmt_time(self.sim.now), report.text)
 
     def _update_actors(self, dt: float) -> None:
         pace = max(self.pacer.steps_per_second, 6.0)

@@ -91,7 +91,8 @@ def _autosave(tmp_path, sim, increments: int) -> IncrementalWriter:
 def test_a_rows_bomb_ends_the_journal_where_it_is(tmp_path, sim):
     writer = _autosave(tmp_path, sim, 1)
     base_clock = json.loads((writer.folder / "save.json").read_text())["clock"]
-    write_bomb(writer.folder / "rows-0001.npz")
+    line = json.loads((writer.folder / JOURNAL).read_text().splitlines()[0])
+    write_bomb(writer.folder / line["rows"])
     doc, peak = bounded(lambda: read_save(AUTOSAVE, tmp_path)[0])
     assert doc["clock"] == base_clock and peak < 32 * 1024 * 1024
 

@@ -1,6 +1,6 @@
 """Every writer into a save folder keeps the rules of `save_game`: the incremental
 autosave and the old autosave ring write only into folders of ours, under the save's
-lock, delete only files a save wrote, and replace the journal whole."""
+lock, delete only files a save wrote, and leave the journal its committed lines."""
 
 from __future__ import annotations
 
@@ -90,28 +90,23 @@ def test_a_journal_write_that_fails_halfway_leaves_the_journal_as_it_was(
     writer.write(snapshot(sim))
     committed = read_save(AUTOSAVE, tmp_path)[0]["clock"]
     journal = (writer.folder / JOURNAL).read_bytes()
-    real = autosave_module.write_atomic
+    real = autosave_module.write_all
 
-    class DiskFull:
-        def __init__(self, f):
-            self.f = f
+    def half_then_full(fd: int, data: bytes) -> None:
+        real(fd, data[: len(data) // 2])
+        raise OSError(28, "No space left on device")
 
-        def write(self, data: bytes) -> int:
-            self.f.write(data[: len(data) // 2])
-            raise OSError(28, "No space left on device")
-
-    def failing(path, write):
-        if path.name == JOURNAL:
-            return real(path, lambda f: write(DiskFull(f)))
-        return real(path, write)
-
-    monkeypatch.setattr(autosave_module, "write_atomic", failing)
+    monkeypatch.setattr(autosave_module, "write_all", half_then_full)
     sim.run_until(sim.now + timedelta(minutes=20))
     with pytest.raises(SaveError, match="No space left"):
         writer.write(snapshot(sim))
-    assert (writer.folder / JOURNAL).read_bytes() == journal
+    assert (writer.folder / JOURNAL).read_bytes() == journal  # the torn half cut off
     assert read_save(AUTOSAVE, tmp_path)[0]["clock"] == committed
-    assert not any(p.name.startswith(".tmp-") for p in writer.folder.iterdir())
+    names = {p.name for p in writer.folder.iterdir()}
+    assert not any(n.startswith(".tmp-") or n.endswith("-0002.npz") for n in names)
+    monkeypatch.undo()
+    writer.write(snapshot(sim))  # the disk has room again: a new base, whole
+    assert read_save(AUTOSAVE, tmp_path)[0]["clock"] == sim.now.isoformat()
 
 
 def test_the_autosave_ring_deletes_only_files_of_a_save(tmp_path, sim):

@@ -1,0 +1,53 @@
+"""A second game window, while another process autosaves into `autosave`, autosaves under
+its own name and says so: a toast that stays (not the brief "Autosaved") and a line in the
+"what happened" log (issue 24)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from game.sim.autosave import another_game
+from game.sim.saves import DOCUMENT, read_save, saves_root
+
+ROOT = Path(__file__).resolve().parents[2]
+HOLDER = """
+import sys
+from game.sim.autosave import claim_autosave
+print(claim_autosave(sys.argv[1]).folder.name, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_second_window_autosaves_as_autosave_2_and_says_so(make_app):
+    root = saves_root()  # where the window autosaves (this test run's data folder)
+    other = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(root)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        assert other.stdout.readline().strip() == "autosave"
+        app = make_app(autosave_minutes=60)
+        town = app.town
+        town.sim.run_until(town.sim.now + timedelta(minutes=61))
+        said = another_game("autosave-2")
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not any(t.text == said for t in town.notes.toasts):
+            town._autosave()
+            time.sleep(0.05)
+        toast = next(t for t in town.notes.toasts if t.text == said)
+        assert not toast.brief
+        assert said in [line.text for line in town.feed.lines]
+        assert not (root / "autosave" / DOCUMENT).exists()  # the other game's, untouched
+        assert read_save("autosave-2", root)[0]["clock"] == town.sim.now.isoformat()
+    finally:
+        other.kill()
+        other.wait(10)
