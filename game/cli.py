@@ -4,7 +4,8 @@ Every handler imports what it needs when it runs, so `town`, `run` and `intervie
 load pygame; only `play` and `replay` (and `evaluate`, for its chart) import the window.
 
 Errors we raise on purpose (SmallvilleError) print as one line and exit 2, never as a
-traceback; anything else is a bug and keeps its traceback.
+traceback; a file or folder that cannot be read or written (FileProblem, or any OSError
+that reaches here) is one line and exit 1; anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from game.core.config import DEFAULT_WORKERS
-from game.core.errors import SmallvilleError
+from game.core.errors import FileProblem, SmallvilleError
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -184,13 +185,13 @@ def _write_report(report: dict, path: str | None, problems: list[str]) -> None:
     if not path:
         print(text)
         return
-    from pathlib import Path
+    from game.core.files import write_atomic
 
     try:
-        Path(path).write_text(text + "\n", encoding="utf-8")
-    except OSError as exc:
-        problems.append(f"could not write the report to {path}: {exc.strerror or exc}")
-        say(f"error: could not write the report to {path} ({exc.strerror or exc}); it follows")
+        write_atomic(path, text + "\n")  # a report there before stays whole if this fails
+    except FileProblem as exc:
+        problems.append(f"could not write the report: {exc}")
+        say(f"error: {exc}; the report follows")
         print(text)
         return
     say(f"report written to {path}")
@@ -398,6 +399,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return handler(args)
+    except FileProblem as exc:
+        say(f"error: {exc}")
+        return 1
+    except OSError as exc:  # a reader or writer not yet given its FileProblem: still one line
+        from game.core.files import cause
+
+        where = f"{exc.filename}: " if exc.filename else ""
+        say(f"error: {where}{cause(exc)}")
+        return 1
     except SmallvilleError as exc:
         say(f"error: {exc}")
         return 2

@@ -74,17 +74,10 @@ def _load(args: argparse.Namespace, name: str = "", ablate: str | None = None, j
 
 
 def _interview(args: argparse.Namespace) -> int:
-    from game.sim.evaluation import run_battery
-
     sim = _load(args, ablate=args.ablate)
     try:
         if args.battery:
-            out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
-            try:
-                count = run_battery(sim, lambda row: print(json.dumps(row), file=out, flush=True))
-            finally:
-                if out is not sys.stdout:
-                    out.close()
+            count = _battery(sim, args.out)
             print(
                 f"{count} answers" + (f" written to {args.out}" if args.out else ""),
                 file=sys.stderr,
@@ -96,6 +89,19 @@ def _interview(args: argparse.Namespace) -> int:
         return 0
     finally:
         sim.close()
+
+
+def _battery(sim, out: str | None) -> int:
+    """The battery's JSON lines, to stdout or into `out` whole: the file is made before
+    the first question (a missing or read-only folder fails at once) and renamed into
+    place after the last, so a full disk leaves the file that was there before."""
+    from game.core.files import atomic_file
+    from game.sim.evaluation import run_battery
+
+    if not out:
+        return run_battery(sim, lambda row: print(json.dumps(row), flush=True))
+    with atomic_file(out) as file:
+        return run_battery(sim, lambda row: file.write((json.dumps(row) + "\n").encode()))
 
 
 ALL = "all"  # --agent all: every resident, each in a conversation of its own
@@ -163,6 +169,7 @@ def _judge_brain(args: argparse.Namespace):
 
 
 def _evaluate(args: argparse.Namespace) -> int:
+    from game.core.files import check_writable, write_atomic
     from game.sim.evaluation import measure
     from game.sim.ranking import as_json, rank, read_human
     from game.sim.ranking import table as rank_table
@@ -172,9 +179,12 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise SmallvilleError("--human FILE is the baseline of --rank: add --rank")
     if args.rank and args.judge != "llm":
         raise SmallvilleError(RANK_NEEDS_A_MODEL)
-    judge = _judge_brain(args)
     report = Path(args.report)
-    results, measured = [], []
+    charts = [_chart_path(args, report, name) for name in args.load]
+    for path in (report, *charts):
+        check_writable(path)  # a missing or read-only folder fails before the measures
+    judge = _judge_brain(args)
+    results, measured, problems = [], [], []
     try:
         for name in args.load:
             sim = _load(args, name, judge=judge is not None)
@@ -186,7 +196,7 @@ def _evaluate(args: argparse.Namespace) -> int:
                 if ranked is not None:
                     result["believability"] = as_json(ranked)
                 results.append(result)
-                _chart(sim, measured[-1], _chart_path(args, report, name))
+                problems += _chart(sim, measured[-1], _chart_path(args, report, name))
                 _print_summary(name, measured[-1])
                 if ranked is not None:
                     print(rank_table(ranked))
@@ -200,9 +210,9 @@ def _evaluate(args: argparse.Namespace) -> int:
         rows = summarize(measured)
         doc["summary"] = [r.to_json() for r in rows]
         print(table(rows))
-    report.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    write_atomic(report, json.dumps(doc, indent=2) + "\n")
     print(f"evaluation written to {report}", file=sys.stderr)
-    return 0
+    return 1 if problems else 0  # a chart not written (said when it failed)
 
 
 RANK_NEEDS_A_MODEL = (
@@ -218,13 +228,20 @@ def _chart_path(args: argparse.Namespace, report: Path, save: str) -> Path:
     return Path(f"{stem}-{Path(save).name}.png")
 
 
-def _chart(sim, result, path: Path) -> None:
-    """The evaluation's chart (`result` is `measure`'s typed Evaluation)."""
+def _chart(sim, result, path: Path) -> list[str]:
+    """The evaluation's chart (`result` is `measure`'s typed Evaluation); a chart that
+    cannot be written is one line, and the report is still written (then exit 1)."""
     quiet_pygame()
+    from game.core.errors import FileProblem
     from game.ui.chart import draw_chart
 
-    draw_chart(path, result, sorted(sim.agents), (sim.scenario.start, sim.now))
+    try:
+        draw_chart(path, result, sorted(sim.agents), (sim.scenario.start, sim.now))
+    except FileProblem as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return [str(exc)]
     print(f"chart written to {path}", file=sys.stderr)
+    return []
 
 
 def _print_summary(name: str, result) -> None:
@@ -266,9 +283,12 @@ def _print_summary(name: str, result) -> None:
 
 
 def _study(args: argparse.Namespace) -> int:
+    from game.core.files import check_writable, write_atomic
     from game.sim.study import study, table
 
     seeds = _seeds(args.seeds)
+    if args.report:
+        check_writable(args.report)  # before the seeds' runs, not after them
 
     def done(seed: int, result) -> None:
         _print_summary(f"seed {seed}", result)
@@ -279,7 +299,7 @@ def _study(args: argparse.Namespace) -> int:
         doc: dict = {"scenario": args.scenario, "hours": args.hours, "seeds": seeds}
         evaluations = [r.to_json() | {"seed": s} for s, r in zip(seeds, results, strict=True)]
         doc |= {"evaluations": evaluations, "summary": [r.to_json() for r in rows]}
-        Path(args.report).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        write_atomic(args.report, json.dumps(doc, indent=2) + "\n")
         print(f"study written to {args.report}", file=sys.stderr)
     return 0
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from game.core.files import write_atomic
+
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
 TIMING = ("wall_seconds", "wall_seconds_per_day", "peak_rss_mb")
@@ -137,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         got = run_one(run, args.workers, args.latency)
         path = GOLDEN / f"{run.name}.json"
         if args.write:
-            path.write_text("\n".join(lines(got)) + "\n", encoding="utf-8")
+            write_atomic(path, "\n".join(lines(got)) + "\n")
             print(f"wrote {path.relative_to(ROOT)}")
             continue
         want = json.loads(path.read_text(encoding="utf-8"))

@@ -29,6 +29,8 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+from game.core.files import write_atomic
+
 ROOT = Path(__file__).resolve().parent.parent
 T = 32  # tile size in pixels
 MAP_W, MAP_H = 100, 72
@@ -3116,8 +3118,7 @@ def write_outputs(town: Town, sectors: list[Area], out: Path) -> list[Path]:
         out / "assets" / "LICENSE.md": LICENSE_TEXT.encode("utf-8"),
     }
     for path, data in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        write_atomic(path, data, make_folder=True)
     return list(files)
 
 

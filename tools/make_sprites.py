@@ -23,6 +23,8 @@ from pathlib import Path
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
+from game.core.files import write_atomic  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = Path("saves") / "scenarios" / "smallville.json"
 SPRITES = Path("assets") / "sprites"
@@ -598,8 +600,8 @@ def png_bytes(width: int, height: int, rgba: bytes) -> bytes:
 def write_png(path: Path, surf: pygame.Surface) -> None:
     """Save a surface through our own PNG writer (pygame's encoder may vary by build)."""
     data = pygame.image.tobytes(surf, "RGBA")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(png_bytes(surf.get_width(), surf.get_height(), data))
+    png = png_bytes(surf.get_width(), surf.get_height(), data)
+    write_atomic(path, png, make_folder=True)
 
 
 def slug(name: str) -> str:

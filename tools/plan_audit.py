@@ -36,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from game.core.files import write_atomic  # noqa: E402
 from game.world.town import AreaKind, Town, sector_of, split  # noqa: E402
 
 SCENARIO = "smallville"
@@ -111,7 +112,7 @@ def _done(agent, action) -> Done:
 
 
 def save_traces(traces: list[Trace], path: Path) -> None:
-    path.write_text(json.dumps([asdict(t) for t in traces]))
+    write_atomic(path, json.dumps([asdict(t) for t in traces]))
 
 
 def load_traces(path: Path) -> list[Trace]:

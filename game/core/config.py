@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from game.core.errors import SmallvilleError, clip
+from game.core.files import read_problem, write_atomic
 from game.core.text import public_url, single_line
 
 APP = "smallville"
@@ -169,22 +170,11 @@ def file_key(path: str) -> str:
 
 
 def write_private(path: Path, text: str) -> None:
-    """Replace `path` atomically with a file only its owner can read (0600): a temporary
-    file beside it, created 0600, flushed to disk, then renamed over it. A crash leaves
-    the old file or the new one, never half of either, and never a readable key."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, 0o600)  # O_CREAT's mode is not applied to an existing temp file
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    """Replace `path` atomically with a file only its owner can read (0600), its folder
+    made if need be: a crash leaves the old file or the new one, never half of either, a
+    link planted beside it or at its name never receives the key (game/core/files.py).
+    Raises FileProblem."""
+    write_atomic(path, text, private=True, make_folder=True)
 
 
 # -- loading -------------------------------------------------------------------------------
@@ -195,7 +185,7 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
     path = path or config_path()
     env = dict(os.environ) if env is None else env
     config, sources = Config(), {}
-    if path.is_file():
+    if _config_exists(path):
         config = _apply_file(config, _read_toml(path), str(path), sources)
     llm = config.llm
     for var, name in ENVIRONMENT.items():
@@ -203,6 +193,16 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
             llm = replace(llm, **{name: env[var]})
             sources[f"llm.{name}"] = f"${var}"
     return replace(config, llm=llm, sources=sources)
+
+
+def _config_exists(path: Path) -> bool:
+    """Whether there is a config file to read. A folder that cannot be read is one line
+    (FileProblem, exit 1), not a traceback: its settings may hold the brain and the key,
+    so running on the defaults instead would be a surprise."""
+    try:
+        return path.is_file()
+    except OSError as exc:
+        raise read_problem(path.parent, exc, "the config folder") from None
 
 
 MAX_CONFIG = 1024 * 1024  # bytes of a config file worth reading (ours are a few hundred)
@@ -223,7 +223,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(data.decode("utf-8"))
     except RecursionError:
         raise SmallvilleError(f"{path}: cannot read the config file: nested too deeply") from None
-    except (OSError, ValueError, tomllib.TOMLDecodeError) as exc:
+    except OSError as exc:
+        raise read_problem(path, exc, "the config file") from None
+    except (ValueError, tomllib.TOMLDecodeError) as exc:
         raise SmallvilleError(f"{path}: cannot read the config file: {clip(str(exc))}") from None
 
 

@@ -44,3 +44,15 @@ class ScenarioError(SmallvilleError):
         self.resident = resident
         self.field = field
         self.problem = problem
+
+
+class FileProblem(SmallvilleError):
+    """A file or folder that cannot be read or written: a full disk, a read-only or
+    missing folder, no permission, a link where a file should be. The command line prints
+    it as one line and exits 1 (a problem of the machine, not of what was typed); nothing
+    that was whole before is left half written (game/core/files.py)."""
+
+    def __init__(self, path: object, cause: str, doing: str = "write") -> None:
+        super().__init__(f"cannot {doing} {clip(str(path))}: {clip(cause)}")
+        self.path = str(path)
+        self.cause = cause

@@ -240,11 +240,10 @@ class App:
         return 0
 
     def screenshot(self, path: str | Path) -> Path:
-        """Save what the window shows now (PNG by extension)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.screen, str(path))
-        return path
+        """Save what the window shows now as a PNG, whole or not at all (FileProblem)."""
+        from game.ui.chart import write_png
+
+        return write_png(self.screen, path, make_folder=True)
 
     def close(self) -> None:
         self.stack.close()

@@ -9,12 +9,14 @@ once and labelled by its method; the intents are the scenario's, by id.
 
 from __future__ import annotations
 
+import io
 import math
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pygame
 
+from game.core.files import write_atomic
 from game.sim.results import Evaluation, number
 
 W, H = 1500, 1100
@@ -146,7 +148,13 @@ def draw_chart(path: str | Path, result: Evaluation, names: list[str], span) -> 
                 edges,
                 f"{label}, {when}: density {value}",
             )
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(surface, str(path))
-    return path
+    return write_png(surface, path)
+
+
+def write_png(surface: pygame.Surface, path: str | Path, make_folder: bool = False) -> Path:
+    """The surface as a PNG, written whole or not at all (FileProblem). Encoded in memory
+    first: pygame's writer prints the errors of a file object's write as tracebacks and
+    carries on, and saved straight to a path it left a 0-byte file on a full disk."""
+    buffer = io.BytesIO()
+    pygame.image.save(surface, buffer, Path(path).name or "image.png")
+    return write_atomic(path, buffer.getvalue(), make_folder=make_folder)

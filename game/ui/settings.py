@@ -25,8 +25,10 @@ from typing import Any
 
 import pygame
 
+from game.core import toml_text
 from game.core.config import config_path, file_key, mask, read_toml, write_private
 from game.core.errors import SmallvilleError
+from game.core.files import write_atomic
 from game.core.text import bounded_loads
 from game.ui import theme
 from game.ui.input import Act, Command
@@ -85,11 +87,9 @@ def load_prefs() -> Prefs:
 
 
 def save_prefs(prefs: Prefs) -> Path:
-    path = prefs_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Written whole or not at all (FileProblem), the folder made if need be."""
     doc = {**asdict(prefs), "size": list(prefs.size)}
-    path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
-    return path
+    return write_atomic(prefs_path(), json.dumps(doc, indent=1), make_folder=True)
 
 
 def save_brain(
@@ -117,26 +117,8 @@ def save_brain(
     if key:
         llm["api_key"] = key
     doc["llm"] = llm
-    write_private(path, _toml(doc))
+    write_private(path, toml_text.dumps(doc))  # any string reads back as typed
     return path
-
-
-def _toml(doc: dict[str, Any]) -> str:
-    """A flat TOML writer for the config file's shape (top-level values, [tables])."""
-    top = [f"{k} = {_value(v)}" for k, v in doc.items() if not isinstance(v, dict)]
-    out = top[:]
-    for name, table in doc.items():
-        if isinstance(table, dict):
-            out += ["", f"[{name}]"] + [f"{k} = {_value(v)}" for k, v in table.items()]
-    return "\n".join(out) + "\n"
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int | float):
-        return repr(v)
-    return json.dumps(str(v))
 
 
 def current_name(app) -> str:

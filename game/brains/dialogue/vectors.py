@@ -9,15 +9,17 @@ computed once and kept in the user cache folder, so the game never reads stale o
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import os
-import tempfile
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from game.brains.protocol import Embedder
+from game.core.errors import FileProblem
+from game.core.files import write_atomic
 from game.core.paths import ASSETS
 
 
@@ -51,15 +53,11 @@ def exemplar_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
 
 def write(path: Path, key: str, vectors: np.ndarray) -> None:
     """Atomically (a whole file or none), float16: the similarities need no more."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:
-            np.savez(out, key=np.frombuffer(key.encode(), dtype=np.uint8),
-                     vectors=vectors.astype(np.float16))  # fmt: skip
-        os.replace(tmp, path)
-    except OSError:
-        return
+    buffer = io.BytesIO()
+    np.savez(buffer, key=np.frombuffer(key.encode(), dtype=np.uint8),
+             vectors=vectors.astype(np.float16))  # fmt: skip
+    with contextlib.suppress(FileProblem):  # unwritable: only the time again next start
+        write_atomic(path, buffer.getvalue(), make_folder=True)
 
 
 def _read(path: Path, key: str) -> np.ndarray | None:

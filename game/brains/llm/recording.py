@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -41,7 +42,8 @@ from game.brains.llm.model import (
     Transient,
     Wrapper,
 )
-from game.core.errors import SmallvilleError
+from game.core.errors import FileProblem, SmallvilleError
+from game.core.files import cause
 from game.core.text import bounded_loads
 
 SCHEMA = """
@@ -62,6 +64,19 @@ def request_key(kind: str, model: str, payload: Any) -> str:
 MAX_ENTRY = 16_000_000  # bytes of one stored answer (twice the largest body we accept)
 
 
+def _writable(path: Path) -> None:
+    """--record needs to write the file and its folder (SQLite adds its journal beside
+    it): one line if it cannot (FileProblem), not a traceback or SQLite's 'unable to open
+    database file'."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FileProblem(path.parent, cause(exc), "make the folder of the cache") from None
+    for where in (path.parent, path):
+        if where.exists() and not os.access(where, os.W_OK):
+            raise FileProblem(where, "it is read-only", "record into") from None
+
+
 class ReplayCache:
     """One SQLite file shared by the threads of one process (a lock serialises access)."""
 
@@ -70,7 +85,8 @@ class ReplayCache:
         self.replay = replay
         if replay and not path.is_file():
             raise SmallvilleError(f"--replay: no recording at {path}; record one with --record")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if not replay:
+            _writable(path)
         try:
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")

@@ -11,9 +11,9 @@ The file is a convenience, never a requirement: unreadable or unwritable, it is 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
-import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -22,6 +22,8 @@ from typing import Any
 
 from game.brains.llm.openai_chat import DEFAULT_URL, Pace
 from game.core.config import Config, LLMSettings, OutputMode, cache_dir, describe
+from game.core.errors import FileProblem
+from game.core.files import write_atomic
 from game.core.text import public_url
 
 FILE = "endpoints.json"
@@ -81,13 +83,11 @@ class EndpointMemory:
             if all(entry.get(k) == v for k, v in values.items()):
                 return
             doc[key] = {**entry, **values}
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                partial = self.path.with_suffix(".tmp")
-                partial.write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
-                os.replace(partial, self.path)
-            except OSError:
-                pass  # a cache that cannot be written is only a slower next start
+            text = json.dumps(doc, indent=1, sort_keys=True)
+            # A temp file of its own (never a fixed name a link could be planted at); a
+            # cache that cannot be written is only a slower next start.
+            with contextlib.suppress(FileProblem):
+                write_atomic(self.path, text, make_folder=True)
 
     def _load(self) -> dict[str, Any]:
         try:
