@@ -913,7 +913,7 @@ def converse_job(
         me, other = (first, second) if i == 0 else (second, first)
         pair, rating = talk.participants, ratings[i]
         notes = [Note(MemoryKind.CHAT, facts.conversation(me.name, pair, history), rating)]
-        notes += [_heard(mind, u) for u in history if u.speaker == other.name and u.shares]
+        notes += [_heard(mind, u, other) for u in history if u.speaker == other.name and u.shares]
         answers = _answers(me.name, history)
         notes += answers
         memories = new_memories(mind, me, notes)
@@ -956,11 +956,16 @@ def _replan_for(
     return plan
 
 
-def _heard(mind: Mind, line: Utterance) -> Note:
+def _heard(mind: Mind, line: Utterance, teller: AgentSnapshot) -> Note:
     """News heard in a line: its fields when the speaker knew them, else its words tied to
-    the scenario intent whose keywords they use."""
-    intent = None if line.shared else facts.intent_named(line.shares, mind.intents)
-    return Note(MemoryKind.CHAT, facts.claim(line.speaker, line.shares, line.shared, intent))
+    the scenario intent whose keywords they use and to the teller's own memory of a claim
+    they repeat (so a model's retelling keeps the chain of sources, and the words stay
+    quoted however often they are passed on)."""
+    if line.shared is not None:
+        return Note(MemoryKind.CHAT, facts.claim(line.speaker, line.shares, line.shared))
+    intent = facts.intent_named(line.shares, mind.intents)
+    relayed = facts.repeated_claim(line.shares, teller.memory.facts)
+    return Note(MemoryKind.CHAT, facts.claim(line.speaker, line.shares, None, intent, relayed))
 
 
 # -- interviews (the player's and the evaluation's way in) --------------------------------

@@ -4,10 +4,17 @@ The architecture writes every memory through these constructors, so a memory's m
 lives in its `Fact` (who, what, from whom, which plan item, which object and state, which
 scenario intent) and its text is only a rendering for people and prompts. No layer reads
 the text back to recover a field.
+
+Whatever someone said is rendered as quoted data (`quoted`: in double quotes, escaped), in
+a claim however many residents passed it on (with the chain of those who did) and in each
+line of a remembered conversation: a prompt that shows the memory shows the words as
+speech, never as its own text ('Giorgio Rossi said: ...' once carried a hostile line
+unquoted into 151 prompts).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -23,6 +30,9 @@ LINE_LIMIT = 300  # characters of one remembered line of talk
 # How a claim from outside is remembered once a neighbour passed it on: still quoted.
 RELAYED_WORDS = {Source.VISITOR: "a visitor told them", Source.NOTICE: "a notice read"}
 OUTSIDE = (Source.VISITOR, Source.NOTICE)  # claims from outside the town's residents
+OUTSIDER = {Source.VISITOR: "a visitor", Source.NOTICE: "a notice"}
+MAX_VIA = 8  # tellers a claim keeps in its chain: the first, and the latest after it
+SHOWN_VIA = 3  # of them, named in its text (nearest first); the rest are counted
 
 
 def render(fact: Fact, town: Town | None = None) -> str:
@@ -36,19 +46,37 @@ def render(fact: Fact, town: Town | None = None) -> str:
         name = object_phrase(town, fact.address) if town is not None else f"the {fact.address}"
         return f"{name} is {fact.state}"
     if kind is FactKind.CONVERSATION:
-        said = " | ".join(f"{line.speaker}: {line.text}" for line in fact.lines)
+        said = " | ".join(f"{line.speaker}: {quoted(line.text)}" for line in fact.lines)
         return f"Conversation between {' and '.join(fact.participants)}: {said}"
     if kind is FactKind.CLAIM:
-        if fact.source is Source.VISITOR:
-            return f"{fact.heard_from} (a visitor) said to {fact.subject}: {quoted(fact.object)}"
-        if fact.origin in RELAYED_WORDS:
-            return f"{fact.heard_from} said {RELAYED_WORDS[fact.origin]}: {quoted(fact.object)}"
-        return f"{fact.heard_from} said: {fact.object}"
+        return _claim_text(fact)
     if kind is FactKind.PLAN:
         return f"{fact.subject}'s plan for {day_label(fact.plan)}: " + "; ".join(
             plan_line(i) for i in fact.plan
         )
     return fact.object
+
+
+def _claim_text(fact: Fact) -> str:
+    """'Maria Lopez said: "..." (passed on from Latoya Williams, who had it from Sam
+    Moore)': the words always quoted, and whom they came through."""
+    words = quoted(fact.object)
+    if fact.source is Source.VISITOR:
+        return f"{fact.heard_from} (a visitor) said to {fact.subject}: {words}"
+    if fact.origin in RELAYED_WORDS and not fact.via:
+        return f"{fact.heard_from} said {RELAYED_WORDS[fact.origin]}: {words}"
+    return f"{fact.heard_from} said: {words}{_chain_text(fact)}"
+
+
+def _chain_text(fact: Fact) -> str:
+    """' (passed on from A, who had it from B; it began with a visitor)', or ''."""
+    nearest = list(reversed(fact.via))
+    shown = ", who had it from ".join(nearest[:SHOWN_VIA])
+    if len(nearest) > SHOWN_VIA:
+        shown += f" and {len(nearest) - SHOWN_VIA} before them"
+    began = f"it began with {OUTSIDER[fact.origin]}" if fact.origin in OUTSIDER else ""
+    inside = "; ".join(p for p in (f"passed on from {shown}" if shown else "", began) if p)
+    return f" ({inside})" if inside else ""
 
 
 def day_label(items: Sequence[PlanItem]) -> str:
@@ -107,19 +135,29 @@ def conversation(holder: str, participants: tuple[str, str], lines: Sequence[Utt
     )
 
 
-def claim(speaker: str, said: str, shared: Fact | None, intent: Intent | None = None) -> Fact:
-    """'Sam Moore said: Sam Moore is running for mayor': news heard from another resident.
+def claim(
+    speaker: str,
+    said: str,
+    shared: Fact | None,
+    intent: Intent | None = None,
+    relayed: Fact | None = None,
+) -> Fact:
+    """'Sam Moore said: "Sam Moore is running for mayor"': news heard from another resident.
 
     `shared` is the news as the speaker knew it, in fields (the scripted brain passes it
     on); a model's line gives only words, and then `intent` is what the words were matched
-    to (by the scenario's own keywords) when the memory was written. A claim that began
-    with the visitor or a notice keeps that `origin` however many residents passed it on,
-    and stays their quoted words: `said` is what they said, never the teller's fact.
+    to (by the scenario's own keywords) when the memory was written, and `relayed` the
+    speaker's own memory of a claim those words repeat (`repeated_claim`), if any. A claim
+    that began with the visitor or a notice keeps that `origin` however many residents
+    passed it on, every claim keeps the chain of residents it came through (`via`), and
+    all stay quoted words: `said` is what was said, never the teller's fact.
     """
     base = shared or Fact(FactKind.STATEMENT, Source.HEARD, object=said)
     if intent is not None and not base.intent:
         base = _with_intent(base, intent)
-    origin = base.first_source if base.first_source in OUTSIDE else None
+    came_from = shared or relayed
+    first = came_from.first_source if came_from is not None else base.first_source
+    origin = first if first in OUTSIDE else None
     return Fact(
         FactKind.CLAIM,
         Source.HEARD,
@@ -133,7 +171,37 @@ def claim(speaker: str, said: str, shared: Fact | None, intent: Intent | None = 
         plan_item=base.plan_item,
         invited=base.invited,
         origin=origin,
+        via=chain_of(came_from),
     )
+
+
+def chain_of(told: Fact | None) -> tuple[str, ...]:
+    """The residents a claim came through before its next teller: the chain of the claim
+    the teller heard, and the one who told the teller. A visitor or a notice is the
+    claim's `origin`, not a link of the chain; the teller's own knowledge has none."""
+    if told is None or told.kind is not FactKind.CLAIM or told.source is not Source.HEARD:
+        return ()
+    chain = tuple(n for n in (*told.via, told.heard_from) if n)
+    return chain if len(chain) <= MAX_VIA else (chain[0], *chain[-(MAX_VIA - 1) :])
+
+
+_WORD = re.compile(r"[^\W_]{3,}")
+SAME_WORDS = 0.6  # share of the shorter text's words the other must hold to repeat it
+
+
+def repeated_claim(words: str, known: Sequence[Fact]) -> Fact | None:
+    """The latest claim among `known` (a teller's memories) that `words` repeat: what a
+    model's line passed on, so the listener's memory keeps where the words came from."""
+    said = {w.lower() for w in _WORD.findall(words)}
+    if not said:
+        return None
+    for fact in reversed(known):
+        if fact.kind is not FactKind.CLAIM:
+            continue
+        heard = {w.lower() for w in _WORD.findall(fact.object)}
+        if heard and len(said & heard) >= SAME_WORDS * min(len(said), len(heard)):
+            return fact
+    return None
 
 
 RSVP_VERBS = {Rsvp.ACCEPTED: "will go to", Rsvp.MAYBE: "might go to", Rsvp.DECLINED: "won't go to"}
