@@ -24,6 +24,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from game.core.files import write_atomic  # noqa: E402
+from game.core.names import slug as name_slug  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = Path("saves") / "scenarios" / "smallville.json"
@@ -605,8 +606,10 @@ def write_png(path: Path, surf: pygame.Surface) -> None:
 
 
 def slug(name: str) -> str:
-    """The sprite file stem for a resident: 'Isabella Rodriguez' -> 'isabella_rodriguez'."""
-    return name.lower().replace(" ", "_")
+    """The sprite file stem for a resident: 'Isabella Rodriguez' -> 'isabella_rodriguez',
+    the game's own (game.core.names.slug), so a name like a path writes no file outside
+    the sprites folder and the window finds the sheet it wrote."""
+    return name_slug(name)
 
 
 def load_looks(scenario: Path) -> dict[str, dict[str, str]]:

@@ -71,3 +71,21 @@ def test_walk_frames_differ_and_background_is_transparent(tool: ModuleType) -> N
         assert len(set(frames)) == 3, view
     corner = tool.frame(look, "down", 0).get_at((0, 0))
     assert corner.a == 0
+
+
+def test_a_name_like_a_path_draws_its_sheet_inside_the_folder(
+    tool: ModuleType, tmp_path: Path
+) -> None:
+    """The tool names sheets as the window looks them up (game.core.names.slug)."""
+    from game.ui.sprites import slug
+
+    doc = json.loads(SCENARIO.read_text(encoding="utf-8"))
+    doc["residents"] = doc["residents"][:1]
+    doc["residents"][0]["name"] = "../../../escape/evil"
+    scenario = tmp_path / "evil.json"
+    scenario.write_text(json.dumps(doc), encoding="utf-8")
+    written = tool.make_all(tmp_path / "out", scenario)
+    folder = (tmp_path / "out" / "assets" / "sprites").resolve()
+    assert {p.resolve().parent for p in written} == {folder}
+    assert folder / f"{slug('../../../escape/evil')}.png" in {p.resolve() for p in written}
+    assert not (tmp_path / "escape").exists()
