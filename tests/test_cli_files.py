@@ -175,3 +175,12 @@ def test_an_unreadable_config_folder_is_one_line_not_a_traceback():
     assert done.stderr.strip() == (
         f"error: cannot read the config folder {folder}: Permission denied"
     ), done.stderr
+
+
+def test_an_unreadable_input_is_one_line_and_exit_1(tmp_path, capsys):
+    """A script (and in the same way a --human file) that cannot be read."""
+    script = tmp_path / "no-script.jsonl"
+    args = ["run", "--scenario", "three", "--hours", "0.1", "--quiet", "--script", str(script)]
+    assert main(args) == 1
+    line = one_error(capsys, "cannot read the script", str(script))
+    assert line.endswith("No such file or directory")

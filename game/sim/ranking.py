@@ -59,6 +59,7 @@ from game.brains import answered
 from game.brains.protocol import Brain
 from game.brains.questions import RankAnswers, answer_labels
 from game.core.errors import SmallvilleError
+from game.core.files import read_problem
 from game.core.mind_settings import Ablation
 from game.core.records import AnsweredBy
 from game.mind.cognition import Mind
@@ -212,8 +213,8 @@ def read_human(path: Path, sim) -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {}
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise SmallvilleError(f"--human {path}: {exc.strerror or exc}") from None
+    except OSError as exc:  # a machine's problem, not the file's: one line, exit 1
+        raise read_problem(path, exc, "the --human file") from None
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue

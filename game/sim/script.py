@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from game.core.errors import SmallvilleError
+from game.core.files import read_problem
 from game.mind.perception import notice_boards
 from game.sim.player import NOTICE_LIMIT, STATE_LIMIT
 from game.world.town import AreaKind, Town
@@ -118,8 +119,8 @@ def read_script(path: Path | str, stage: Stage) -> tuple[Intervention, ...]:
     source = str(path)
     try:
         raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise ScriptError(source, 0, f"cannot read the script: {exc.strerror or exc}") from None
+    except OSError as exc:  # a machine's problem, not the script's: one line, exit 1
+        raise read_problem(source, exc, "the script") from None
     if len(raw) > MAX_BYTES:
         raise ScriptError(source, 0, f"larger than a script may be ({MAX_BYTES} bytes)")
     try:
