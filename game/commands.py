@@ -47,9 +47,13 @@ def add_ablate(parser: argparse.ArgumentParser) -> None:
 def _saves(args: argparse.Namespace) -> int:
     from game.sim.saves import list_saves, saves_root
 
-    rows = list_saves()
+    listed = list_saves()
+    for s in listed:  # a folder we may not read: said in one line, and the listing goes on
+        if s.problem:
+            print(f"skipped {s.name}: {s.problem}", file=sys.stderr)
+    rows = [s for s in listed if not s.problem]
     if not rows:
-        print(f"no saves yet in {saves_root()}")
+        print(f"no saves yet in {saves_root()}" if not listed else "no readable saves")
         return 0
     print(f"{'name':24} {'scenario':12} {'game time':20} {'brain':10} size")
     for s in rows:
@@ -272,6 +276,8 @@ def _print_summary(name: str, result) -> None:
     )
     h = result.hallucinations
     print(f"  hallucinated {h.hallucinated} of {h.checked} ({h.rate})")
+    if result.truth is not None:
+        print("\n".join(result.truth.lines()))
     for intent, a in result.attendance.items():
         print(
             f"  attendance.{intent}: invited {len(a.invited)}, accepted {len(a.accepted)},"

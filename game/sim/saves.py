@@ -33,7 +33,7 @@ import numpy as np
 
 from game.core.codec import decode, encode
 from game.core.config import DEFAULT_WORKERS, data_dir
-from game.core.errors import SmallvilleError, clip
+from game.core.errors import FileProblem, SmallvilleError, clip
 from game.core.mind_settings import MindSettings
 from game.core.text import bounded_loads
 from game.core.text import single_line as clean_line
@@ -73,8 +73,17 @@ READ_TRIES = 4  # reads of a save that a writer keeps replacing before we give u
 
 class SaveError(SmallvilleError):
     def __init__(self, path: Path | str, problem: str) -> None:
-        super().__init__(f"{path}: {clip(problem)}")
+        SmallvilleError.__init__(self, f"{path}: {clip(problem)}")
         self.path, self.problem = str(path), problem
+
+
+class UnreadableSave(SaveError, FileProblem):
+    """A save folder or file this user may not read (permissions, I/O): a problem of the
+    machine, not of the save, so the command line exits 1 as for any file (FileProblem)."""
+
+    def __init__(self, path: Path | str, exc: OSError, what: str = "") -> None:
+        self.cause = exc.strerror or str(exc)
+        SaveError.__init__(self, path, f"cannot read{what}: {self.cause}")
 
 
 @dataclass(frozen=True)
@@ -428,7 +437,7 @@ def _read_once(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
     try:
         return _read_folder(folder)
     except OSError as exc:  # an unreadable folder or journal (permissions, I/O)
-        raise SaveError(folder, f"cannot read: {exc.strerror or exc}") from None
+        raise UnreadableSave(folder, exc) from None
 
 
 def _read_folder(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
@@ -463,7 +472,7 @@ def _read_document(path: Path) -> Any:
             raise SaveError(path, f"damaged: {size} bytes is more than a save can be")
         return bounded_loads(path.read_text(encoding="utf-8"), MAX_DEPTH)
     except OSError as exc:
-        raise SaveError(path, f"cannot read: {exc.strerror or exc}") from None
+        raise UnreadableSave(path, exc) from None
     except (UnicodeDecodeError, ValueError, MemoryError) as exc:
         raise SaveError(path, f"damaged: not valid JSON ({clean_line(str(exc), 120)})") from None
 
@@ -476,7 +485,9 @@ def _read_arrays(folder: Path, doc: dict, path: Path) -> dict[str, np.ndarray]:
         return load_npz(folder / name)
     except FileNotFoundError as exc:
         raise SaveError(folder / name, "missing: the memory arrays of this save") from exc
-    except (OSError, ValueError, MemoryError) as exc:
+    except OSError as exc:
+        raise UnreadableSave(folder / name, exc) from None
+    except (ValueError, MemoryError) as exc:
         raise SaveError(folder / name, f"damaged memory arrays ({exc})") from exc
 
 
@@ -655,7 +666,7 @@ def list_saves(root: Path | str | None = None) -> list[SaveInfo]:
     try:
         folders = sorted(base.iterdir() if base.is_dir() else [])
     except OSError as exc:
-        raise SaveError(base, f"cannot read the saves folder: {exc.strerror or exc}") from None
+        raise UnreadableSave(base, exc, " the saves folder") from None
     out = []
     for folder in folders:
         try:
