@@ -3,8 +3,9 @@
 Names, memories and answers come from scenario files, maps, saves and models: any of
 them may hold ESC sequences, BEL or bidirectional overrides that repaint the terminal
 or make a line read differently from what it holds (`town` printed them raw). Rather
-than trust every print, the command line writes through `CleanText`, which drops them
-(`game.core.text.clean`) from everything written to stdout; newlines and tabs pass.
+than trust every print, main.py writes through `CleanText`, which drops them
+(`game.core.text.clean`) from everything written to stdout and stderr; newlines and tabs
+pass, and on stderr so does the carriage return that starts a redrawn progress line.
 """
 
 from __future__ import annotations
@@ -18,13 +19,16 @@ from game.core.text import clean
 
 
 class CleanText:
-    """A text stream that writes `clean(text)` to the stream it wraps."""
+    """A text stream that writes `clean(text)` to the stream it wraps; with `redraws`, a
+    write may start with a carriage return (game.progress redraws its line so)."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, redraws: bool = False) -> None:
         self.stream = stream
+        self.redraws = redraws
 
     def write(self, text: str) -> int:
-        self.stream.write(clean(text))
+        lead = "\r" if self.redraws and text.startswith("\r") else ""
+        self.stream.write(lead + clean(text))
         return len(text)  # what the caller gave: print() and friends expect that
 
     def writelines(self, lines: Any) -> None:
@@ -36,11 +40,12 @@ class CleanText:
 
 
 @contextmanager
-def clean_stdout() -> Iterator[None]:
-    """sys.stdout cleaned while inside (put back after, whatever replaced it meanwhile)."""
-    before = sys.stdout
-    sys.stdout = CleanText(before)  # type: ignore[assignment]
+def clean_terminal() -> Iterator[None]:
+    """sys.stdout and sys.stderr cleaned while inside (put back after)."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout = CleanText(out)  # type: ignore[assignment]
+    sys.stderr = CleanText(err, redraws=True)  # type: ignore[assignment]
     try:
         yield
     finally:
-        sys.stdout = before
+        sys.stdout, sys.stderr = out, err
