@@ -81,8 +81,8 @@ def test_an_unreachable_endpoint_is_never_recorded(path) -> None:
 
 
 def test_a_damaged_entry_is_a_bad_reply_not_a_crash(path) -> None:
-    cache = ReplayCache(path)
-    cache.put(request_key("chat", "m", ask().key()), "chat", "m", {"content": "x"})
+    cache = ReplayCache(path)  # content that is not text (a missing usage is estimated)
+    cache.put(request_key("chat", "m", ask().key()), "chat", "m", {"content": 5})
     cache.close()
     with pytest.raises(BadReply, match="damaged"):
         replaying(path).chat(ask())

@@ -5,6 +5,9 @@ API key in none of the files a run writes."""
 from __future__ import annotations
 
 import json
+import math
+import shutil
+import sqlite3
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +15,10 @@ from pathlib import Path
 import pytest
 from llm_helpers import SECRET, run_main, serve
 from protocol_server import ProtocolServer, refused_url
+
+from game.brains.llm.recording import request_key
+from game.core.config import LLMSettings
+from game.sim.saves import read_save
 
 CHAT_FIELDS = ("calls", "prompt_tokens", "completion_tokens", "retries", "failures", "fallbacks")
 
@@ -114,6 +121,50 @@ def test_replay_fails_clearly_on_a_miss(recorded, server, tmp_path) -> None:
     assert "--replay" in other.stderr and "Traceback" not in other.stderr
     missing = run_llm(tmp_path, server.url, "--replay", "--cache-file", str(tmp_path / "no.db"))
     assert missing.returncode == 2 and "no recording" in missing.stderr
+
+
+def poison(cache: Path, into: Path) -> int:
+    """A copy of the recording with every answer's prompt_tokens Infinity and two of
+    every three vectors (not the probe's) stored as "abc", 5 or null; how many vectors."""
+    shutil.copy(cache, into)
+    probe = request_key("embed", LLMSettings().embed_model, "Smallville")
+    vectors = 0
+    with sqlite3.connect(into) as db:
+        rows = db.execute("SELECT key, kind, answer FROM answers").fetchall()
+        for i, (key, kind, answer) in enumerate(rows):
+            doc = json.loads(answer)
+            if kind == "chat" and "content" in doc:
+                doc["prompt_tokens"] = math.inf  # json writes it as Infinity
+            elif kind == "embed" and "vector" in doc and key != probe:
+                vectors += 1
+                doc["vector"] = [doc["vector"], "abc", 5, None][i % 4]
+            db.execute("UPDATE answers SET answer = ? WHERE key = ?", (json.dumps(doc), key))
+    return vectors
+
+
+def test_a_poisoned_recording_is_recorded_over_and_the_save_keeps_its_embedder(
+    recorded, server, tmp_path
+) -> None:
+    """Issue 24: such a recording crashed the run (OverflowError in every importance job,
+    a TypeError on each vector). Recording over it, each damaged vector is asked again
+    (said once), the counts are estimated, and the save holds the endpoint's vectors."""
+    poisoned = tmp_path / "poisoned.sqlite3"
+    damaged = poison(recorded.cache, poisoned)
+    assert damaged > 3
+    server.forced["importance"] = {"ratings": [42]}  # as the recorded run
+    done = run_llm(
+        tmp_path, server.url, "--record", "--cache-file", str(poisoned), "--save", "poisoned"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    notices = report(tmp_path)["model"]["notices"]
+    said = [n for n in notices if "holds damaged entries" in n]
+    assert len(said) == 1 and "asked again and recorded anew" in said[0], notices
+    embeds = [r for r in server.requests if r["path"].endswith("/embeddings")]
+    assert 0 < sum(len(r["body"]["input"]) for r in embeds) <= damaged + 1  # + the probe
+    _, arrays = read_save("poisoned", tmp_path / "data" / "saves")
+    widths = {a.shape[1] for k, a in arrays.items() if k.endswith("_embeddings")}
+    assert widths == {64}
 
 
 def test_a_refused_endpoint_carries_on_scripted_or_stops_under_strict(tmp_path) -> None:

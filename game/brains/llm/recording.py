@@ -13,6 +13,14 @@ request and a replay hands every asker the answer it got while recording.
 below the meter and the audit log (so a replayed run counts and logs what the recorded
 one did). A failed request is recorded too, and replays as the same failure; an
 unreachable endpoint is not an answer and is never recorded.
+
+What is read back is checked as a live answer is (`stored.py`): the envelope, the usage
+counts, the vectors and their dimension cap. A stored entry that fails is damaged:
+recording asks again and stores the new answer over it; a replay skips it (its question
+is a failed request, answered by the scripted brain, or its text gets no vector) and says
+so once. The first vectors of a recording come from the endpoint and fix the run's
+dimension, so a stored vector of another is damaged too (a 2-dimensional vector stored
+for the probe once made a whole save's embeddings 2-dimensional).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -42,9 +50,16 @@ from game.brains.llm.model import (
     Transient,
     Wrapper,
 )
+from game.brains.llm.stored import (
+    MAX_VECTOR_ENTRY,
+    Damaged,
+    chat_problem,
+    stored_chat,
+    stored_vector,
+)
 from game.core.errors import FileProblem, SmallvilleError
 from game.core.files import cause
-from game.core.text import bounded_loads
+from game.core.text import bounded_loads, single_line
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS answers (
@@ -100,19 +115,38 @@ class ReplayCache:
         self._flights: dict[str, threading.Event] = {}
 
     def get(self, key: str) -> dict[str, Any] | None:
+        """The stored answer, or None: a damaged row is a miss, never a crash."""
+        try:
+            return self.read(key)
+        except Damaged:
+            return None
+
+    def read(self, key: str, limit: int = MAX_ENTRY) -> dict[str, Any] | None:
+        """The stored answer (None if there is none), or Damaged for one that no reader
+        can use: longer than `limit` bytes (left unread), not JSON, not an object."""
         with self._lock:
             if self._closed:
                 return None  # a job still running after the run ended
             try:
                 row = self._db.execute(
-                    "SELECT answer FROM answers WHERE key = ? AND length(CAST(answer AS BLOB)) "
-                    "<= ?",
-                    (key, MAX_ENTRY),
+                    "SELECT length(CAST(answer AS BLOB)), CASE WHEN "
+                    "length(CAST(answer AS BLOB)) <= ? THEN answer END FROM answers WHERE key = ?",
+                    (limit, key),
                 ).fetchone()
-                found = None if row is None else bounded_loads(str(row[0]), 32)
-            except (sqlite3.DatabaseError, ValueError):
-                return None  # a damaged row is a miss, never a crash
-            return found if isinstance(found, dict) else None
+            except sqlite3.DatabaseError as exc:
+                raise Damaged(f"an unreadable row ({single_line(str(exc), 80)})") from None
+        if row is None:
+            return None
+        size, text = row
+        if text is None:
+            raise Damaged(f"an entry of {size} bytes (at most {limit} are read)")
+        try:
+            found = bounded_loads(str(text), 32)
+        except ValueError as exc:
+            raise Damaged(f"an entry that is not JSON ({single_line(str(exc), 80)})") from None
+        if not isinstance(found, dict):
+            raise Damaged(f"an entry that is a JSON {type(found).__name__}, not an object")
+        return found
 
     def put(self, key: str, kind: str, model: str, answer: dict[str, Any]) -> None:
         """Store an answer (never while replaying)."""
@@ -128,15 +162,23 @@ class ReplayCache:
             )
 
     def fetch(
-        self, key: str, kind: str, model: str, ask: Callable[[], dict[str, Any]]
+        self,
+        key: str,
+        kind: str,
+        model: str,
+        ask: Callable[[], dict[str, Any]],
+        problem: Callable[[dict[str, Any]], str] = lambda answer: "",
+        damaged: Callable[[str], None] = lambda why: None,
     ) -> tuple[dict[str, Any], bool]:
         """(answer, from_recording). `ask` goes to the network; what it raises is not stored.
 
         In replay mode a miss raises ReplayMiss and `ask` is never called. A recorded
-        failure ({'error': ...}) is replayed as such, but recording asks again.
+        failure ({'error': ...}) is replayed as such, but recording asks again. A stored
+        answer that `problem` finds fault with (the checks of a live one) is damaged:
+        replaying raises Damaged; recording tells `damaged` why and asks again.
         """
         while True:
-            found = self.get(key)
+            found = self._checked(key, problem, damaged)
             if found is not None and (self.replay or "error" not in found):
                 return found, True
             if self.replay:
@@ -154,6 +196,23 @@ class ReplayCache:
             return answer, False
         finally:
             self._land(key)
+
+    def _checked(
+        self, key: str, problem: Callable[[dict[str, Any]], str], damaged: Callable[[str], None]
+    ) -> dict[str, Any] | None:
+        """The stored answer if it passes; a damaged one raises (replaying) or, told to
+        `damaged`, reads as none (recording: asked again, and stored over)."""
+        try:
+            found = self.read(key)
+            why = problem(found) if found is not None and "error" not in found else ""
+            if why:
+                raise Damaged(why)
+        except Damaged as exc:
+            if self.replay:
+                raise
+            damaged(str(exc))
+            return None
+        return found
 
     def _join(self, key: str) -> tuple[bool, threading.Event]:
         with self._lock:
@@ -183,22 +242,51 @@ RECORDED_FAILURES: dict[str, type[ModelError]] = {
 
 
 class Recording(Wrapper):
-    """Answers from the recording, else from the inner model (and recorded)."""
+    """Answers from the recording, else from the inner model (and recorded).
 
-    def __init__(self, inner: LanguageModel, cache: ReplayCache) -> None:
+    `tell` hears, once, that the recording holds damaged entries and what is done with
+    them (the stack's notices)."""
+
+    def __init__(
+        self,
+        inner: LanguageModel,
+        cache: ReplayCache,
+        tell: Callable[[str], None] = lambda message: None,
+    ) -> None:
         super().__init__(inner)
         self.cache = cache
+        self._tell = tell
+        self._told = threading.Event()
+        self._dims: dict[str, int] = {}  # embedding model -> the run's dimension
 
     def chat(self, request: ChatRequest) -> ChatReply:
         key = request_key("chat", request.model, request.key())
-        answer, replayed = self.cache.fetch(
-            key, "chat", request.model, lambda: _asked(self.inner, request)
-        )
-        return _chat_reply(answer, replayed)
+        try:
+            answer, replayed = self.cache.fetch(
+                key,
+                "chat",
+                request.model,
+                lambda: _asked(self.inner, request),
+                lambda stored: chat_problem(stored, request),
+                self._damaged,
+            )
+        except Damaged as exc:  # replaying: the question gets its scripted answer
+            self._damaged(str(exc))
+            raise BadReply(
+                f"the recording holds a damaged answer for this request ({exc}); skipped"
+            ) from None
+        return _chat_reply(answer, replayed, request)
 
     def embed(self, request: EmbedRequest) -> EmbedReply:
         """One vector per text is recorded (not per request), so a replay finds every text
-        however the concurrent requests of a run happened to be batched."""
+        however the concurrent requests of a run happened to be batched. Recording, the
+        run's first vectors come from the endpoint: they fix its dimension."""
+        if not self.cache.replay and request.model not in self._dims:
+            unique = tuple(dict.fromkeys(request.texts))
+            reply = self._embed_and_record(replace(request, texts=unique))
+            found = dict(zip(unique, reply.vectors, strict=True))
+            vectors = tuple(found[t] for t in request.texts)
+            return EmbedReply(vectors, reply.prompt_tokens, reply.seconds)
         found = self._recorded(request)
         missing = tuple(t for t in dict.fromkeys(request.texts) if t not in found)
         if not missing:
@@ -210,22 +298,50 @@ class Recording(Wrapper):
 
     def _recorded(self, request: EmbedRequest) -> dict[str, tuple[float, ...]]:
         out: dict[str, tuple[float, ...]] = {}
+        damaged: dict[str, str] = {}
         for text in dict.fromkeys(request.texts):
-            answer = self.cache.get(request_key("embed", request.model, text))
+            try:
+                answer = self.cache.read(
+                    request_key("embed", request.model, text), MAX_VECTOR_ENTRY
+                )
+            except Damaged as exc:
+                damaged[text] = str(exc)
+                continue
             if answer is not None and "missing" in answer:
                 final = answer.get("failure", "NoEmbeddings") == "NoEmbeddings"
                 if final or self.cache.replay:
                     kind = RECORDED_FAILURES.get(str(answer.get("failure")), NoEmbeddings)
-                    raise kind(str(answer["missing"]))
+                    raise kind(single_line(str(answer["missing"])))
                 continue  # a passing failure, recorded for replays: ask again
             if answer is not None:
-                out[text] = tuple(map(float, answer["vector"]))
+                try:
+                    out[text] = stored_vector(answer, self._dims.get(request.model))
+                except Damaged as exc:
+                    damaged[text] = str(exc)
+                    continue
+                self._dims.setdefault(request.model, len(out[text]))
             elif self.cache.replay:
                 raise ReplayMiss(
                     f"--replay: the recording at {self.cache.path} has no embedding for a "
                     "text of this run; it was recorded with other settings, seed or code"
                 )
+        if damaged:
+            self._damaged(next(iter(damaged.values())))
+            if self.cache.replay:
+                out.update(self._nothing_for(damaged, request.model))
         return out
+
+    def _nothing_for(self, damaged: Sequence[str], model: str) -> dict[str, tuple[float, ...]]:
+        """Replaying, the damaged texts get zero vectors (no relevance score, as when the
+        endpoint fails them live); before any vector fixed the dimension, the request
+        fails as a live one with a bad vector would."""
+        dim = self._dims.get(model)
+        if dim is None:
+            raise BadReply(
+                "the recording holds a damaged embedding for this request's first text "
+                "and no vector to go by; skipped"
+            )
+        return {text: (0.0,) * dim for text in damaged}
 
     def _embed_and_record(self, request: EmbedRequest) -> EmbedReply:
         try:
@@ -235,9 +351,27 @@ class Recording(Wrapper):
                 failure = {"missing": str(exc), "failure": type(exc).__name__}
                 self._put(request.model, request.texts[0], failure)
             raise
+        if reply.vectors:
+            self._dims.setdefault(request.model, len(reply.vectors[0]))
         for text, vector in zip(request.texts, reply.vectors, strict=True):
             self._put(request.model, text, {"vector": list(vector)})
         return reply
+
+    def _damaged(self, why: str) -> None:
+        """Said once a run: the recording holds entries that fail the live checks."""
+        if self._told.is_set():
+            return
+        self._told.set()
+        done = (
+            "each is skipped (its question answered by the scripted brain, its text given "
+            "no vector)"
+            if self.cache.replay
+            else "each is asked again and recorded anew"
+        )
+        self._tell(
+            f"the recording at {self.cache.path} holds damaged entries (the first: "
+            f"{single_line(why, 160)}); {done}"
+        )
 
     def _put(self, model: str, text: str, answer: dict[str, Any]) -> None:
         self.cache.put(request_key("embed", model, text), "embed", model, answer)
@@ -258,18 +392,12 @@ def _asked(inner: LanguageModel, request: ChatRequest) -> dict[str, Any]:
     }
 
 
-def _chat_reply(answer: dict[str, Any], replayed: bool) -> ChatReply:
+def _chat_reply(answer: dict[str, Any], replayed: bool, request: ChatRequest) -> ChatReply:
+    """A recorded failure raised as itself; an answer through the live checks."""
     if "error" in answer:
         kind = RECORDED_FAILURES.get(str(answer.get("failure", "")), RequestFailed)
-        raise kind(str(answer["error"]))
+        raise kind(single_line(str(answer["error"])))
     try:
-        return ChatReply(
-            str(answer["content"]),
-            int(answer["prompt_tokens"]),
-            int(answer["completion_tokens"]),
-            0.0 if replayed else float(answer["seconds"]),
-            str(answer.get("finish_reason", "")),
-            replayed,
-        )
-    except (KeyError, TypeError, ValueError):
-        raise BadReply("the recording holds a damaged answer for this request") from None
+        return stored_chat(answer, request, replayed)
+    except Damaged as exc:
+        raise BadReply(f"the recording holds a damaged answer for this request ({exc})") from None

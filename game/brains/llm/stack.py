@@ -86,7 +86,7 @@ def build_model(
         audit[0].refused(request, failure, chat_arguments(request))
 
     ladder = ModeLadder(model, settings.output_mode, url, start, on_settle, refused)
-    model = ladder if ledgers.cache is None else Recording(ladder, ledgers.cache)
+    model = ladder if ledgers.cache is None else Recording(ladder, ledgers.cache, signals.tell)
 
     def wire(request):
         return chat_arguments(replace(request, mode=ladder.mode, quirks=ladder.quirks))
