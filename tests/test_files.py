@@ -142,3 +142,10 @@ def test_a_short_write_is_continued(tmp_path, monkeypatch):
     monkeypatch.setattr(files, "_os_write", lambda fd, data: real(fd, data[:3]))
     write_atomic(tmp_path / "a.txt", "0123456789")
     assert (tmp_path / "a.txt").read_text() == "0123456789"
+
+
+def test_a_folder_at_the_name_is_refused_before_anything_is_written(tmp_path):
+    (tmp_path / "out.jsonl").mkdir()
+    with pytest.raises(FileProblem, match="it is a folder"):
+        check_writable(tmp_path / "out.jsonl")
+    assert leftovers(tmp_path) == []

@@ -91,9 +91,12 @@ class AtomicFile(io.RawIOBase):
                 super().close()
 
 
-def _refuse_link(target: Path) -> None:
+def _refuse_non_file(target: Path) -> None:
+    """A link is never written through nor replaced; a folder is no file to replace."""
     if os.path.islink(target):
         raise FileProblem(target, "it is a symbolic link; the game does not write through links")
+    if os.path.isdir(target):
+        raise FileProblem(target, "it is a folder")
 
 
 def _make_folder(folder: Path, target: Path) -> None:
@@ -147,7 +150,7 @@ def atomic_file(
     and cache folders, never a folder a person typed). Raises FileProblem; an error of the
     caller's own inside the block keeps its type."""
     target = Path(path)
-    _refuse_link(target)
+    _refuse_non_file(target)
     if make_folder:
         _make_folder(target.parent, target)
     fd, tmp = _open_temp(target)
@@ -176,7 +179,7 @@ def _commit(out: AtomicFile, tmp: str, target: Path, private: bool) -> None:
         os.fchmod(out.fd, _mode(target, private))
         os.fsync(out.fd)
         out.close()
-        _refuse_link(target)  # planted while we wrote
+        _refuse_non_file(target)  # planted while we wrote
         os.replace(tmp, target)
     except OSError as exc:
         raise FileProblem(target, cause(exc)) from None
@@ -205,7 +208,7 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     folder, a link), so a long command fails before its work rather than after it. A full
     disk is only found when the bytes are written."""
     target = Path(path)
-    _refuse_link(target)
+    _refuse_non_file(target)
     fd, tmp = _open_temp(target)
     os.close(fd)
     _unlink(tmp)
