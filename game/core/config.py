@@ -23,6 +23,7 @@ from typing import Any
 
 from game.core.errors import SmallvilleError, clip
 from game.core.files import read_problem, write_atomic
+from game.core.keys import key_problem
 from game.core.text import public_url, single_line
 
 APP = "smallville"
@@ -500,11 +501,21 @@ def describe(config: Config) -> str:
             continue
         value = getattr(llm, f.name)
         lines.append(_line(f.name, value, config.sources.get(f"llm.{f.name}")))
-    lines.append(f"# api key: {mask(llm.api_key())} (from {llm.key_source()})")
+    lines.append(_key_line(llm))
     for label, cheap in (("model", False), ("cheap model", True)):
         rate_in, rate_out = llm.prices(cheap)
         lines.append(f"# {label} price: ${rate_in:g} in, ${rate_out:g} out per million tokens")
     return "\n".join(lines)
+
+
+def _key_line(llm: LLMSettings) -> str:
+    """The key masked and where it was found; a key no request could carry (a trailing
+    newline, a curly quote) is named as the problem, and never shown even masked."""
+    key = llm.api_key()
+    problem = key_problem(key)
+    if problem:
+        return f"# api key: **** (from {llm.key_source()}): it {problem}, so it is never sent"
+    return f"# api key: {mask(key)} (from {llm.key_source()})"
 
 
 def _line(name: str, value: Any, source: str | None) -> str:

@@ -155,3 +155,14 @@ def test_the_doctor_names_a_key_with_a_trailing_newline(cli) -> None:
 @pytest.mark.parametrize("key", ["", SECRET, "sk-proj-" + "A" * 40, "ollama"])
 def test_a_usable_key_passes(key) -> None:
     assert key_problem(key) == ""
+
+
+def test_config_names_a_key_no_request_can_carry_and_never_shows_it(cli) -> None:
+    code, out, _ = cli(["config"], SECRET + "\n")
+    assert code == 0
+    line = next(x for x in out.splitlines() if x.startswith("# api key:"))
+    assert line == (
+        "# api key: **** (from $OPENAI_API_KEY): it ends in a newline, so it is never sent"
+    )
+    code, out, _ = cli(["config"])
+    assert f"# api key: ****{SECRET[-4:]} (from $OPENAI_API_KEY)" in out
