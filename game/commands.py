@@ -323,10 +323,13 @@ def _seeds(text: str) -> list[int]:
 def _doctor(args: argparse.Namespace) -> int:
     """Ask the endpoint what it supports; print the verdict and the settings to use."""
     from game.brains.llm.doctor import check, remember
+    from game.brains.llm.endpoint import checked_url
     from game.core.config import config_from_args
+    from game.core.text import public_url
 
     llm = config_from_args(args).llm
-    print(f"asking {llm.base_url or 'the default endpoint'} about model {llm.model!r}:")
+    url = public_url(checked_url(llm.base_url))  # malformed: one line before any request
+    print(f"asking {url or 'the default endpoint'} about model {llm.model!r}:")
     verdict = check(llm, say=print)
     print(f"verdict: {verdict.line()}")
     if verdict.usable:

@@ -166,3 +166,11 @@ def test_config_names_a_key_no_request_can_carry_and_never_shows_it(cli) -> None
     )
     code, out, _ = cli(["config"])
     assert f"# api key: ****{SECRET[-4:]} (from $OPENAI_API_KEY)" in out
+
+
+def test_the_doctor_never_prints_a_url_password(cli) -> None:
+    with ProtocolServer() as server:
+        url = server.url.replace("http://", "http://smallville:pw-Hunter2-Zq9@")
+        code, out, err = cli(["doctor", "--base-url", url, "--model", "m"])
+    assert code == 0 and f"asking {server.url} about model 'm':" in out
+    assert "Hunter2" not in out + err
