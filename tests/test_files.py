@@ -149,3 +149,20 @@ def test_a_folder_at_the_name_is_refused_before_anything_is_written(tmp_path):
     with pytest.raises(FileProblem, match="it is a folder"):
         check_writable(tmp_path / "out.jsonl")
     assert leftovers(tmp_path) == []
+
+
+def test_recording_on_a_full_disk_stops_recording_and_says_so(full_disk, caplog):
+    """SQLite's 'database or disk is full' used to escape from the question being asked."""
+    from game.brains.llm.recording import ReplayCache
+
+    if not full_disk.real:
+        pytest.skip("SQLite writes past the writer's seam: only a real full disk fills it")
+    cache = ReplayCache(full_disk.folder / "llm.sqlite3")
+    cache.put("first", "chat", "m", {"content": "kept"})
+    full_disk.fill()
+    for n in range(200):
+        cache.put(f"k{n}", "chat", "m", {"content": "x" * 4000})
+    assert "disk is full" in cache.unwritable
+    assert [r.getMessage() for r in caplog.records] == [cache.unwritable]
+    assert cache.get("first") == {"content": "kept"}
+    cache.close()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -60,6 +61,8 @@ from game.brains.llm.stored import (
 from game.core.errors import FileProblem, SmallvilleError
 from game.core.files import cause
 from game.core.text import bounded_loads, single_line
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS answers (
@@ -112,6 +115,7 @@ class ReplayCache:
             ) from None
         self._lock = threading.Lock()
         self._closed = False
+        self.unwritable = ""  # why answers are no longer recorded ('' while they are)
         self._flights: dict[str, threading.Event] = {}
 
     def get(self, key: str) -> dict[str, Any] | None:
@@ -154,12 +158,16 @@ class ReplayCache:
             return
         text = json.dumps(answer, ensure_ascii=False)
         with self._lock:
-            if self._closed:
+            if self._closed or self.unwritable:
                 return
-            self._db.execute(
-                "INSERT OR REPLACE INTO answers (key, kind, model, answer) VALUES (?, ?, ?, ?)",
-                (key, kind, model, text),
-            )
+            try:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO answers (key, kind, model, answer) VALUES (?, ?, ?, ?)",
+                    (key, kind, model, text),
+                )
+            except sqlite3.DatabaseError as exc:  # a full disk: the answer is still used
+                self.unwritable = f"cannot record into {self.path}: {exc}; recording stops"
+                log.warning("%s", self.unwritable)
 
     def fetch(
         self,
