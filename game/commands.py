@@ -45,12 +45,13 @@ def add_ablate(parser: argparse.ArgumentParser) -> None:
 
 
 def _saves(args: argparse.Namespace) -> int:
+    from game.core.text import single_line
     from game.sim.saves import list_saves, saves_root
 
     listed = list_saves()
     for s in listed:  # a folder we may not read: said in one line, and the listing goes on
         if s.problem:
-            print(f"skipped {s.name}: {s.problem}", file=sys.stderr)
+            print(single_line(f"skipped {s.name}: {s.problem}", 300), file=sys.stderr)
     rows = [s for s in listed if not s.problem]
     if not rows:
         print(f"no saves yet in {saves_root()}" if not listed else "no readable saves")

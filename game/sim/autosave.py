@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -492,7 +491,10 @@ class Autosaver:
     """Every `minutes` of game time: a snapshot now, the writing on a background thread.
 
     At most one write is in flight; a due autosave waits for the previous one to finish
-    (it is then taken from the newer state), so a slow disk never queues up work."""
+    (it is then taken from the newer state), so a slow disk never queues up work. The
+    folder is taken at the first tick with autosave on (on the writer's thread: a name
+    another game holds costs a second's wait) and held until `close`, so a second window
+    learns at once that it autosaves under another name."""
 
     def __init__(self, sim, minutes: int, root: Path | str | None = None) -> None:
         self.sim, self.minutes = sim, minutes
@@ -501,8 +503,8 @@ class Autosaver:
         self._writer: IncrementalWriter | None = None
         self._claim: Claim | None = None  # the autosave folder this game holds
         self._pool: ThreadPoolExecutor | None = None
-        self._future: Future | None = None
-        self._lock = threading.Lock()
+        self._taking: Future | None = None  # the folder being taken
+        self._future: Future | None = None  # the write in flight
         self.written: list[Written] = []
         self.snapshot_ms: list[float] = []
 
@@ -510,13 +512,20 @@ class Autosaver:
     def enabled(self) -> bool:
         return self.minutes > 0 and not self.sim.recorded
 
+    @property
+    def name(self) -> str:
+        """The save this game autosaves under ('' until it has taken one)."""
+        return self._claim.folder.name if self._claim is not None else ""
+
     def due(self) -> bool:
         elapsed = (self.sim.now - self.last).total_seconds()
         return self.enabled and elapsed >= self.minutes * 60
 
     def tick(self) -> list[Report]:
-        """Called once a frame: the reports of finished writes, and a new one if due."""
-        reports = self._finished()
+        """Called once a frame: the reports of finished work, and a new write if due."""
+        reports = self._taken() + self._finished()
+        if self.enabled and self._pool is None:
+            self._begin()
         if self.due() and self._future is None:
             self.start()
         return reports
@@ -530,22 +539,35 @@ class Autosaver:
         self.snapshot_ms.append((time.perf_counter() - began) * 1000)
         self.last = self.sim.now
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="autosave")
+            self._begin()
+        assert self._pool is not None
         self._future = self._pool.submit(self._write, snap)
 
-    @property
-    def name(self) -> str:
-        """The save this game autosaves under ('' until its first autosave)."""
-        return self._claim.folder.name if self._claim is not None else ""
+    def _begin(self) -> None:
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="autosave")
+        self._taking = self._pool.submit(self._take)
 
-    def _write(self, snap: Snapshot) -> tuple[Written, bool]:
-        """On the writer's thread: the folder taken at the first autosave (and held until
-        `close`), then the write; whether the folder was taken just now."""
-        taken = self._writer is None
+    def _take(self) -> None:
+        """On the writer's thread: the first autosave name no other game holds (SaveError
+        when none is free; the next write tries again and says so)."""
         if self._writer is None:
             self._claim = claim_autosave(self._root)
             self._writer = IncrementalWriter(self._claim.folder, self._claim)
-        return self._writer.write(snap), taken
+
+    def _write(self, snap: Snapshot) -> Written:
+        self._take()
+        assert self._writer is not None
+        return self._writer.write(snap)
+
+    def _taken(self) -> list[Report]:
+        """Once the folder is taken: a notice that stays, if it is not `autosave`."""
+        future = self._taking
+        if future is None or not future.done():
+            return []
+        self._taking = None
+        if future.exception() is not None or self.name in ("", AUTOSAVE):
+            return []  # a failure is said by the write that needs the folder
+        return [Report(another_game(self.name), True, brief=False)]
 
     def _finished(self) -> list[Report]:
         future = self._future
@@ -557,20 +579,17 @@ class Autosaver:
             if self._writer is not None:
                 self._writer.mark = None  # the next autosave starts again from a base
             return [Report(f"Autosave failed: {exc}", False)]
-        written, taken = future.result()
+        written: Written = future.result()
         self.written.append(written)
-        reports = []
-        if taken and self.name != AUTOSAVE:
-            reports.append(Report(another_game(self.name), True, brief=False))
         shown = "" if self.name == AUTOSAVE else f" as {self.name}"
-        reports.append(Report(f"Autosaved {fmt_time(written.clock)}{shown}", True))
-        return reports
+        return [Report(f"Autosaved {fmt_time(written.clock)}{shown}", True)]
 
     def wait(self) -> list[Report]:
-        """Finish the write in flight (tests, the benchmark, closing the window)."""
-        if self._future is not None:
-            self._future.exception()
-        return self._finished()
+        """Finish the work in flight (tests, the benchmark, closing the window)."""
+        for future in (self._taking, self._future):
+            if future is not None:
+                future.exception()
+        return self._taken() + self._finished()
 
     def close(self) -> None:
         """Finish the write in flight and let go of the folder (another game may take it)."""
