@@ -4,7 +4,8 @@ them together with the measures (game/sim/measures.py) the way the paper did.
 Diffusion: each public intent's phrasings, each asked of every resident in a conversation
 of its own with the intent's follow-up, answers judged by the intent's rubric
 (game/sim/judge.py). Hallucinations: every judged yes and every claimed acquaintance
-checked against memory. Density: "Do you know <name>?" asked of every pair at the start
+checked against memory; the truth check (game/sim/truth.py): every answer collected
+checked against the save. Density: "Do you know <name>?" asked of every pair at the start
 (the scenario's seeded town) and at the end, beside the memory proxy. Attendance: from
 invitations and answers in memory and the event log. Ablations: the battery asked again
 while the interviewed resident may retrieve less, scored by an automatic scorer. The
@@ -27,7 +28,7 @@ from game.core.mind_settings import Ablation
 from game.core.records import AnsweredBy
 from game.mind.agent import AgentSnapshot
 from game.mind.cognition import Mind, interview, interview_act
-from game.sim import measures
+from game.sim import measures, truth
 from game.sim.judge import Score, content_words, persona_words, score_answer, share_good
 from game.sim.measures import Answered, DiffusionAnswers
 from game.sim.results import Ablations, Evaluation
@@ -244,19 +245,28 @@ def grounding(sim, name: str) -> set[str]:
     return content_words(texts) | persona_words(agent.persona)
 
 
-def ablation_scores(sim) -> Ablations:
+def battery_answers(sim, condition: Condition = Condition.FULL) -> list[tuple[str, str, str]]:
+    """(resident, question, answer) for the whole battery, each resident restricted to
+    `condition`: what the ablations score and, in full, what the truth check reads."""
+    mind = restricted(sim.mind, condition)
+    out = []
+    for name in sorted(sim.agents):
+        snap = sim.agents[name].snapshot(sim.now)
+        for _, question in battery_questions(sim, name):
+            out.append((name, question, ask_snapshot(mind, snap, sim.town, question)))
+    return out
+
+
+def ablation_scores(sim, full: list[tuple[str, str, str]] | None = None) -> Ablations:
     """The battery under each condition, scored: the share of answers that are specific
-    and grounded in the resident's memory or persona (game/sim/judge.py)."""
+    and grounded in the resident's memory or persona (game/sim/judge.py). `full` is the
+    battery already asked in full, so it is not asked twice."""
     words = {name: grounding(sim, name) for name in sim.agents}
     out: dict[str, float] = {}
     for condition in Condition:
-        mind = restricted(sim.mind, condition)
-        scores: list[Score] = []
-        for name in sorted(sim.agents):
-            snap = sim.agents[name].snapshot(sim.now)
-            for _, question in battery_questions(sim, name):
-                answer = ask_snapshot(mind, snap, sim.town, question)
-                scores.append(score_answer(question, answer, words[name]))
+        asked = full if condition is Condition.FULL and full is not None else None
+        answers = asked or battery_answers(sim, condition)
+        scores: list[Score] = [score_answer(q, a, words[n]) for n, q, a in answers]
         out[condition.value] = share_good(scores)
     method = ("the 25-question battery per resident; share of answers specific and "
               "grounded in the resident's memory or persona")  # fmt: skip
@@ -316,11 +326,14 @@ def measure(sim, judge_brain: Brain | None = None, ablations: bool = True) -> Ev
     """Every measure, typed and labelled by its method. `judge_brain` adds a model's
     verdicts beside the keyword judge's; `ablations` asks the battery under each retrieval
     condition."""
-    spread = measures.diffusion(sim, diffusion_answers(sim), judge_brain)
+    said = diffusion_answers(sim)
+    spread = measures.diffusion(sim, said, judge_brain)
     start = acquaintance_answers(sim.mind, start_snapshots(sim), sim.town)
     end = acquaintance_answers(
         sim.mind, {n: a.snapshot(sim.now) for n, a in sim.agents.items()}, sim.town
     )
+    battery = battery_answers(sim)
+    rows = truth.collected(sim, battery, said, end)
     return Evaluation(
         game_time=sim.now.isoformat(),
         residents=tuple(sorted(sim.agents)),
@@ -330,8 +343,9 @@ def measure(sim, judge_brain: Brain | None = None, ablations: bool = True) -> Ev
         attendance=measures.attendance(sim),
         hallucinations=measures.hallucinations(sim, spread, end),
         conversations=measures.conversations(sim),
-        ablations=ablation_scores(sim) if ablations else None,
+        ablations=ablation_scores(sim, battery) if ablations else None,
         talk=sim.usage().get("talk") or None,  # a model answered the interviews: how many
+        truth=truth.check(sim, rows, spread),
     )
 
 

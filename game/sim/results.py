@@ -11,6 +11,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from game.world.scenario import Reference
@@ -300,6 +301,179 @@ class Attendance:
         }  # fmt: skip
 
 
+# -- truth checks -----------------------------------------------------------------------------
+
+
+class Asked(Enum):
+    """Which interview of `evaluate` an answer comes from."""
+
+    BATTERY = "battery"
+    DIFFUSION = "diffusion"
+    FOLLOW_UP = "follow-up"  # the intent's follow-up, after one of its phrasings
+    ACQUAINTANCE = "acquaintance"  # 'Do you know <name>?', at the end
+
+
+class Verdict(Enum):
+    """A claim against the save: borne out, contradicted, or true once and said as if the
+    clock had not moved (an ended event spoken of as still to come)."""
+
+    BACKED = "backed"
+    CONTRADICTED = "contradicted"
+    STALE = "stale"
+
+
+@dataclass(frozen=True)
+class TruthCase:
+    """One claim the save does not bear out, quoted: the answer, the words that make the
+    claim, and what the save holds instead."""
+
+    resident: str
+    asked: Asked
+    question: str
+    answer: str
+    claim: str  # the claim's kind ('lives with', 'event time', ...)
+    quote: str  # the words of the answer that make it
+    verdict: Verdict
+    why: str
+    after: str = ""  # the phrasing a follow-up's answer followed
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.resident, self.after, self.question, self.answer)
+
+    def to_json(self) -> dict[str, str]:
+        out = {"resident": self.resident, "asked": self.asked.value, "question": self.question,
+               "answer": self.answer}  # fmt: skip
+        if self.after:
+            out["after"] = self.after
+        return out | {"claim": self.claim, "quote": self.quote, "verdict": self.verdict.value,
+                      "why": self.why}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ClaimTally:
+    """How many claims of one kind were checked, and how they came out."""
+
+    kind: str
+    checked: int
+    contradicted: int
+    stale: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"checked": self.checked, "contradicted": self.contradicted, "stale": self.stale}
+
+
+@dataclass(frozen=True)
+class PairCase:
+    """Two phrasings of one intent whose answers, from one resident, do not agree."""
+
+    resident: str
+    first: str
+    first_said: str
+    second: str
+    second_said: str
+    why: str
+
+    def to_json(self) -> dict[str, str]:
+        names = ("resident", "first", "first_said", "second", "second_said", "why")
+        return {k: getattr(self, k) for k in names}
+
+
+@dataclass(frozen=True)
+class Consistency:
+    """Paraphrase consistency of one intent: of every resident's pairs of phrasings, the
+    share whose conversations agree (both show they know it or neither does, and no host,
+    place or day of one contradicts the other's)."""
+
+    intent_id: str
+    pairs: int
+    compatible: int
+    cases: tuple[PairCase, ...]
+
+    @property
+    def rate(self) -> float:
+        return round(self.compatible / self.pairs, 4) if self.pairs else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pairs": self.pairs, "compatible": self.compatible, "rate": self.rate,
+                "cases": [c.to_json() for c in self.cases]}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TruthCheck:
+    """Every answer `evaluate` collected, its claims checked against the save: the paper's
+    hallucination broadened to every claim an answer makes, the stale tense, and how far
+    an answer hangs on the wording of the question."""
+
+    method: str
+    answers: int  # answers checked
+    by_asked: Mapping[str, int]  # answers per interview
+    about_ended: int  # answers that speak of an event that has ended
+    tallies: tuple[ClaimTally, ...]
+    cases: tuple[TruthCase, ...]  # every contradicted or stale claim
+    consistency: Mapping[str, Consistency] = field(default_factory=dict)
+
+    def _answers_with(self, verdict: Verdict) -> int:
+        return len({c.key for c in self.cases if c.verdict is verdict})
+
+    @property
+    def contradicted(self) -> int:
+        """Answers with at least one contradicted claim."""
+        return self._answers_with(Verdict.CONTRADICTED)
+
+    @property
+    def stale(self) -> int:
+        """Answers that speak of an ended event as still to come."""
+        return self._answers_with(Verdict.STALE)
+
+    @property
+    def contradicted_rate(self) -> float:
+        return round(self.contradicted / self.answers, 4) if self.answers else 0.0
+
+    @property
+    def stale_rate(self) -> float:
+        return round(self.stale / self.answers, 4) if self.answers else 0.0
+
+    @property
+    def paraphrase_consistency(self) -> float | None:
+        pairs = sum(c.pairs for c in self.consistency.values())
+        same = sum(c.compatible for c in self.consistency.values())
+        return round(same / pairs, 4) if pairs else None
+
+    def lines(self, shown: int = 3) -> list[str]:
+        """The human summary: the figures, then the first `shown` cases of each kind quoted
+        (the report lists every one)."""
+        agree = self.paraphrase_consistency
+        out = [f"  truth: {self.contradicted} of {self.answers} answers contradicted "
+               f"({self.contradicted_rate}), {self.stale} stale ({self.stale_rate}; "
+               f"{self.about_ended} speak of an ended event); paraphrase consistency "
+               f"{'n/a' if agree is None else agree}"]  # fmt: skip
+        for verdict in (Verdict.CONTRADICTED, Verdict.STALE):
+            cases = [c for c in self.cases if c.verdict is verdict]
+            for c in cases[:shown]:
+                out.append(f"    {verdict.value}: {c.resident}, {c.question!r}: {c.quote!r} "
+                           f"({c.claim}: {c.why})")  # fmt: skip
+            if len(cases) > shown:
+                out.append(f"    ... and {len(cases) - shown} more {verdict.value} in the report")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "answers": self.answers,
+            "by_asked": dict(self.by_asked),
+            "contradicted": self.contradicted,
+            "contradicted_rate": self.contradicted_rate,
+            "stale": self.stale,
+            "stale_rate": self.stale_rate,
+            "about_ended_events": self.about_ended,
+            "paraphrase_consistency": self.paraphrase_consistency,
+            "claims": {t.kind: t.to_json() for t in self.tallies},
+            "cases": [c.to_json() for c in self.cases],
+            "consistency": {k: c.to_json() for k, c in self.consistency.items()},
+        }
+
+
 # -- the rest ---------------------------------------------------------------------------------
 
 
@@ -338,6 +512,7 @@ class Evaluation:
     conversations: Conversations
     ablations: Ablations | None = None
     talk: Mapping[str, Any] | None = None  # who gave how many answers, when a model spoke
+    truth: TruthCheck | None = None  # every collected answer checked against the save
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -355,4 +530,6 @@ class Evaluation:
             out["interview_ablations"] = self.ablations.to_json()
         if self.talk:
             out["talk"] = dict(self.talk)
+        if self.truth is not None:
+            out["truth"] = self.truth.to_json()
         return out

@@ -122,6 +122,12 @@ TOWN: tuple[Headline, ...] = (
              0.013, lambda e: e.hallucinations.rate),
     Headline("conversations", "conversations between residents (event log)", None,
              lambda e: e.conversations.total),
+    Headline("truth: contradicted rate", "answers with a claim the save contradicts / answers",
+             None, lambda e: None if e.truth is None else e.truth.contradicted_rate),
+    Headline("truth: stale rate", "answers speaking of an ended event as to come / answers",
+             None, lambda e: None if e.truth is None else e.truth.stale_rate),
+    Headline("truth: paraphrase consistency", "phrasing pairs with compatible answers",
+             None, lambda e: None if e.truth is None else e.truth.paraphrase_consistency),
 ) + tuple(
     Headline(f"ablation: {c.value}", "share of battery answers specific and grounded", None,
              lambda e, c=c: None if e.ablations is None else e.ablations.scores.get(c.value))
