@@ -835,7 +835,7 @@ def embed_reply(doc: dict[str, Any], request: EmbedRequest, seconds: float) -> E
         index = row.get("index", order) if isinstance(row, dict) else None
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n:
             raise BadReply("an embedding row has no valid index")
-        vectors[index] = _vector(row.get("embedding"))
+        vectors[index] = checked_vector(row.get("embedding"))
     if any(v is None for v in vectors) or len({len(v) for v in vectors if v}) != 1:
         raise BadReply("the embeddings do not cover every text at one dimension")
     usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
@@ -845,7 +845,9 @@ def embed_reply(doc: dict[str, Any], request: EmbedRequest, seconds: float) -> E
     return EmbedReply(tuple(v for v in vectors if v is not None), tokens, seconds)
 
 
-def _vector(raw: Any) -> tuple[float, ...]:
+def checked_vector(raw: Any) -> tuple[float, ...]:
+    """One embedding as numbers: finite, 1 to MAX_DIM of them (a per-token answer is
+    NoEmbeddings, anything else wrong BadReply). The recording's vectors pass it too."""
     if _per_token(raw):
         raise NoEmbeddings(
             f"the endpoint's /v1/embeddings answered one vector per token ({len(raw)} of "

@@ -264,7 +264,8 @@ class Recording(Wrapper):
         super().__init__(inner)
         self.cache = cache
         self._tell = tell
-        self._told = threading.Event()
+        self._told = False
+        self._told_lock = threading.Lock()
         self._dims: dict[str, int] = {}  # embedding model -> the run's dimension
 
     def chat(self, request: ChatRequest) -> ChatReply:
@@ -367,9 +368,10 @@ class Recording(Wrapper):
 
     def _damaged(self, why: str) -> None:
         """Said once a run: the recording holds entries that fail the live checks."""
-        if self._told.is_set():
-            return
-        self._told.set()
+        with self._told_lock:
+            if self._told:
+                return
+            self._told = True
         done = (
             "each is skipped (its question answered by the scripted brain, its text given "
             "no vector)"

@@ -7,7 +7,7 @@ OverflowError in every importance job, and rows of a million numbers took 102 s 
 2.3 GB because the 16,384-dimension cap was only applied on the wire. Here a stored
 chat answer is rebuilt as the envelope the endpoint would have sent and read by the same
 `chat_reply` (content must be text; token counts whole and in range, else estimated), its
-text cleaned as a live one is; a stored vector goes through the same `_vector` check
+text cleaned as a live one is; a stored vector goes through the same `checked_vector` check
 (numbers only, finite, 1 to MAX_DIM of them). What fails is a `Damaged` reason, which
 `Recording` uses to ask again (recording) or to skip the entry and say so (replaying).
 """
@@ -18,7 +18,7 @@ import math
 from typing import Any
 
 from game.brains.llm.model import ChatReply, ChatRequest, ModelError
-from game.brains.llm.openai_chat import MAX_DIM, _vector, chat_reply
+from game.brains.llm.openai_chat import MAX_DIM, chat_reply, checked_vector
 from game.core.text import clean
 
 # Bytes a stored vector can take: MAX_DIM numbers of at most 24 characters and a comma
@@ -72,7 +72,7 @@ def stored_vector(answer: dict[str, Any], dim: int | None) -> tuple[float, ...]:
     """The vector a stored entry holds, checked as a live one is and, once the run's
     dimension is known, held to it (a save's vectors are all of one embedder)."""
     try:
-        vector = _vector(answer.get("vector"))
+        vector = checked_vector(answer.get("vector"))
     except ModelError as exc:
         raise Damaged(str(exc)) from None
     if dim is not None and len(vector) != dim:
