@@ -368,18 +368,38 @@ def apply_journal(
     Lines of another base are skipped, never applied (a game that wrote into a folder it
     did not hold); a torn line, a gap in the numbers of this base's lines, or a line whose
     rows file is missing ends the reading: what was committed before it is the save."""
-    expected = 1
-    for line in _journal_lines(folder):
-        if line.get("base") != doc.get("arrays"):
-            continue
-        if line.get("increment") != expected:
-            break
+    for line in _base_lines(folder, doc.get("arrays")):
         rows = _rows(folder / str(line.get("rows", "")))
         if rows is None:
             break
         _apply_line(doc, arrays, line, rows)
-        expected += 1
     return doc, arrays
+
+
+def journal_end(folder: Path, base: Any) -> dict[str, Any] | None:
+    """The last line of `base` that loading would apply (its rows file on disk), without
+    loading any rows: what the saves listing shows of an autosave (its clock), rather
+    than the base's hour. None when the journal adds nothing."""
+    last = None
+    for line in _base_lines(folder, base):
+        name = str(line.get("rows", ""))
+        if not ROWS.fullmatch(name) or not (folder / name).is_file():
+            break
+        last = line
+    return last
+
+
+def _base_lines(folder: Path, base: Any):
+    """The journal's lines of `base`, numbered 1, 2, ... in order, up to a gap; lines of
+    any other base are passed over."""
+    expected = 1
+    for line in _journal_lines(folder):
+        if line.get("base") != base:
+            continue
+        if line.get("increment") != expected:
+            return
+        yield line
+        expected += 1
 
 
 def _journal_lines(folder: Path):

@@ -695,6 +695,7 @@ def _info(folder: Path) -> SaveInfo | None:
         doc = _read_document(path)
         if not isinstance(doc, dict):
             raise ValueError("not a save")
+        doc = {**doc, **_journal_end(folder, doc)}
         return SaveInfo(
             folder.name,
             clean_line(str(doc.get("scenario_name", "?")), 60),
@@ -706,6 +707,19 @@ def _info(folder: Path) -> SaveInfo | None:
         )
     except (ValueError, SaveError):
         return SaveInfo(folder.name, "(damaged)", "?", "?", 0, "?")
+
+
+def _journal_end(folder: Path, doc: dict) -> dict[str, Any]:
+    """An autosave's time and visitor as of its journal's last line ({} when it adds none;
+    a damaged journal is for loading to report)."""
+    from game.sim.autosave import journal_end
+
+    try:
+        end = journal_end(folder, doc.get("arrays"))
+    except ValueError:
+        return {}
+    keys = ("clock", "saved_at", "visitor")
+    return {k: end[k] for k in keys if k in end} if end else {}
 
 
 def _visitor_name(doc: dict) -> str:

@@ -3,13 +3,14 @@ gives what a full save of the same moment gives, and a torn last line loses only
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import numpy as np
 
 from game.sim.autosave import AUTOSAVE, JOURNAL, Autosaver, IncrementalWriter, snapshot
 from game.sim.factory import build_simulation
-from game.sim.saves import load_game, read_save, save_game, save_path
+from game.sim.saves import list_saves, load_game, read_save, save_game, save_path
 
 VOLATILE = ("saved_at", "arrays")
 
@@ -77,4 +78,20 @@ def test_the_autosaver_writes_on_its_thread_and_says_so_briefly(tmp_path):
     assert reports[0].text.startswith("Autosaved ") and str(tmp_path) not in reports[0].text
     assert (save_path(AUTOSAVE, tmp_path) / "save.json").is_file()
     saver.close()
+    sim.close()
+
+
+def test_the_saves_listing_shows_an_autosave_as_of_its_journal(tmp_path):
+    sim = build_simulation("three", seed=1, workers=2)
+    sim.run_until(sim.now.replace(hour=6))
+    writer = IncrementalWriter(save_path(AUTOSAVE, tmp_path))
+    writer.write(snapshot(sim))
+    base = sim.now.isoformat()
+    sim.run_until(sim.now + timedelta(minutes=30))
+    writer.write(snapshot(sim))
+    assert [s.game_time for s in list_saves(tmp_path)] == [sim.now.isoformat()]
+    line = (writer.folder / JOURNAL).read_text().splitlines()[0]
+    (writer.folder / json.loads(line)["rows"]).unlink()  # loading would stop at the base
+    assert [s.game_time for s in list_saves(tmp_path)] == [base]
+    assert read_save(AUTOSAVE, tmp_path)[0]["clock"] == base
     sim.close()
