@@ -2,6 +2,8 @@
 
 Prints wall seconds per game day, `flatness` (the slowest day's wall time over the first
 day's: a run whose later days cost more as the memory streams grow shows it here), the
+same for the process's CPU seconds (`cpu_flatness`: on a shared machine the wall clock
+also counts other programs' turns on the cores, the CPU clock only this one's work), the
 BLAS thread count it ran with (one, as `main.py` sets it, unless the environment says
 otherwise), the process's peak memory, memory-stream sizes and retrieval time on the
 largest stream at the end (last line JSON).
@@ -42,6 +44,23 @@ def retrieval_ms(sim) -> tuple[int, float]:
     return len(view), statistics.median(times)
 
 
+class CpuDays:
+    """CPU seconds of this process (all its threads) on each game day, marked where
+    DayTimer marks the wall clock."""
+
+    def __init__(self, start) -> None:
+        self.start = start
+        self.marks = [time.process_time()]
+
+    def __call__(self, sim) -> None:
+        days = int((sim.now - self.start).total_seconds() // 86400)
+        while len(self.marks) <= days:
+            self.marks.append(time.process_time())
+
+    def per_day(self) -> list[float]:
+        return [round(b - a, 2) for a, b in zip(self.marks, self.marks[1:], strict=False)]
+
+
 def flatness(per_day: list[float]) -> float | None:
     """The slowest day's wall time over the first day's (None before a whole day)."""
     if not per_day or per_day[0] <= 0:
@@ -55,9 +74,14 @@ def main() -> None:
     args = parser.parse_args()
     sim = build_simulation("smallville", seed=7)
     start = sim.now
-    timer = DayTimer(start)
+    timer, cpu = DayTimer(start), CpuDays(start)
+
+    def mark(sim) -> None:
+        timer(sim)
+        cpu(sim)
+
     began = time.perf_counter()
-    sim.run_until(start + timedelta(days=args.days), timer)
+    sim.run_until(start + timedelta(days=args.days), mark)
     wall = time.perf_counter() - began
     sim.close()
     per_day = timer.per_day()
@@ -65,9 +89,12 @@ def main() -> None:
     largest, ms = retrieval_ms(sim)
     threads = blas_threads()
     flat = flatness(per_day)
+    cpu_per_day = cpu.per_day()
     print(f"{args.days} game days, 25 residents: {wall:.0f} s wall")
     print("wall seconds per day: " + ", ".join(f"{d:.1f}" for d in per_day))
-    print(f"flatness (slowest day / first day): {flat}; BLAS threads: {threads}")
+    print("CPU seconds per day: " + ", ".join(f"{d:.1f}" for d in cpu_per_day))
+    print(f"flatness (slowest day / first day): {flat} wall, {flatness(cpu_per_day)} CPU")
+    print(f"BLAS threads: {threads}")
     print(f"peak memory {peak_rss_mb()} MB, {memories} memories in all")
     print(f"retrieval on the largest stream ({largest} memories): {ms:.2f} ms median")
     print(
@@ -78,6 +105,8 @@ def main() -> None:
                 "wall_seconds": round(wall, 1),
                 "wall_seconds_per_day": per_day,
                 "flatness": flat,
+                "cpu_seconds_per_day": cpu_per_day,
+                "cpu_flatness": flatness(cpu_per_day),
                 "blas_threads": threads,
                 "peak_rss_mb": peak_rss_mb(),
                 "memories": memories,
