@@ -379,10 +379,12 @@ class Reading:
             return self.topic
         return ""
 
-    def subject_before(self, pos: int) -> str:
+    def subject_before(self, pos: int, default: str | None = None) -> str:
         """The resident doing what the words at `pos` say: the nearest subject before them
-        (a name after 'with' or 'told' is an object; 'who' is the name before it)."""
-        tpl, found = self.part.tpl, self.said.resident
+        (a name after 'with' or 'told' is an object; 'who' is the name before it); with
+        none, `default` (the speaker unless given)."""
+        tpl = self.part.tpl
+        found = self.said.resident if default is None else default
         names = list(re.finditer(r"@r\d+", tpl[:pos]))
         for m in _SUBJECT.finditer(tpl[:pos]):
             word = m[0]
@@ -489,6 +491,7 @@ def occupation(r: Reading) -> Iterator[Found]:
                       value=m[2])  # fmt: skip
 
 
+_THERE_WAS = re.compile(r"\bthere (?:was|were)\b")
 _AT_PLACE = re.compile(r"\b(?:at|in|to|by|from|into|around)\s+(@p\d+|@h)")
 
 
@@ -501,7 +504,9 @@ def was_at(r: Reading) -> Iterator[Found]:
     if start >= end:
         return
     for m in _AT_PLACE.finditer(r.part.tpl):
-        name = r.subject_before(m.start())
+        name = r.subject_before(m.start(), default="")  # 'there was ... at': nobody's stay
+        if not name or _THERE_WAS.search(r.part.tpl[: m.start()]):
+            continue
         place = r.place(m[1], name)
         stays = r.truth.within(name, start, end)
         if not place or not stays:
@@ -554,8 +559,12 @@ def told(r: Reading) -> Iterator[Found]:
 
 _HOSTS = r"hosting|hosted|hosts|throwing|threw|organi[sz]ing|organi[sz]ed|holding|held|" \
          r"putting on|put on|planning|planned|having"  # fmt: skip
-_FUTURE = re.compile(r"\b(?:will|shall|gonna|going to|wants? to|hopes?|hoping|plans? to|"
-                     r"planning|is on|coming up|upcoming|tomorrow|tonight|later today|soon|"
+# the verbs that say someone hosts an event even where its name is not said ('Isabella
+# is hosting it'); 'having' and 'planning' name an event's host only beside its name
+_HOSTED = r"hosting|hosted|hosts|throwing|threw|organi[sz]ing|organi[sz]ed"
+_FUTURE = re.compile(r"\b(?:will|shall|gonna|(?:am|is|are) going to|wants? to|hopes?|"
+                     r"hoping|plans? to|planning|is on|coming up|upcoming|tomorrow|tonight|"
+                     r"later today|soon|"
                      r"can not wait|looking forward|invite|inviting|getting ready|preparing|"
                      r"(?:is|are|am) (?:\w+ )?(?:hosting|throwing|having|holding|organi[sz]ing|"
                      r"putting on))\b")  # fmt: skip
@@ -575,13 +584,17 @@ def named_intents(part: Part, names: Names) -> list[str]:
 def _intents_in(r: Reading) -> list[str]:
     """The intents whose event the clause speaks of: by the event's words, or by 'it', a
     host's verb or a going-there verb after a clause that named one ('I hosted the book
-    launch. Maria and Klaus came.') or in an answer to a question about one."""
+    launch. Maria and Klaus came.') or in an answer to a question about one. A bare 'it'
+    counts only after such a clause or in a follow-up's answer, whose 'it' is the event
+    asked of ('I'm glad of it' after a phrasing is about anything)."""
     named = named_intents(r.part, r.names)
     if named:
         return named
-    around = r.carried or tuple(i for i in (r.said.intent,) if i in r.truth.events)
-    context = re.search(rf"\bit\b|\b(?:{_HOSTS})\b|\bbehind\b", r.part.tpl)
-    return list(around) if context or _WENT.search(r.part.tpl) else []
+    asked = tuple(i for i in (r.said.intent,) if i in r.truth.events)
+    around = r.carried or asked
+    its = r.carried or r.said.asked is Asked.FOLLOW_UP
+    cue = rf"\b(?:{_HOSTED})\b|\bbehind\b" + (r"|\bit\b" if its else "")
+    return list(around) if re.search(cue, r.part.tpl) or _WENT.search(r.part.tpl) else []
 
 
 def _ref(r: Reading, intent: str) -> str:
@@ -613,7 +626,7 @@ def host(r: Reading, intent: str, event: Event) -> Iterator[Found]:
 
 
 def event_place(r: Reading, intent: str, event: Event) -> Iterator[Found]:
-    ref = rf"(?:{_ref(r, intent)}|\b(?:{_HOSTS})\b)"
+    ref = rf"(?:{_ref(r, intent)}|\b(?:{_HOSTED})\b)"
     pattern = rf"{ref}(?:\s+[\w'@-]+){{0,3}}?\s+(?:at|in)\s+(@p\d+)"
     for place in dict.fromkeys(r.part.places[int(m[1][2:])]
                                for m in re.finditer(pattern, r.part.tpl)):  # fmt: skip
