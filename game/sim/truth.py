@@ -148,7 +148,7 @@ def truth_of(sim) -> Truth:
     stays: dict[str, list[Stay]] = {}
     for name in sim.agents:
         mine = [(e.time, e.data.get("address", "")) for e in actions if e.agent == name]
-        ends = [t for t, _ in mine[1:]] + [sim.now]
+        ends = [t for t, _ in mine[1:]] + [sim.now] if mine else []
         stays[name] = [Stay(t, end, split(a)[0]) for (t, a), end in zip(mine, ends, strict=True)
                        if a]  # fmt: skip
     events = {i.id: _hosted(i.event, i.holder) for i in sim.scenario.intents if i.event}

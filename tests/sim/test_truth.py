@@ -164,6 +164,16 @@ def test_true_answers_as_the_brain_says_them_are_not_flagged(town, case):
     assert all(f.verdict is OK for f in checked.found)
 
 
+def test_a_resident_with_nothing_in_the_log_is_not_checked_by_it(town, monkeypatch):
+    """A short run where one resident has not yet done anything: no stays, so a claim of
+    where she was is left unchecked, and the rest is checked as before."""
+    monkeypatch.setattr(town.log, "events", [e for e in town.log.events if e.agent != MARIA])
+    t = truth.truth_of(town)
+    assert t.stays[MARIA] == () and t.stays[KLAUS]
+    checked = faults(town, [said(MARIA, YESTERDAY, "Yesterday afternoon I was at Johnson Park.")])
+    assert not [f for f in checked[0].found if f.kind is Claim.WAS_AT]
+
+
 def test_the_whys_say_what_the_save_holds(town):
     by_fault = {c[2]: c for c in CASES}
     checked = faults(town, [said(*by_fault[w][:2], w) for w in (
