@@ -454,7 +454,8 @@ class TruthCheck:
                 out.append(f"    {verdict.value}: {c.resident}, {c.question!r}: {c.quote!r} "
                            f"({c.claim}: {c.why})")  # fmt: skip
             if len(cases) > shown:
-                out.append(f"    ... and {len(cases) - shown} more {verdict.value} in the report")
+                more = len(cases) - shown
+                out.append(f"    ... and {more} more {verdict.value} claims in the report")
         return out
 
     def to_json(self) -> dict[str, Any]:
