@@ -211,6 +211,11 @@ def test_the_rates_count_answers_not_claims(town):
     doc = result.to_json()
     assert doc["cases"][0]["quote"] and doc["cases"][0]["why"]
     assert doc["claims"]["lives with"]["contradicted"] == 2
+    head, *shown = result.lines(shown=1)  # what evaluate prints: the figures, then cases
+    assert head.split(":", 1)[1].startswith(f" {len(CASES) - stale} of {2 * len(CASES)} answers")
+    assert shown[0].startswith("    contradicted: ") and repr(result.cases[0].quote) in shown[0]
+    more = len(CASES) - stale - 1
+    assert shown[1] == f"    ... and {more} more contradicted claims in the report"
 
 
 SAID = {  # resident -> one answer per phrasing of 'three's intent, in order
