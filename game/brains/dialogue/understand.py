@@ -187,7 +187,7 @@ class Slots:
 
 
 _REFERS = re.compile(r"\b(?:it|that|those|these|them|he|she|him|her|they|their|there|"
-                     r"you two|the two of you)\b", re.I)  # fmt: skip
+                     r"(?:you|u) two|the two of (?:you|u|ya))\b", re.I)  # fmt: skip
 _PRONOUN_YOU = re.compile(r"^\s*(?:and|what about|how about)\s+(?:you|yourself)\b", re.I)
 _AROUND = re.compile(r"\b(?:around|round|about|by|near|close to)\s+(?=\d|one|two|three|four|"
                      r"five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight)",
@@ -242,6 +242,10 @@ _SEEN_DOING = re.compile(
     r"\w+ing\b(?:\s+(?!earlier\b|today\b|yesterday\b|this\b|last\b|just\b|then\b)[\w'-]+){0,6}?"
     r"(?=\s+(?:earlier|today|yesterday|this|last|just|then)\b|\s*$)"
 )
+
+
+def _names_any(slots: Slots) -> bool:
+    return bool(slots.person or slots.place or slots.obj or slots.intent)
 
 
 def _without_vocatives(text: str, lex: Lexicon) -> str:
@@ -556,6 +560,10 @@ class Understander:
                             place=slots.place or more.place, intent=slots.intent or more.intent,
                             named=slots.named or more.named,
                             window=slots.window or more.window)  # fmt: skip
+        if whole != text and _REFERS.search(text) and not _names_any(slots):
+            more = find_slots(whole, self.lexicon, now, speaker)  # 'There's talk of a party
+            slots = replace(slots, person=more.person, place=more.place, obj=more.obj,
+                            intent=more.intent, named=more.named)  # at the pub. Clued up on it?'
         query = slots.masked or text.lower()
         reader, matrix = self._reader(speaker, matrix)
         deep = reader is self.deep
@@ -625,6 +633,7 @@ class Understander:
             act = replace(act, aspect=Aspect.EVENT, label="event.know")  # by meaning alone
         if _PRONOUN_YOU.search(text) or (label is not None and label.name == "follow.you"):
             act = replace(act, about_you=True)
+        act = _carried_window(act, state, now)
         bare = not (act.person or act.place or act.obj or act.intent)
         refers = bare and act.asks and _REFERS.search(text) is not None and len(words(text)) <= 12
         topic = state.topic if state is not None else None
@@ -857,8 +866,8 @@ def _by_slots(act: Act, label: Label | None) -> Act:
     names: 'tell me about Hobbs Cafe' is about a place, '... Sam's campaign' an event."""
     if act.aspect is Aspect.PERSON and not act.person:
         act = replace(act, aspect=Aspect.GENERAL)
-    if act.person and act.aspect is Aspect.IDENTITY:  # 'how would you describe Klaus?'
-        return replace(act, aspect=Aspect.PERSON, label="person.about")
+    if act.person and act.aspect in _OF_SOMEONE:  # 'how would you describe Klaus?'; 'Tom?
+        return replace(act, aspect=Aspect.PERSON, label="person.about")  # do you two know?'
     if act.aspect not in (Aspect.GENERAL, Aspect.NEWS):
         return act
     general = label is not None and label.aspect is Aspect.GENERAL and not label.follow \
@@ -874,6 +883,8 @@ def _by_slots(act: Act, label: Label | None) -> Act:
     return act
 
 
+# aspects of oneself that, naming someone else, ask of that someone and oneself
+_OF_SOMEONE = frozenset({Aspect.IDENTITY, Aspect.FAMILY, Aspect.FRIENDS})
 # labels about nothing in particular that stay themselves whatever the line names (a
 # message to pass on names its person)
 _KEEP_GENERAL = frozenset({"request"})
@@ -888,9 +899,10 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
     if act.aspect is Aspect.GENERAL and not act.label.startswith("follow") and not act.about_you:
         wh = _wh_by_form(act.text)  # 'what time does it start?' asks when of the topic
         act = replace(act, label=_FOLLOW_BY_WH.get(wh, "follow.more"), wh=wh)
+    act = _facet(act, topic)
     return replace(
         act,
-        aspect=topic.aspect,
+        aspect=act.aspect if act.aspect is Aspect.PERSON else topic.aspect,
         person=act.person or topic.person,
         place=act.place or topic.place,
         obj=act.obj or topic.obj,
@@ -902,6 +914,50 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
         wh=topic.wh if act.about_you else act.wh,
         kind=topic.kind if act.about_you else act.kind,
     )
+
+
+def _facet(act: Act, topic: Act) -> Act:
+    """Which part of a topic of people a follow-up asks for: 'how many live there?' after
+    one's home wants the people ('how many' of people is who); 'how did that start?' or
+    'what's she like?' after one's friends, once an answer named one, asks of that person."""
+    if act.about_you or topic.aspect not in (*_OF_PEOPLE, Aspect.PERSON):
+        return act
+    if topic.aspect is Aspect.PERSON:  # 'what's their personality like?' after someone
+        said = _wh_by_form(act.text)
+        if topic.person and said in (Wh.HOW, Wh.WHAT):
+            return replace(act, aspect=Aspect.PERSON, label="person.about", wh=said)
+        return act
+    if _HOW_MANY.search(act.text):
+        return replace(act, wh=Wh.WHO, label="follow.who")
+    said = _wh_by_form(act.text)  # the line's own wh-word, over its label's usual one
+    if topic.person and topic.aspect is not Aspect.HOME and said in (Wh.HOW, Wh.WHAT):
+        return replace(act, aspect=Aspect.PERSON, label="person.about", person=topic.person)
+    if said is Wh.HOW and not _WHEN_PHRASE.search(act.text):  # 'how do you find sharing?'
+        return replace(act, kind=ActKind.OPINION, label="follow.opinion", wh=Wh.HOW)
+    return act
+
+
+_OF_PEOPLE = frozenset({Aspect.HOME, Aspect.FAMILY, Aspect.FRIENDS})
+_HOW_MANY = re.compile(r"\bhow many\b", re.I)
+
+
+def _carried_window(act: Act, state: DialogueState | None, now: datetime) -> Act:
+    """A short question about one's day that names no time keeps the time the talk was
+    about: 'See anyone?' after 'How was your day yesterday?' asks of yesterday."""
+    topic = state.topic if state is not None else None
+    if (not act.asks or act.window is not None or topic is None or topic.window is None
+            or topic.aspect not in _ONES_OWN_DAY
+            or act.aspect not in (*_ONES_OWN_DAY, Aspect.GENERAL)
+            or act.person or act.place or act.obj or act.intent
+            or len(words(act.text)) > CARRY_WORDS):  # fmt: skip
+        return act
+    act = _tense(replace(act, window=topic.window, follow_up=True), now)
+    if act.aspect in (Aspect.DOING, Aspect.GENERAL) and topic.window.end <= now:
+        act = replace(act, aspect=Aspect.PAST, label="past")  # 'see anyone?' of yesterday
+    return act
+
+
+CARRY_WORDS = 6  # a question longer than this says what it asks of itself
 
 
 _SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
@@ -1000,6 +1056,15 @@ def is_yes_no(text: str) -> bool:
 
 _MARKER = re.compile(r"^\s*(?:(?:well|oh|so|now|say|anyway|honestly|mind you|you know|right|"
                      r"ha|hey|hm+|ah)\s*,?\s+)+", re.I)  # fmt: skip
+# a line's first words that join it to the talk before and say nothing of what it asks
+_JOINING = re.compile(r"^\s*(?:(?:and|but|then|ok|okay|alright|also|plus|um+)\s*,?\s+)+", re.I)
+
+
+def joined_off(text: str) -> str:
+    """A line without the words that join it to the talk before ('And when do you knock
+    off?' asks as 'When do you knock off?' does); kept apart from `unmarked`, since 'And
+    you?' and 'And you are...?' lean on their 'and'."""
+    return _JOINING.sub("", unmarked(text))
 
 
 def unmarked(text: str) -> str:
@@ -1015,12 +1080,13 @@ def questions_in(text: str) -> list[str]:
 def _asked(text: str) -> bool:
     """A question by its form: a question mark, or opening as a question does (typed chat
     often drops the mark)."""
-    first = next(iter(words(text)), "")
+    first = _CONTRACTED.sub("", next(iter(words(joined_off(text))), ""))  # 'how'd', 'who's'
     return text.rstrip().endswith("?") or first in _QUESTION_STARTS
 
 
 _PERSON_BACK = re.compile(r"\b(?:him|her|them|he|she|they)\b", re.I)
-_HE_SHE = re.compile(r"\b(?:he|she|him|his|hers|their|you two|the two of you)\b", re.I)
+_HE_SHE = re.compile(r"\b(?:he|she|him|his|hers|their|(?:you|u) two|the two of (?:you|u|ya))\b",
+                     re.I)  # fmt: skip
 
 
 def _tense(act: Act, now: datetime) -> Act:
@@ -1109,6 +1175,7 @@ def _wh_by_form(text: str) -> Wh:
     opening clause ('When you get home, is anyone there?'), the main clause's."""
     if _WHEN_PHRASE.search(text):
         return Wh.WHEN
+    text = joined_off(text)  # 'And when do you knock off?' asks when
     core = main_clause(text)
     if core != text:
         return _wh_by_form(core)

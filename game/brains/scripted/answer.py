@@ -42,7 +42,7 @@ from . import places, selfknow
 from .goals import rsvp_of
 from .news import chat_partner, facts_in, is_private, people_in, shareable
 from .plans import attends, remembered_events
-from .traits import dislikes
+from .traits import dislikes, tension
 from .util import first_name, join_and, pick
 from .wording import first_person, mine, relation_in_first_person
 
@@ -1153,6 +1153,8 @@ def plan_home(ctx: AgentContext, act: Act, seed: int) -> str:
     me = ctx.persona
     home = selfknow.home_phrase(me)
     others = [n for n in ctx.persona.household if n != me.name]
+    if act.kind is ActKind.OPINION:
+        return _home_life(me, others, home)
     if not others:
         return f"I live on my own, at {home}."
     people = []
@@ -1162,6 +1164,24 @@ def plan_home(ctx: AgentContext, act: Act, seed: int) -> str:
                       else first_name(n))  # fmt: skip
     sep = "; and " if any(", " in p for p in people) else " and "
     return f"I live at {home} with {sep.join(people) if len(people) < 3 else join_and(people)}."
+
+
+def _home_life(me, others: list[str], home: str) -> str:
+    """How one finds living where and with whom one does ('how do you find sharing with
+    them?'): warm of the housemates one gets on with, frank of any one's own words set
+    against, and of living alone, that one likes one's own space."""
+    if not others:
+        return f"I like it. Living on my own at {home} suits me: it's quiet, and it's mine."
+    sour = [first_name(n) for n in others if tension(me, n)]
+    warm = [n for n in others if not tension(me, n)]
+    if not warm:
+        return f"Honestly, it's not always easy: {join_and(sour)} and I don't see eye to eye."
+    first = warm[0]
+    rel = me.relation_to(first)
+    about = f" {first_name(first)} is {relation_in_first_person(rel, me)}." if rel else ""
+    tail = f" {join_and(sour)} and I don't always see eye to eye, mind." if sour else ""
+    names = join_and([first_name(n) for n in warm])
+    return f"I love it; {names} and I get on well.{about}{tail}"
 
 
 def plan_neighbours(ctx: AgentContext, act: Act, seed: int) -> str:
