@@ -30,6 +30,7 @@ MIN_LENGTH = 4  # shorter words are corrected only by the table
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # endings that make one word of another ('baked', 'baker', 'bakes' of 'bake')
 _ENDINGS = ("s", "es", "d", "ed", "r", "er", "ers", "ing", "ly")
+_CLITIC = re.compile(r"^(.*?)('(?:s|ll|re|d|ve|m))?$")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'/-]*[A-Za-z]|[A-Za-z]")
 
 
@@ -60,6 +61,9 @@ class Speller:
         spelled = self._table.get(low)
         if spelled is not None:
             return spelled
+        stem, tail = _CLITIC.match(low).groups()  # "wat's" is "what's"
+        if tail and stem in self._table:
+            return self._table[stem] + tail
         if low in self._keep or len(low) < MIN_LENGTH or not low.isalpha() or self._known(low):
             return typed
         fixed = self._memo.get(low)

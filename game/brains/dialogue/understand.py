@@ -519,6 +519,8 @@ class Understander:
                 text.rstrip() + "?", now, state, speaker)  # fmt: skip
             if asked.asks and asked.confidence > told.confidence + UNMARKED_MARGIN:
                 return asked  # its text with the mark, as the planners read questions
+            if asked.asks and told.label == "statement.self" and not _FIRST_PERSON.search(text):
+                return asked  # 'u doing a degree or anything' tells nothing of the speaker
             return told
         return self._read(text, now, state, speaker)
 
@@ -962,6 +964,7 @@ CARRY_WORDS = 6  # a question longer than this says what it asks of itself
 
 _SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
 _UNMARKED_END = re.compile(r"[\w'\"]\s*$")  # a line ending without . ! ? (typed chat)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|im|ive)\b", re.I)
 UNMARKED_MARGIN = 0.05  # how much nearer a question an unmarked line must be to be one
 TWO_QUESTIONS_MARGIN = 0.1  # how much surer the earlier of two questions must be read
 _SELF_LEADS = frozenset({"statement.self", "greeting"})  # a lead no bare question leans on
