@@ -970,7 +970,8 @@ TWO_QUESTIONS_MARGIN = 0.1  # how much surer the earlier of two questions must b
 _SELF_LEADS = frozenset({"statement.self", "greeting"})  # a lead no bare question leans on
 # where one spends one's own day: a where-question of it that says no 'you' asks of the town
 _ONES_OWN_DAY = frozenset({Aspect.PLANS, Aspect.PAST, Aspect.ROUTINE, Aspect.DOING})
-_YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|yer|thee)\b", re.I)
+_YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|yer|thee|we|we're|us)\b",
+                  re.I)  # ('where are we right now?' asks of here, with the listener in it)
 _ASK_CUE = frozenset(words("what who whom whose where when why how which any anything anyone "
                            "anybody anywhere what's who's where's when's how's"))  # fmt: skip
 # a clause whose own subject comes before its wh-word tells ('I'll see you when it starts')

@@ -124,7 +124,11 @@ def _details(ctx: AgentContext, name: str, about: list[MemoryRecord]) -> list[st
     is one detail, not two."""
     out: list[str] = []
     said: set[str] = set()
+    seen = [m for m in about if _seen_doing(m, name)]
+    last = max(seen, key=lambda x: x.created) if seen else None  # 'last time I saw' is once
     for m in sorted(about, key=lambda x: (-x.importance, -x.created.timestamp())):
+        if m is not last and _seen_doing(m, name):
+            continue
         line = _detail(ctx, name, m)
         told = line.split(" told me that ", 1)[-1]
         if line and told not in said:
@@ -133,9 +137,14 @@ def _details(ctx: AgentContext, name: str, about: list[MemoryRecord]) -> list[st
     return out
 
 
+def _seen_doing(m: MemoryRecord, name: str) -> bool:
+    f = m.fact
+    return f.kind is FactKind.DOING and f.source is Source.SEEN and f.subject == name
+
+
 def _detail(ctx: AgentContext, name: str, m: MemoryRecord) -> str:
     me, fact = ctx.persona, m.fact
-    if fact.kind is FactKind.DOING and fact.source is Source.SEEN and fact.subject == name:
+    if _seen_doing(m, name):
         return f"Last time I saw {first_name(name)}, they were {sentence(fact.object)}."
     for s in facts_in(m, me):
         if s.subject == me.name:
