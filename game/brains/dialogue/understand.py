@@ -1084,8 +1084,28 @@ def questions_in(text: str) -> list[str]:
 def _asked(text: str) -> bool:
     """A question by its form: a question mark, or opening as a question does (typed chat
     often drops the mark)."""
-    first = _CONTRACTED.sub("", next(iter(words(joined_off(text))), ""))  # 'how'd', 'who's'
-    return text.rstrip().endswith("?") or first in _QUESTION_STARTS
+    if text.rstrip().endswith("?") or _opens_as_question(joined_off(text)):
+        return True
+    # a later clause that opens as a question does ('say the cafe went up in flames, what
+    # would u do'; 'the cafe is a mystery to me, fill me in')
+    return any(_opens_as_question(c, _CLAUSE_STARTS) for c in _CLAUSE_BREAK.split(text)[1:])
+
+
+def _opens_as_question(clause: str, starts: frozenset[str] | None = None) -> bool:
+    said = [_CONTRACTED.sub("", w) for w in words(clause)[:2]]  # 'how'd', 'who's'
+    if not said or said[0] not in (starts or _QUESTION_STARTS):
+        return False
+    return len(said) < 2 or said[1] not in _EXCLAIMED  # not 'what a day', 'how lovely'
+
+
+# what may open a question after a comma: a wh-word, an auxiliary or an asking verb; not
+# any imperative ('Right, I'm off, catch you tomorrow' says goodbye)
+_CLAUSE_STARTS = frozenset(words("what who whom when where why how which do does did are is "
+                                 "was were can could would will have has tell describe "
+                                 "explain"))  # fmt: skip
+_CLAUSE_BREAK = re.compile(r"[,;:]\s*|\s+-\s+")
+_EXCLAIMED = frozenset(words("a an nice lovely great wonderful good fun lucky kind sweet "
+                             "awful terrible sad funny strange odd weird beautiful"))
 
 
 _PERSON_BACK = re.compile(r"\b(?:him|her|them|he|she|they)\b", re.I)
@@ -1186,7 +1206,12 @@ def _wh_by_form(text: str) -> Wh:
     first = _CONTRACTED.sub("", next(iter(words(text)), ""))
     if first in _WH_WORDS:
         return _WH_WORDS[first]
-    return Wh.YESNO if text.rstrip().endswith("?") else Wh.NONE
+    if text.rstrip().endswith("?"):
+        return Wh.YESNO
+    later = next((c for c in _CLAUSE_BREAK.split(text)[1:]
+                  if _opens_as_question(c, _CLAUSE_STARTS)), "")
+    return _wh_by_form(later) if later else Wh.NONE  # 'Hobbs Cafe, when do u usually go'
+
 
 
 def main_clause(text: str) -> str:
