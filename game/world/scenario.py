@@ -334,6 +334,7 @@ def load_scenario(name_or_path: str | Path, town: Town | None = None) -> Scenari
     residents = _residents(label, top.get("residents", list))
     names = {r.name for r in residents}
     intents = tuple(_intent(label, raw, names) for raw in top.get("intents", list, []))
+    residents = _holders_told(residents, intents)
     scenario = Scenario(
         name=top.text("name"),
         path=label,
@@ -346,6 +347,23 @@ def load_scenario(name_or_path: str | Path, town: Town | None = None) -> Scenari
     if town is not None:
         check_against_town(scenario, town)
     return scenario
+
+
+def _holders_told(residents: tuple[Resident, ...], intents: tuple[Intent, ...]
+                  ) -> tuple[Resident, ...]:
+    """An intent's holder knows it at the start: when no clause of the holder's seed
+    speaks of it (by its keywords, or its own words), its text becomes one more clause,
+    so a scenario that declares an intent and forgets the seed sentence still has a host
+    who knows of the event (a new intent's host once knew nothing of it, and nobody did)."""
+    out = []
+    for r in residents:
+        mine = [i for i in intents if i.holder == r.name]
+        clauses = r.seed_memories()
+        missing = [i.text.strip().rstrip(".") for i in mine
+                   if not any(i.mentioned_in(c) or i.text.lower() in c.lower() for c in clauses)]
+        out.append(replace(r, seed="; ".join([r.seed.strip().rstrip(";"), *missing]).strip("; "))
+                   if missing else r)  # fmt: skip
+    return tuple(out)
 
 
 def _residents(label: str, raw: list) -> tuple[Resident, ...]:

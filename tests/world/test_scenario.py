@@ -69,7 +69,10 @@ def test_good_scenario_loads(tmp_path, town):
     scenario = load_scenario(write(tmp_path, GOOD), town)
     john = scenario.resident("John Lin")
     assert john.wake == 360 and john.sleep == 22 * 60
-    assert john.seed_memories() == ["John Lin is a pharmacist.", "John Lin loves his family."]
+    assert john.seed_memories() == [
+        "John Lin is a pharmacist.", "John Lin loves his family.",
+        "John Lin is hosting a party at Hobbs Cafe.",  # the holder knows its intent
+    ]
     assert scenario.intent("party").event.place == "Hobbs Cafe"
     assert scenario.intent("party").mentioned_in("a PARTY tonight")
 
@@ -280,3 +283,16 @@ def test_neighbours_are_the_residents_of_the_nearest_homes_on_the_map():
         homes = [h.home for h in r.neighbours]
         assert r.home not in homes and len(homes) == len(set(homes)) and 1 <= len(homes) <= 2
         assert all(by_name[n].home == h.home for h in r.neighbours for n in h.residents)
+
+
+def test_a_holder_whose_seed_speaks_of_its_intent_is_not_told_it_twice(tmp_path, town):
+    doc = copy.deepcopy(GOOD)
+    doc["residents"][0]["seed"] = "John Lin is a pharmacist; John is throwing a party on Tuesday"
+    john = load_scenario(write(tmp_path, doc), town).resident("John Lin")
+    assert john.seed_memories() == [
+        "John Lin is a pharmacist.", "John is throwing a party on Tuesday."]
+    other = copy.deepcopy(GOOD)
+    other["intents"][0]["holder"] = "John Lin"
+    other["residents"][0]["seed"] = "John Lin is a pharmacist"
+    told = load_scenario(write(tmp_path, other), town).resident("John Lin").seed_memories()
+    assert told[-1] == "John Lin is hosting a party at Hobbs Cafe."

@@ -1095,7 +1095,8 @@ def _opens_as_question(clause: str, starts: frozenset[str] | None = None) -> boo
     said = [_CONTRACTED.sub("", w) for w in words(clause)[:2]]  # 'how'd', 'who's'
     if not said or said[0] not in (starts or _QUESTION_STARTS):
         return False
-    return len(said) < 2 or said[1] not in _EXCLAIMED  # not 'what a day', 'how lovely'
+    exclaims = said[0] in ("what", "how") and len(said) > 1 and said[1] in _EXCLAIMED
+    return not exclaims  # not 'what a day', 'how lovely', but 'give an introduction'
 
 
 # what may open a question after a comma: a wh-word, an auxiliary or an asking verb; not
