@@ -437,3 +437,9 @@ def test_an_event_one_has_not_heard_of_is_not_answered_with_a_memory_sharing_its
         ["Klaus Mueller writes at Hobbs Cafe in the afternoons"]))  # fmt: skip
     got = ask(klaus.name, "Did you hear about the Valentine's Day party at Hobbs Cafe?", seeds)
     assert "write" not in got, got
+
+
+def test_an_event_one_has_not_heard_of_is_named_as_the_speaker_named_it():
+    said = ask("Klaus Mueller", "Did you hear about the Valentine's Day party at Hobbs Cafe?")
+    assert "Valentine's Day party" in said and said.startswith("I don't know")
+    assert answer.as_said("bake sale", "what about the sale? and the bake") == "bake sale"

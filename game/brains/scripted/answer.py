@@ -218,7 +218,7 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
         said = act.event
     topic = f" about {said}" if said and len(said.split()) <= 4 else ""
     if act.named and act.aspect is Aspect.EVENT:
-        topic = f" about a {act.named} or anything like it"
+        topic = f" about a {as_said(act.named, act.text)} or anything like it"
     if act.wh is Wh.WHERE and act.asks and not (act.person or act.place or act.obj):
         # 'Where can a person get a haircut?': no place in town is for it
         return Reply("I don't know of anywhere in town for that, I'm afraid.", True)
@@ -229,6 +229,21 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
 
 
 _ABOUT_THINGS = frozenset({Aspect.GENERAL, Aspect.NEWS, Aspect.EVENT, Aspect.OBJECT})
+
+
+def as_said(named: str, text: str) -> str:
+    """The words that named something, as the speaker wrote them: the stretch of the line
+    from the first of them to the last ('Valentine's Day party', not the lower-cased
+    'valentine's party' the slots hold), or the words as they are when the line does not
+    hold them close together."""
+    found = [m for w in named.split()
+             if (m := re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text, re.I))]  # fmt: skip
+    starts = [m.start() for m in found]
+    if len(found) != len(named.split()) or starts != sorted(starts):
+        return named
+    start, end = min(m.start() for m in found), max(m.end() for m in found)
+    stretch = text[start:end]
+    return stretch if len(stretch.split()) <= len(found) + 2 else named
 
 
 def _part_asked(wh: Wh, said: str, ctx: AgentContext) -> str:
