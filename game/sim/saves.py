@@ -68,7 +68,7 @@ LOCK = ".lock"
 MAX_DOCUMENT = 512 * 1024 * 1024  # bytes of save.json worth reading
 MAX_DEPTH = 64  # nesting levels of save.json (ours need about ten)
 LOCK_WAIT = 10.0  # seconds a second writer waits for the first before it is refused
-READ_TRIES = 4  # reads of a save that a writer keeps replacing before we give up
+READ_TRIES = 20  # a writer saving back to back may overtake a read a few times running
 
 
 class SaveError(SmallvilleError):
@@ -419,7 +419,7 @@ def read_save(name: str, root: Path | str | None = None) -> tuple[dict, dict[str
             if _version(folder) == before:
                 return result
             whole = result
-        time.sleep(0.01 * attempt)
+        time.sleep(min(0.05, 0.01 * attempt))
     assert whole is not None
     return whole
 
