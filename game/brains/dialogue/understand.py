@@ -919,22 +919,21 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
 
 
 def _facet(act: Act, topic: Act) -> Act:
-    """Which part of a topic of people a follow-up asks for: 'how many live there?' after
-    one's home wants the people ('how many' of people is who); 'how did that start?' or
-    'what's she like?' after one's friends, once an answer named one, asks of that person."""
+    """Which part of a topic of people a follow-up asks for: 'how did that start?' or
+    'what's she like?' after one's friends or someone, once an answer named one, asks of
+    that person; 'how many live there?' after one's home wants the people ('how many' of
+    people is who); 'how do you find sharing with them?' asks how one finds it."""
     if act.about_you or topic.aspect not in (*_OF_PEOPLE, Aspect.PERSON):
         return act
-    if topic.aspect is Aspect.PERSON:  # 'what's their personality like?' after someone
-        said = _wh_by_form(act.text)
-        if topic.person and said in (Wh.HOW, Wh.WHAT):
-            return replace(act, aspect=Aspect.PERSON, label="person.about", wh=said)
+    said = _wh_by_form(act.text)  # the line's own wh-word, over its label's usual one
+    if topic.person and topic.aspect is not Aspect.HOME and said in (Wh.HOW, Wh.WHAT):
+        return replace(act, aspect=Aspect.PERSON, label="person.about", person=topic.person,
+                       wh=said)  # fmt: skip
+    if topic.aspect is Aspect.PERSON:
         return act
     if _HOW_MANY.search(act.text):
         return replace(act, wh=Wh.WHO, label="follow.who")
-    said = _wh_by_form(act.text)  # the line's own wh-word, over its label's usual one
-    if topic.person and topic.aspect is not Aspect.HOME and said in (Wh.HOW, Wh.WHAT):
-        return replace(act, aspect=Aspect.PERSON, label="person.about", person=topic.person)
-    if said is Wh.HOW and not _WHEN_PHRASE.search(act.text):  # 'how do you find sharing?'
+    if said is Wh.HOW and not _WHEN_PHRASE.search(act.text):
         return replace(act, kind=ActKind.OPINION, label="follow.opinion", wh=Wh.HOW)
     return act
 
