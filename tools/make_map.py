@@ -572,6 +572,15 @@ STYLES: dict[str, WallStyle] = {
     "adam": WallStyle((88, 90, 98), (234, 232, 224), "siding", (242, 234, 218)),
     "yuriko": WallStyle((58, 90, 96), (112, 180, 178), "siding", (234, 244, 240)),
     "apartment": WallStyle((78, 60, 58), (164, 84, 70), "brick", (238, 232, 222)),
+    # the bigger towns' Market Street (tools/make_bigmap.py)
+    "diner": WallStyle((70, 64, 60), (214, 96, 88), "panel", (246, 238, 226)),
+    "tavern": WallStyle((60, 50, 44), (132, 98, 70), "stone", (168, 110, 80)),
+    "grocer": WallStyle((56, 84, 62), (130, 186, 128), "siding", (240, 246, 236)),
+    "hall": WallStyle((80, 78, 84), (206, 196, 176), "stone", (232, 224, 206)),
+    "clinic": WallStyle((70, 96, 110), (226, 236, 240), "plaster", (246, 250, 252)),
+    "books": WallStyle((76, 56, 66), (150, 92, 112), "brick", (238, 228, 214)),
+    "bakery": WallStyle((110, 84, 56), (240, 206, 150), "plaster", (252, 242, 224)),
+    "florist": WallStyle((90, 70, 100), (206, 170, 214), "siding", (246, 238, 248)),
 }
 
 
@@ -2146,13 +2155,16 @@ GARDEN_THINGS: dict[str, Thing] = {
 
 # Roles (docs/MAP.md): what each place is for, so the game's rules need not know its names.
 SECTOR_ROLES = {"home": "home", "dorm": "home", "cafe": "cafe", "pub": "bar", "park": "park",
-                "college": "college", "market": "market", "supply": "supply store"}  # kind or style
+                "college": "college", "market": "market", "supply": "supply store",
+                "grocer": "market"}  # kind or style
 ARENA_ROLES = {
     "bedroom": "bedroom", "bathroom": "bathroom", "bathroom 1": "bathroom",
     "bathroom 2": "bathroom", "kitchen": "kitchen", "common room": "living room",
     "main room": "living room", "study": "study", "home office": "study", "studio": "studio",
     "garden": "garden", "cafe": "cafe", "pub": "bar", "store": "store", "park": "park",
     "classroom": "classroom", "library": "library", "hallway": "hallway",
+    "diner": "cafe", "tavern": "bar", "main bedroom": "bedroom", "second bedroom": "bedroom",
+    "front bedroom": "bedroom", "back bedroom": "bedroom", "records office": "library",
 }
 OBJECT_ROLES = {
     "bed": "bed", "closet": "closet", "desk": "desk", "writing desk": "desk",
@@ -2168,6 +2180,13 @@ OBJECT_ROLES = {
     "library bookshelves": "bookshelf", "grocery shelves": "shelves",
     "supply shelves": "shelves", "medicine shelves": "shelves", "paint shelves": "shelves",
     "house garden": "garden", "park garden": "garden",
+    # the bigger towns' Market Street (tools/make_bigmap.py)
+    "diner counter": "counter", "diner booths": "seat", "household shelves": "shelves",
+    "deli counter": "counter", "book shelves": "shelves", "bread shelves": "shelves",
+    "flower stands": "shelves", "book counter": "counter", "bakery counter": "counter",
+    "florist counter": "counter", "display table": "table", "doctor's desk": "desk",
+    "clerk's desk": "desk", "reception desk": "counter", "meeting tables": "table",
+    "archive shelves": "bookshelf",
 }  # fmt: skip
 
 
@@ -2429,6 +2448,27 @@ RESIDENTS: dict[str, tuple[str, str]] = {
 }
 
 
+@dataclass(frozen=True)
+class Layout:
+    """What one map is made of, so the same machinery draws the first Smallville and the
+    bigger ones (tools/make_bigmap.py): its size, streets, buildings, who wakes where, and
+    the files it is written to."""
+
+    name: str  # the map's file stem under maps/
+    width: int
+    height: int
+    streets: tuple[Street, ...]
+    visitor: tuple[int, int]
+    buildings: Callable[[], list[Building]]
+    residents: dict[str, tuple[str, str]]  # resident -> (sector, arena) with their spawn
+    tileset: str = TILESET
+    decor_seed: int = 1234
+
+
+SMALLVILLE = Layout("smallville", MAP_W, MAP_H, tuple(STREETS), VISITOR,
+                    lambda: town_buildings(), RESIDENTS)
+
+
 # ---------------------------------------------------------------------------------------
 # The town being assembled
 # ---------------------------------------------------------------------------------------
@@ -2466,9 +2506,11 @@ class Area:
 class Town:
     """Layers of gids plus the semantic grids used for autotiling, decoration and checks."""
 
-    def __init__(self) -> None:
-        self.ts = Tileset()
-        shape = (MAP_H, MAP_W)
+    def __init__(self, layout: Layout = SMALLVILLE, ts: Tileset | None = None) -> None:
+        self.layout = layout
+        self.w, self.h = layout.width, layout.height
+        self.ts = ts if ts is not None else Tileset()
+        shape = (self.h, self.w)
         self.layers = {name: np.zeros(shape, dtype=np.int64) for name in LAYERS}
         self.kind = np.full(shape, "grass", dtype=object)  # ground kind per cell
         self.style = np.full(shape, "", dtype=object)  # building style of walls/doors
@@ -2482,7 +2524,7 @@ class Town:
 
     def inside(self, x: int, y: int) -> bool:
         """Whether (x, y) is on the map."""
-        return 0 <= x < MAP_W and 0 <= y < MAP_H
+        return 0 <= x < self.w and 0 <= y < self.h
 
     def mask_of(self, x: int, y: int, test: Callable[[int, int], bool]) -> int:
         """Autotile bits of the 4 neighbours passing test (off-map counts as passing)."""
@@ -2496,7 +2538,7 @@ class Town:
     def blocked(self) -> np.ndarray:
         """The walkable grid exactly as the game computes it: any blocked tile blocks."""
         flags = np.array([False, *self.ts.blocked], dtype=bool)
-        out = np.zeros((MAP_H, MAP_W), dtype=bool)
+        out = np.zeros((self.h, self.w), dtype=bool)
         for name in LAYERS:
             out |= flags[self.layers[name]]
         return out
@@ -2510,11 +2552,11 @@ def grass_variant(x: int, y: int) -> int:
 
 def lay_streets(town: Town) -> None:
     """Rasterise the street corridors: lanes, zebra crossings at sidewalks, kerbs."""
-    shape = (MAP_H, MAP_W)
+    shape = (town.h, town.w)
     asph_h, asph_v = np.zeros(shape, bool), np.zeros(shape, bool)
     side_h, side_v = np.zeros(shape, bool), np.zeros(shape, bool)
     lane = np.zeros(shape, dtype=np.int64)
-    for st in STREETS:
+    for st in town.layout.streets:
         span = slice(st.start, st.end + 1)
         if st.horizontal:
             side_h[st.at, span] = side_h[st.at + 3, span] = True
@@ -2525,8 +2567,8 @@ def lay_streets(town: Town) -> None:
             asph_v[span, st.at + 1] = asph_v[span, st.at + 2] = True
             lane[span, st.at + 1], lane[span, st.at + 2] = 3, 4
     asphalt = asph_h | asph_v
-    for y in range(MAP_H):
-        for x in range(MAP_W):
+    for y in range(town.h):
+        for x in range(town.w):
             if asphalt[y, x]:
                 if asph_h[y, x] and asph_v[y, x]:
                     mark = "plain"
@@ -2763,13 +2805,13 @@ def wall_tile(town: Town, x: int, y: int) -> int:
 def finish_structures(town: Town) -> None:
     """Turn the semantic grid into wall, door, fence, hedge, path and water tiles."""
     kind = town.kind
-    for y in range(MAP_H):
-        for x in range(MAP_W):
+    for y in range(town.h):
+        for x in range(town.w):
             k = kind[y, x]
             if k == "wall":
                 town.layers["walls"][y, x] = wall_tile(town, x, y)
             elif k == "door":
-                side = x > 0 and x < MAP_W - 1 and kind[y, x - 1] == "wall" == kind[y, x + 1]
+                side = x > 0 and x < town.w - 1 and kind[y, x - 1] == "wall" == kind[y, x + 1]
                 town.layers["walls"][y, x] = town.ts.tile("door", town.style[y, x],
                                                           "h" if side else "v")
             elif k == "fence":
@@ -2833,7 +2875,7 @@ def free_grass(town: Town, x: int, y: int) -> bool:
 
 def place_lamps(town: Town) -> None:
     """Street lamps on the grass verge along every street, every 8 tiles."""
-    for st in STREETS:
+    for st in town.layout.streets:
         for along in range(st.start, st.end + 1):
             if along % 8 != 4:
                 continue
@@ -2864,8 +2906,8 @@ def decorate(town: Town) -> None:
             raise ValueError(f"tree at {x},{y} overlaps another crown")
         plant_tree(town, x, y, variant)
     place_lamps(town)
-    rng = random.Random(1234)
-    scores = [(rng.random(), rng.random(), x, y) for y in range(MAP_H) for x in range(MAP_W)]
+    rng = random.Random(town.layout.decor_seed)
+    scores = [(rng.random(), rng.random(), x, y) for y in range(town.h) for x in range(town.w)]
     for tree_roll, other_roll, x, y in scores:
         if not free_grass(town, x, y) or near(town, x, y, {"door", "gate", "lamp"}):
             continue
@@ -2911,7 +2953,7 @@ def place_spawns(town: Town, sectors: list[Area]) -> None:
     """Each resident wakes up on a free floor tile beside their bed; the visitor on Main St."""
     blocked = town.blocked()
     taken: set[tuple[int, int]] = set()
-    for name, (sector, arena_name) in RESIDENTS.items():
+    for name, (sector, arena_name) in town.layout.residents.items():
         arena = find_area(sectors, sector, arena_name)
         bed = find_area(sectors, sector, arena_name, "bed")
         beside = neighbours4(bed)
@@ -2923,12 +2965,13 @@ def place_spawns(town: Town, sectors: list[Area]) -> None:
         _, y, x = min(options)
         taken.add((x, y))
         town.spawns[name] = (x, y)
-    town.spawns["visitor"] = VISITOR
+    town.spawns["visitor"] = town.layout.visitor
 
 
 def reachable_from(blocked: np.ndarray, start: tuple[int, int]) -> np.ndarray:
     """Breadth-first search over walkable cells (4-neighbour moves, like the game)."""
     seen = np.zeros_like(blocked)
+    h, w = blocked.shape
     x0, y0 = start
     if blocked[y0, x0]:
         return seen
@@ -2938,7 +2981,7 @@ def reachable_from(blocked: np.ndarray, start: tuple[int, int]) -> np.ndarray:
         x, y = todo.popleft()
         for dx, dy, _ in DIRS:
             nx, ny = x + dx, y + dy
-            if 0 <= nx < MAP_W and 0 <= ny < MAP_H and not seen[ny, nx] and not blocked[ny, nx]:
+            if 0 <= nx < w and 0 <= ny < h and not seen[ny, nx] and not blocked[ny, nx]:
                 seen[ny, nx] = True
                 todo.append((nx, ny))
     return seen
@@ -2948,7 +2991,7 @@ def check_town(town: Town, sectors: list[Area]) -> list[str]:
     """Every spawn reachable; every object usable from a reachable tile of its own arena;
     no walkable tile inside a sector is cut off (the game may send anyone to any of them)."""
     blocked = town.blocked()
-    reach = reachable_from(blocked, VISITOR)
+    reach = reachable_from(blocked, town.layout.visitor)
     errors = [
         f"spawn {n} at {p} unreachable" for n, p in town.spawns.items() if not reach[p[1], p[0]]
     ]
@@ -3012,9 +3055,9 @@ def object_xml(oid: int, area: Area) -> list[str]:
 
 def tmx_text(town: Town, sectors: list[Area]) -> str:
     """The map file, laid out the way Tiled 1.10 saves it (CSV layers)."""
-    body: list[str] = [f' <tileset firstgid="1" source="{TILESET}.tsx"/>']
+    body: list[str] = [f' <tileset firstgid="1" source="{town.layout.tileset}.tsx"/>']
     for i, name in enumerate(LAYERS, start=1):
-        body.append(f' <layer id="{i}" name="{name}" width="{MAP_W}" height="{MAP_H}">')
+        body.append(f' <layer id="{i}" name="{name}" width="{town.w}" height="{town.h}">')
         body.append('  <data encoding="csv">')
         rows = [",".join(str(int(v)) for v in row) for row in town.layers[name]]
         body.append(",\n".join(rows))
@@ -3038,20 +3081,20 @@ def tmx_text(town: Town, sectors: list[Area]) -> str:
     head = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<map version="1.10" tiledversion="{TILED_VERSION}" orientation="orthogonal" '
-        f'renderorder="right-down" width="{MAP_W}" height="{MAP_H}" tilewidth="{T}" '
+        f'renderorder="right-down" width="{town.w}" height="{town.h}" tilewidth="{T}" '
         f'tileheight="{T}" infinite="0" nextlayerid="{len(LAYERS) + 3}" nextobjectid="{oid}">',
     ]
     return "\n".join(head + body + ["</map>", ""])
 
 
-def tsx_text(ts: Tileset, image_height: int) -> str:
+def tsx_text(ts: Tileset, image_height: int, name: str = TILESET) -> str:
     """The external tileset: image path relative to maps/, blocked=true on blocking tiles."""
     count = image_height // T * COLUMNS
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<tileset version="1.10" tiledversion="{TILED_VERSION}" name="{TILESET}" '
+        f'<tileset version="1.10" tiledversion="{TILED_VERSION}" name="{name}" '
         f'tilewidth="{T}" tileheight="{T}" tilecount="{count}" columns="{COLUMNS}">',
-        f' <image source="../assets/tiles/{TILESET}.png" width="{COLUMNS * T}" '
+        f' <image source="../assets/tiles/{name}.png" width="{COLUMNS * T}" '
         f'height="{image_height}"/>',
     ]
     for i, blocked in enumerate(ts.blocked):
@@ -3108,28 +3151,45 @@ dialogue exemplars' vectors under it. Regenerate with
 """
 
 
-def write_outputs(town: Town, sectors: list[Area], out: Path) -> list[Path]:
-    """Write the map, the tileset, the tile sheet and the licence under out/."""
-    sheet = town.ts.image()
-    files = {
-        out / "maps" / "smallville.tmx": tmx_text(town, sectors).encode("utf-8"),
-        out / "maps" / f"{TILESET}.tsx": tsx_text(town.ts, sheet.shape[0]).encode("utf-8"),
-        out / "assets" / "tiles" / f"{TILESET}.png": png_bytes(sheet),
-        out / "assets" / "LICENSE.md": LICENSE_TEXT.encode("utf-8"),
+def map_files(town: Town, sectors: list[Area], out: Path) -> dict[Path, bytes]:
+    """The map file of one town."""
+    return {out / "maps" / f"{town.layout.name}.tmx": tmx_text(town, sectors).encode("utf-8")}
+
+
+def tileset_files(ts: Tileset, name: str, out: Path) -> dict[Path, bytes]:
+    """The tileset and its sheet, shared by every map drawn with it."""
+    sheet = ts.image()
+    return {
+        out / "maps" / f"{name}.tsx": tsx_text(ts, sheet.shape[0], name).encode("utf-8"),
+        out / "assets" / "tiles" / f"{name}.png": png_bytes(sheet),
     }
+
+
+def write_files(files: dict[Path, bytes]) -> list[Path]:
+    """Write each file atomically; the paths written."""
     for path, data in files.items():
         write_atomic(path, data, make_folder=True)
     return list(files)
 
 
-def build_town() -> tuple[Town, list[Area]]:
-    """Assemble and verify the whole town (no files written)."""
-    town = Town()
-    for y in range(MAP_H):
-        for x in range(MAP_W):
+def write_outputs(town: Town, sectors: list[Area], out: Path) -> list[Path]:
+    """Write the map, the tileset, the tile sheet and the licence under out/."""
+    files = {
+        **map_files(town, sectors, out),
+        **tileset_files(town.ts, TILESET, out),
+        out / "assets" / "LICENSE.md": LICENSE_TEXT.encode("utf-8"),
+    }
+    return write_files(files)
+
+
+def build_town(layout: Layout = SMALLVILLE, ts: Tileset | None = None) -> tuple[Town, list[Area]]:
+    """Assemble and verify one whole town (no files written)."""
+    town = Town(layout, ts)
+    for y in range(town.h):
+        for x in range(town.w):
             town.layers["ground"][y, x] = town.ts.tile("grass", grass_variant(x, y))
     lay_streets(town)
-    buildings = town_buildings()
+    buildings = layout.buildings()
     sectors = [stamp_building(town, b) for b in buildings]
     for b in buildings:
         lead_paths(town, b)
@@ -3153,7 +3213,7 @@ def main(argv: list[str] | None = None) -> int:
     arenas = sum(len(s.children) for s in sectors)
     objects = sum(len(a.children) for s in sectors for a in s.children)
     print(
-        f"{MAP_W}x{MAP_H} tiles, {len(town.ts.pixels)} tile images, {len(sectors)} sectors, "
+        f"{town.w}x{town.h} tiles, {len(town.ts.pixels)} tile images, {len(sectors)} sectors, "
         f"{arenas} arenas, {objects} objects, {len(town.spawns)} spawns "
         f"in {time.perf_counter() - started:.1f}s"
     )
