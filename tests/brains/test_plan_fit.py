@@ -43,7 +43,7 @@ def resident(name: str) -> Resident:
 
 
 def places_in(sector: str) -> tuple[Place, ...]:
-    """The spots of a sector as the architecture lists them (cognition.spots_in)."""
+    """The spots of a sector as the architecture lists them (game.mind.jobs.where.spots_in)."""
     t, out = town(), []
     for arena in t.children(sector):
         things = list(t.children(arena.address))

@@ -1,0 +1,103 @@
+"""What a person always has at hand, whatever retrieval ranks: promises, purposes, plans,
+the events one knows of, and news one has just been told.
+
+Shared by planning, conversation and interviews, so each grounds its answer the same way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.core.clock import hours_since_epoch
+from game.core.records import Event, FactKind, MemoryKind, MemoryRecord, Source
+from game.mind.agent import AgentSnapshot
+from game.mind.jobs.common import Mind
+
+FRESH_HOURS = 36  # how long something an outsider said stays on one's mind to pass on
+FRESH_CLAIMS = 2
+
+
+def fresh_claims(snap: AgentSnapshot) -> list[MemoryRecord]:
+    """The newest claims from outside the town's own talk (the visitor's words, a notice,
+    and those passed on from them), heard lately: news one has just been told is on one's
+    mind when one next talks, as it is for a person, whatever the news retrieval ranks."""
+    since = hours_since_epoch(snap.now) - FRESH_HOURS
+    facts_, hours = snap.memory.facts, snap.memory.created
+    found = [
+        i for i, f in enumerate(facts_)
+        if f.kind is FactKind.CLAIM and hours[i] >= since and not f.private
+        and f.first_source in (Source.VISITOR, Source.NOTICE)
+    ]  # fmt: skip
+    return snap.memory.records(found[-FRESH_CLAIMS:])
+
+
+def grounded(mind: Mind, snap: AgentSnapshot, records: list[MemoryRecord]) -> list[MemoryRecord]:
+    """Retrieved memories plus what a person always has at hand when asked about its days:
+    the latest plans and the events it knows of (interviews and the visitor's chat)."""
+    seen = {r.index for r in records}
+    extra = [
+        r for r in [*latest_plans(mind, snap), *event_facts(mind, snap)] if r.index not in seen
+    ]
+    return [*records, *dict((r.index, r) for r in extra).values()]
+
+
+def event_facts(mind: Mind, snap: AgentSnapshot) -> list[MemoryRecord]:
+    """Per event the memory names: the latest memory naming it, the resident's own answer,
+    and (once it has begun) what the resident did and saw there, so an event asked about
+    after it ended is answered in the past tense even when retrieval misses it."""
+    if not mind.settings.ablation.memory:
+        return []
+    facts_ = snap.memory.facts
+    events = {f.intent: f.event for f in facts_ if f.event is not None and f.intent}
+    found: list[int] = []
+    for intent, event in events.items():
+        tagged = [i for i, f in enumerate(facts_) if f.intent == intent]
+        named = [i for i in tagged if facts_[i].event is not None]
+        answers = [i for i in tagged if facts_[i].rsvp is not None]
+        found += named[-1:] + answers[-1:]
+        if event.start <= snap.now:
+            found += _at_event(snap, intent, event)
+    return snap.memory.records(dict.fromkeys(found))
+
+
+def _at_event(snap: AgentSnapshot, intent: str, event: Event) -> list[int]:
+    """One's own action for the event, and up to four people seen there."""
+    facts_, hours = snap.memory.facts, snap.memory.created
+    begin, end = hours_since_epoch(event.start), hours_since_epoch(event.end)
+    during = [int(i) for i in np.flatnonzero((hours >= begin) & (hours < end))]
+    own = [i for i in during if facts_[i].kind is FactKind.DOING and facts_[i].intent == intent]
+    seen, people = [], set()
+    for i in during:
+        f = facts_[i]
+        if f.kind is FactKind.DOING and f.source is Source.SEEN and f.subject not in people:
+            people.add(f.subject)
+            seen.append(i)
+    return own[:1] + seen[:4]
+
+
+def commitments(snap: AgentSnapshot) -> list[MemoryRecord]:
+    """The resident's own answers to events still to come, and its own intentions (a
+    campaign, a party it hosts): a promise or a purpose is always at hand when it plans,
+    as it would be for a person, however long ago it was first remembered."""
+    me, now = snap.persona.name, snap.now
+    found = [
+        i for i, f in enumerate(snap.memory.facts)
+        if f.rsvp is not None and f.event is not None and f.event.end > now
+    ]  # fmt: skip
+    own = {}
+    for i, f in enumerate(snap.memory.facts):
+        mine = f.subject == me or (f.event is not None and f.event.host == me)
+        stated = f.kind is FactKind.STATEMENT and f.source in (Source.SEED, Source.SELF)
+        ahead = f.event is None or f.event.end > now
+        if f.intent and mine and stated and ahead and not f.private and f.rsvp is None:
+            own.setdefault(f.intent, i)
+    return snap.memory.records([*found[-4:], *list(own.values())[:2]])
+
+
+def latest_plans(mind: Mind, snap: AgentSnapshot, n: int = 3) -> list[MemoryRecord]:
+    """The newest plan memories (today's and yesterday's): what one did and means to do is
+    always at hand when asked about one's day, as it is for a person."""
+    if not mind.settings.ablation.memory or not mind.settings.ablation.planning:
+        return []
+    found = np.flatnonzero(snap.memory.mask([MemoryKind.PLAN]))[-n:]
+    return snap.memory.records(int(i) for i in found)

@@ -1,0 +1,145 @@
+"""NEXT_ACTION: the plan item covering now, decomposed just in time, becomes an action."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from game.brains.questions import ActionDetails, DecomposeHours, DecomposeSteps, Emoji, Spot
+from game.core.clock import next_time
+from game.core.records import ActionKind, MemoryKind, PlanItem, Source
+from game.mind import facts
+from game.mind.agent import Action, AgentSnapshot
+from game.mind.effects import NextAction
+from game.mind.jobs.common import Mind, Note, Surroundings, context, new_memories
+from game.mind.jobs.recall import recall
+from game.mind.jobs.where import ground, spots_in, until_closing
+from game.mind.plan import DayPlan, fit_to_span
+from game.world.town import AreaKind, split
+
+
+def _details(mind: Mind, snap: AgentSnapshot, world: Surroundings, item: PlanItem, address: str):
+    """The object's state and the bubble: from the plan item when its planner said them,
+    else asked (one question for both when there is an object)."""
+    area = world.town.areas.get(address)
+    if area is None or area.kind is not AreaKind.OBJECT:
+        emoji = item.emoji or mind.brain.ask(Emoji(snap.persona, item.description))
+        return "", emoji
+    if item.state and item.emoji and item.place == address:
+        return item.state, item.emoji
+    old = world.states.get(address, area.default_state)
+    found = mind.brain.ask(ActionDetails(snap.persona, item.description, area.name, old))
+    return found.state, found.emoji
+
+
+def make_action(
+    mind: Mind,
+    snap: AgentSnapshot,
+    world: Surroundings,
+    item: PlanItem,
+    kind: ActionKind = ActionKind.PLAN,
+    address: str = "",
+) -> Action:
+    address = address or ground(mind, snap, world, item.description, item.place)
+    state, emoji = _details(mind, snap, world, item, address)
+    end = until_closing(snap, world, address, max(item.end, snap.now + timedelta(minutes=1)))
+    return Action(
+        item.description,
+        address,
+        snap.now,
+        end,
+        kind,
+        emoji,
+        state.strip()[:60],
+        importance=item.importance,
+    )
+
+
+def sleep_action(mind: Mind, snap: AgentSnapshot) -> Action:
+    """Asleep until the plan's next item if it has one (a gap in a day is never a night),
+    else until the persona's usual waking time."""
+    wake = next_time(snap.now + timedelta(minutes=1), snap.persona.wake)
+    planned = snap.plan.next_start(snap.now)
+    if planned is not None and planned < wake:
+        wake = planned
+    details = mind.brain.ask(ActionDetails(snap.persona, "sleeping", "bed", "idle"))
+    return Action(
+        "sleeping", snap.persona.bed, snap.now, wake, ActionKind.SLEEP, "😴", details.state
+    )
+
+
+def _decomposed(
+    mind: Mind, snap: AgentSnapshot, world: Surroundings
+) -> tuple[DayPlan, PlanItem | None, PlanItem | None]:
+    """The plan with the item covering now decomposed down to an action, just in time;
+    also the broad item that action belongs to."""
+    plan = snap.plan
+    b, h, a = plan.locate(snap.now)
+    if b is None:
+        return plan, None, None
+    broad = plan.broad[b]
+    if h is None:
+        plan = _hours(mind, snap, world, plan, b)
+        b, h, a = plan.locate(snap.now)
+    if a is None:
+        hour = plan.hours[b][h]
+        acts = [hour]
+        if hour.minutes > 15:
+            records, _ = recall(mind, snap, [hour.description], k=5)
+            ctx = context(snap, world.town, records)
+            spots = _item_spots(snap, world, hour)
+            acts = fit_to_span(hour, mind.brain.ask(DecomposeSteps(ctx, hour, spots)))
+        plan = plan.with_actions(b, h, acts)
+        b, h, a = plan.locate(snap.now)
+    return plan, plan.actions[(b, h)][a], broad
+
+
+def _hours(mind: Mind, snap: AgentSnapshot, world: Surroundings, plan: DayPlan, b: int) -> DayPlan:
+    """A broad item split into hours; the actions of the hours whose answer gave them are
+    laid in at once (a model plans an item's hours and actions in one request)."""
+    broad = plan.broad[b]
+    if broad.minutes <= 60:
+        return plan.with_hours(b, [broad])
+    records, _ = recall(mind, snap, [broad.description], k=5)
+    ctx = context(snap, world.town, records)
+    chunks = mind.brain.ask(DecomposeHours(ctx, broad, _item_spots(snap, world, broad)))
+    hours = fit_to_span(broad, [c.item for c in chunks])
+    plan = plan.with_hours(b, hours)
+    if len(hours) == len(chunks):
+        for h, (hour, chunk) in enumerate(zip(hours, chunks, strict=True)):
+            if chunk.steps and hour.minutes > 15:
+                plan = plan.with_actions(b, h, fit_to_span(hour, chunk.steps))
+    return plan
+
+
+def _item_spots(snap: AgentSnapshot, world: Surroundings, item: PlanItem) -> tuple[Spot, ...]:
+    """The spots of the sector an item happens in (else where the agent is, else home)."""
+    sector = split(item.place or snap.location)[0] if (item.place or snap.location) else ""
+    if sector not in world.town.areas:
+        sector = snap.persona.home
+    return tuple(s for s in spots_in(snap, world, sector) if not _others_room(s, snap))
+
+
+def _others_room(spot: Spot, snap: AgentSnapshot) -> bool:
+    """Another resident's private room ('Klaus Mueller's room' for Maria)."""
+    p = snap.persona
+    arena = spot.arena
+    return "'s " in arena and not (arena.startswith(p.name) or arena.startswith(p.first_name))
+
+
+def _unplanned(snap: AgentSnapshot) -> DayPlan:
+    """Without planning (an ablation) the agent decides an hour at a time."""
+    item = PlanItem(f"{snap.persona.name} decides what to do next", snap.now, 60)
+    return DayPlan(snap.now.date().isoformat(), (item,))
+
+
+def next_action_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> NextAction:
+    if not snap.plan.broad and not mind.settings.ablation.planning:
+        snap = replace(snap, plan=_unplanned(snap))
+    plan, item, broad = _decomposed(mind, snap, world)
+    action = sleep_action(mind, snap) if item is None else make_action(mind, snap, world, item)
+    parent = broad.description if broad is not None else ""
+    intent = item.intent if item is not None else ""
+    fact = facts.doing(snap.name, action.description, Source.SELF, parent, intent)
+    note = Note(MemoryKind.OBSERVATION, fact, known=action.importance)
+    return NextAction(snap.name, new_memories(mind, snap, [note]), plan=plan, action=action)
