@@ -153,7 +153,9 @@ JOBS = (
 RETIRED = ("retired teacher", "retired nurse", "retired engineer", "retired postman",
            "retired shopkeeper", "retired bus driver", "retired accountant", "retired chef")
 HOME_JOBS = ("writer", "software developer", "illustrator", "translator", "accountant",
-             "architect", "music teacher", "tailor")
+             "architect", "music teacher", "tailor", "photographer", "web designer",
+             "potter", "jewellery maker", "freelance editor", "online tutor", "carpenter",
+             "electrician", "plumber", "bookkeeper", "podcaster", "seamstress")
 STUDENT = Job("student at Oak Hill College", "Oak Hill College:library:library tables",
               "09:00", "16:00", "studying")
 LUNCH = ("Hobbs Cafe", "The Copper Kettle Diner", "Bluebell Bakery", "Johnson Park")
@@ -327,7 +329,7 @@ def assign_jobs(rng: random.Random, people: list[Person], size: int) -> None:
             p.job, p.occupation = STUDENT, STUDENT.occupation
         elif p.age >= 68 or (p.age >= 62 and rng.random() < 0.5):
             p.job, p.occupation = None, rng.choice(RETIRED)
-        elif posts and rng.random() < 0.8:
+        elif posts and rng.random() < 0.9:
             p.job = posts.pop()
             p.occupation = p.job.occupation
         else:
