@@ -25,6 +25,8 @@ DOCTOR_ROW = 22  # the doctor's line pushes the rest of the screen down by this 
 COMPACT_BELOW = 640  # window heights below this get the tighter header
 BLURB = {
     "smallville": "the whole town: 25 residents",
+    "smallville100": "a bigger town: 100 residents, a second street of shops",
+    "smallville500": "500 residents, for headless studies (slow in the window)",
     "three": "a quiet start: Isabella, Klaus and Maria",
 }
 
@@ -86,6 +88,10 @@ def save_about(info: SaveInfo) -> str:
 
 
 def scenario_blurb(name: str) -> str:
+    """What a scenario holds, in a few words: its own blurb, else its count of residents
+    (read only then: the 500 town's file takes seconds to check)."""
+    if name in BLURB:
+        return BLURB[name]
     try:
         count = len(load_scenario(name).residents)
     except SmallvilleError:
