@@ -166,3 +166,61 @@ def test_recording_on_a_full_disk_stops_recording_and_says_so(full_disk, caplog)
     assert [r.getMessage() for r in caplog.records] == [cache.unwritable]
     assert cache.get("first") == {"content": "kept"}
     cache.close()
+
+
+def test_the_null_device_is_written_to_as_nothing_and_stays_a_device():
+    """As root, `run --report /dev/null` renamed a plain file over /dev/null."""
+    if not stat.S_ISCHR(os.stat(os.devnull).st_mode):
+        pytest.skip("no null device here")
+    write_atomic(os.devnull, "a report")
+    check_writable(os.devnull)
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+def test_a_pipe_at_the_name_is_refused_and_stays_a_pipe(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    target = tmp_path / "report.json"
+    os.mkfifo(target)
+    with pytest.raises(FileProblem, match="not a regular file"):
+        write_atomic(target, "{}")
+    assert stat.S_ISFIFO(os.stat(target).st_mode)
+    assert leftovers(tmp_path) == []
+
+
+KILLED_WRITER = """
+import os, sys, time
+from game.core.files import atomic_file
+with atomic_file(sys.argv[1]) as out:
+    out.write(b"half")
+    print(out.path, flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_temp_left_by_a_killed_writer_is_swept_by_the_next_write(tmp_path):
+    """A real process killed (SIGKILL) inside its write leaves its temp; the next write of
+    that file removes it once it is stale, and only temps of that file, by our pattern."""
+    import subprocess
+    import sys
+    import time
+
+    target = tmp_path / "report.json"
+    writer = subprocess.Popen(
+        [sys.executable, "-c", KILLED_WRITER, str(target)], stdout=subprocess.PIPE, text=True
+    )
+    temp = writer.stdout.readline().strip()
+    writer.kill()
+    writer.wait()
+    writer.stdout.close()
+    assert os.path.basename(temp) in leftovers(tmp_path) and not target.exists()
+    fresh = tmp_path / ".report.json.freshone.tmp"
+    other = tmp_path / ".notes.json.abcdefgh.tmp"
+    for path in (fresh, other):
+        path.write_text("someone's")
+    old = time.time() - files.STALE_SECONDS - 60
+    for path in (temp, other):
+        os.utime(path, (old, old))
+    write_atomic(target, "{}")
+    assert leftovers(tmp_path) == sorted([fresh.name, other.name])  # a writer may be at work
+    assert target.read_text() == "{}"

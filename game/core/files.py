@@ -9,7 +9,13 @@ screenshots, the config file, play preferences, the caches) goes through `atomic
 - the temporary file is flushed to disk (fsync) and renamed over the target (os.replace),
   so a full disk, a kill or a crash leaves the old file or the new one, never a 0-byte or
   half file where a good one was;
-- a target that is a symbolic link is refused rather than replaced;
+- a target that is a symbolic link is refused rather than replaced, and so is one that is
+  no regular file (a device, a pipe): as root, renaming over `--report /dev/null` made
+  /dev/null a plain file for every program on the machine. `os.devnull` itself is taken
+  to mean "keep nothing": the bytes are dropped and nothing is renamed;
+- the temporary files of that same target which a killed writer left behind (only our
+  own name pattern for it, only regular files, only ones older than STALE_SECONDS, so a
+  writer still at work keeps its own) are removed after each commit;
 - any OSError becomes a FileProblem naming the file and the cause, which the command line
   prints as one line and exits 1.
 """
@@ -20,8 +26,10 @@ import contextlib
 import errno
 import io
 import os
+import re
 import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +46,7 @@ def _umask() -> int:
 
 
 _UMASK = _umask()
+STALE_SECONDS = 15 * 60  # a temporary file this old is no writer's at work: a killed one's
 
 
 def cause(exc: OSError) -> str:
@@ -92,11 +101,26 @@ class AtomicFile(io.RawIOBase):
 
 
 def _refuse_non_file(target: Path) -> None:
-    """A link is never written through nor replaced; a folder is no file to replace."""
+    """A link is never written through nor replaced; a folder is no file to replace, and
+    neither is a device or a pipe (renaming over one replaces it for every program)."""
     if os.path.islink(target):
         raise FileProblem(target, "it is a symbolic link; the game does not write through links")
     if os.path.isdir(target):
         raise FileProblem(target, "it is a folder")
+    try:
+        mode = os.stat(target, follow_symlinks=False).st_mode
+    except OSError:
+        return  # not there yet (or not ours to see): the write itself will say
+    if not stat.S_ISREG(mode):
+        raise FileProblem(target, "it is not a regular file (a device, pipe or socket)")
+
+
+def discards(target: Path) -> bool:
+    """Whether `target` is the system's null device: a writer asked to keep nothing."""
+    try:
+        return os.path.samefile(target, os.devnull)
+    except OSError:
+        return False
 
 
 def _make_folder(folder: Path, target: Path) -> None:
@@ -106,10 +130,14 @@ def _make_folder(folder: Path, target: Path) -> None:
         raise FileProblem(target, f"cannot make its folder {folder}: {cause(exc)}") from None
 
 
+def _temp_prefix(target: Path) -> str:
+    return f".{target.name[:80]}."
+
+
 def _open_temp(target: Path) -> tuple[int, str]:
     folder = target.parent
     try:
-        return tempfile.mkstemp(dir=folder, prefix=f".{target.name[:80]}.", suffix=".tmp")
+        return tempfile.mkstemp(dir=folder, prefix=_temp_prefix(target), suffix=".tmp")
     except FileNotFoundError:
         raise FileProblem(target, f"the folder {folder} does not exist") from None
     except OSError as exc:
@@ -150,6 +178,13 @@ def atomic_file(
     and cache folders, never a folder a person typed). Raises FileProblem; an error of the
     caller's own inside the block keeps its type."""
     target = Path(path)
+    if discards(target):
+        sink = AtomicFile(os.open(os.devnull, os.O_WRONLY), os.devnull)
+        try:
+            yield sink
+        finally:
+            sink.close()
+        return
     _refuse_non_file(target)
     if make_folder:
         _make_folder(target.parent, target)
@@ -169,6 +204,32 @@ def atomic_file(
             out.close()
             _unlink(tmp)
     _sync_folder(target.parent)
+    sweep_stale(target)
+
+
+def sweep_stale(target: Path, now: float | None = None) -> list[str]:
+    """Remove the temporary files of `target` a killed writer left (kill -9 between
+    mkstemp and the rename): our exact name pattern for that target (mkstemp's eight
+    characters), regular files (never a link), older than STALE_SECONDS. Best effort:
+    a file that will not go stays for the next write. Returns the names removed."""
+    pattern = re.compile(re.escape(_temp_prefix(target)) + r"[a-z0-9_]{8}\.tmp")
+    cutoff = (time.time() if now is None else now) - STALE_SECONDS
+    gone = []
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return gone
+    for entry in entries:
+        if not pattern.fullmatch(entry.name):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(st.st_mode) and st.st_mtime < cutoff:
+                os.unlink(entry.path)
+                gone.append(entry.name)
+        except OSError:
+            continue
+    return gone
 
 
 def _commit(out: AtomicFile, tmp: str, target: Path, private: bool) -> None:
@@ -208,6 +269,8 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     folder, a link), so a long command fails before its work rather than after it. A full
     disk is only found when the bytes are written."""
     target = Path(path)
+    if discards(target):
+        return
     _refuse_non_file(target)
     fd, tmp = _open_temp(target)
     os.close(fd)
