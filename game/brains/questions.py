@@ -3,7 +3,7 @@
 A question is a frozen dataclass of its arguments, subclassing `Question[Answer]` with the
 type of its answer. Both brains read the same fields: the scripted brain through its rule
 for the class (game/brains/scripted/rules.py), the model brain through its prompt spec
-(game/brains/llm/specs.py) and template (game/brains/prompts/). A question checks its
+(game/brains/llm/specs/) and template (game/brains/prompts/). A question checks its
 fields against their annotations when it is built, so a wrong argument fails at the call
 that builds it, never halfway through a run inside a worker thread.
 
