@@ -7,9 +7,6 @@ from game.core.blas import one_blas_thread
 one_blas_thread()  # before numpy loads: its BLAS threads would fight the cognition pool
 
 from game.cli import main  # noqa: E402
-from game.core.terminal import clean_terminal  # noqa: E402
 
 if __name__ == "__main__":
-    with clean_terminal():  # names and answers from files and models: no raw escapes
-        code = main()
-    sys.exit(code)
+    sys.exit(main())  # through the cleaned terminal (game/cli.py): no raw escapes

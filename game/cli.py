@@ -123,6 +123,9 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         line.end()
         sim.close()  # and the brain: its audit log and cache are flushed
+    for problem in unwritten(sim.mind.brain):  # said as it happened; the exit code says it too
+        problems.append(problem)
+        say(f"error: {problem}")
     wall = time.perf_counter() - began
     report = build_report(sim, start, wall, sim.brain_name, timer.per_day())
     report["problems"] = problems
@@ -195,6 +198,24 @@ def _write_report(report: dict, path: str | None, problems: list[str]) -> None:
         print(text)
         return
     say(f"report written to {path}")
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's last flush into the closed
+    pipe does not print a traceback of its own (as the Python docs advise)."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.__stdout__.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def unwritten(brain) -> list[str]:
+    """What a model brain could not write of what it was asked to keep (its audit log,
+    its --record recording, on a full disk): a run that lost them exits 1, not 0."""
+    return [str(p) for p in (getattr(brain, "unwritten", None) or ()) if p]
 
 
 def _stop_if_fatal(sim) -> None:
@@ -303,7 +324,9 @@ def build_parser() -> argparse.ArgumentParser:
         "With no command, opens the game (play).",
         formatter_class=_formatter,
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND ...", title="commands")
+    sub = parser.add_subparsers(  # prog: "main.py run ...", not the usage line's text
+        dest="command", metavar="COMMAND ...", title="commands", prog="main.py"
+    )
     _add_play(sub)
     _add_replay(sub)
     config = sub.add_parser(
@@ -315,7 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_llm_arguments(config, with_brain=True)
     add_talk_arguments(config)
     config.set_defaults(handler=_config)
-    register(sub)  # saves, interview, evaluate
+    register(sub)  # saves, interview, evaluate, study, results
     run = sub.add_parser(
         "run", help="run the town headless and write a report", formatter_class=_formatter
     )
@@ -391,6 +414,15 @@ def _add_replay(sub) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Every way in (main.py, a test, a script importing this) writes through the cleaned
+    terminal: nothing from a file or a model repaints it (it was main.py's alone)."""
+    from game.core.terminal import clean_terminal
+
+    with clean_terminal():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv) or ["play"])
     handler: Handler | None = getattr(args, "handler", None)
@@ -401,6 +433,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except FileProblem as exc:
         say(f"error: {exc}")
+        return 1
+    except BrokenPipeError:  # the reader went away (`saves | head -1`): nothing to tell it
+        _drop_stdout()
         return 1
     except OSError as exc:  # a reader or writer not yet given its FileProblem: still one line
         from game.core.files import cause

@@ -242,3 +242,34 @@ def test_a_script_runs_and_the_report_says_what_it_did(tmp_path):
         (1, "set_state", "2023-02-13 04:30:00")
     ]
     assert [n["line"] for n in done["not_reached"]] == [2]
+
+
+def test_every_entry_prints_through_the_cleaned_terminal(capsys, monkeypatch):
+    """game.cli.main called directly (not through main.py) cleaned nothing it printed."""
+    import game.world.describe as describe
+    from game.cli import main as cli_main
+
+    monkeypatch.setattr(describe, "describe_tree", lambda town: "evil\x1b[2J\x07\u202eeliv")
+    assert cli_main(["town", "--scenario", "three"]) == 0
+    out = capsys.readouterr().out
+    assert "evil" in out and not any(c in out for c in "\x1b\x07\u202e")
+
+
+def test_a_subcommands_usage_names_it_after_main_py(tmp_path):
+    usage = main("interview", "--help", data=tmp_path).stdout.splitlines()[0]
+    assert usage.startswith("usage: main.py interview [-h] --load LOAD"), usage
+
+
+def test_a_reader_that_goes_away_is_no_error(tmp_path):
+    """`town | head -1` printed 'error: Broken pipe' (the reader gone: a closed pipe)."""
+    env = {**os.environ, "SMALLVILLE_DATA": str(tmp_path)}
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "main.py", "town", "--scenario", "smallville"],
+            cwd=ROOT, env=env, stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    assert done.stderr == "" and done.returncode == 1

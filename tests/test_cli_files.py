@@ -184,3 +184,34 @@ def test_an_unreadable_input_is_one_line_and_exit_1(tmp_path, capsys):
     assert main(args) == 1
     line = one_error(capsys, "cannot read the script", str(script))
     assert line.endswith("No such file or directory")
+
+
+def test_a_recording_and_audit_log_that_fill_the_disk_end_the_run_with_exit_1(
+    full_disk, tmp_path, capsys, monkeypatch
+):
+    """`run --record` whose disk filled midway said so once, then exited 0; the audit log
+    ended with half a line. Now: exit 1, each problem named, the log whole lines only."""
+    if not full_disk.real:
+        pytest.skip("SQLite writes past the writer's seam: only a real full disk fills it")
+    sys.path.insert(0, str(ROOT / "tests" / "brains"))
+    from protocol_server import ProtocolServer
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    (full_disk.folder / "ballast").write_bytes(b"\0" * 150_000)  # room for a few answers
+    cache, audit = full_disk.folder / "llm.sqlite3", full_disk.folder / "audit.jsonl"
+    with ProtocolServer(latency=0) as server:
+        code = main(
+            ["run", "--scenario", "three", "--hours", "0.2", "--quiet", "--brain", "llm",
+             "--base-url", server.url, "--model", "m", "--record", "--cache-file", str(cache),
+             "--audit-log", str(audit), "--report", str(tmp_path / "r.json")]
+        )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "Traceback" not in err
+    problems = json.loads((tmp_path / "r.json").read_text())["problems"]
+    assert any("cannot record into" in p and "full" in p for p in problems), problems
+    assert any("audit log cannot be written" in p for p in problems), problems
+    assert audit.read_bytes().endswith(b"\n")
+    from game.brains.audit import read_audit
+
+    assert read_audit(audit)  # whole lines, each one JSON

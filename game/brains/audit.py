@@ -8,8 +8,10 @@ second guard every line passes through `redact`, which blanks any secret it was 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
 import threading
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -18,7 +20,15 @@ from typing import Any
 
 from game.core.text import USERINFO, public_url, url_secrets
 
-__all__ = ["REDACTED", "AuditLog", "clipped", "public_url", "redact", "url_secrets"]
+__all__ = [
+    "REDACTED",
+    "AuditLog",
+    "clipped",
+    "public_url",
+    "read_audit",
+    "redact",
+    "url_secrets",
+]
 
 log = logging.getLogger("smallville.llm")
 
@@ -55,7 +65,10 @@ class AuditLog:
 
     Bounded: each string is clipped to MAX_FIELD characters and the file rolls to
     `<name>.1` (one generation kept) past `max_bytes`. A folder that cannot be written
-    (read-only, full) turns the log off with `problem` set, never the run."""
+    (read-only, full) turns the log off with `problem` set, never the run. A line goes
+    out in one unbuffered append; one that a full disk cuts short is cut off again, so the
+    file is whole lines only (a buffered file left half a line, and could finish it
+    later when it was collected)."""
 
     def __init__(
         self, path: Path | None, secrets: Iterable[str] = (), max_bytes: int = MAX_BYTES
@@ -65,7 +78,7 @@ class AuditLog:
         self.max_bytes = max(1000, max_bytes)
         self._secrets = tuple(s for s in secrets if s)
         self._lock = threading.Lock()
-        self._file = None
+        self._fd: int | None = None
         self._size = 0
         if path is not None:
             self._open()
@@ -74,47 +87,84 @@ class AuditLog:
         assert self.path is not None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("a", encoding="utf-8")
-            self._size = self.path.stat().st_size
+            self._fd = _open_append(self.path)
+            self._size = os.fstat(self._fd).st_size
         except OSError as exc:
             self._off(exc)
 
     def _off(self, exc: OSError) -> None:
-        self._file = None
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
         self.problem = f"the audit log cannot be written ({self.path}: {exc.strerror or exc})"
         log.warning("%s", self.problem)
 
     def write(self, record: dict[str, Any]) -> None:
-        if self._file is None:
+        if self._fd is None:
             return
         line = json.dumps(
             {"time": datetime.now(UTC).isoformat(timespec="milliseconds"), **clipped(record)},
             ensure_ascii=False,
             default=str,
         )
-        line = redact(line, self._secrets)
+        data = (redact(line, self._secrets) + "\n").encode("utf-8")
         with self._lock:
-            if self._file is None:
+            if self._fd is None:
                 return
             try:
-                if self._size + len(line) > self.max_bytes:
+                if self._size + len(data) > self.max_bytes:
                     self._roll()
-                self._file.write(line + "\n")
-                self._file.flush()
-                self._size += len(line.encode("utf-8")) + 1
+                self._append(data)
             except OSError as exc:
                 self._off(exc)
 
+    def _append(self, data: bytes) -> None:
+        """All of `data` at the end, or the file cut back to where it ended before."""
+        assert self._fd is not None
+        before = os.fstat(self._fd).st_size  # another writer's lines too, if it has one
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, before)
+            raise
+        self._size = before + len(data)
+
     def _roll(self) -> None:
         """The full file becomes <name>.1 (replacing the one before); a new one starts."""
-        assert self._file is not None and self.path is not None
-        self._file.close()
+        assert self._fd is not None and self.path is not None
+        os.close(self._fd)
+        self._fd = None
         self.path.replace(self.path.with_name(self.path.name + ".1"))
-        self._file = self.path.open("a", encoding="utf-8")
+        self._fd = _open_append(self.path)
         self._size = 0
 
     def close(self) -> None:
         with self._lock:
-            if self._file is not None:
-                self._file.close()
-                self._file = None
+            fd, self._fd = self._fd, None
+            if fd is not None:
+                os.close(fd)
+
+
+def _open_append(path: Path) -> int:
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+    return os.open(path, flags, 0o644)
+
+
+def read_audit(path: Path | str) -> list[dict[str, Any]]:
+    """The log's records, for the tools that read it: whole lines only. A last line with
+    no newline (a writer killed midway, or a log from before lines were cut back) and any
+    line that is not a JSON object are passed over, never a crash."""
+    data = Path(path).read_bytes()
+    records = []
+    for raw in data.split(b"\n")[:-1]:
+        try:
+            record = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+    return records

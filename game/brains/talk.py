@@ -113,6 +113,10 @@ class TalkBrain:
     def fatal(self) -> str:
         return str(getattr(self.model_brain, "fatal", "") or "")
 
+    @property
+    def unwritten(self) -> list[str]:
+        return list(getattr(self.model_brain, "unwritten", None) or ())
+
     def usage(self) -> dict[str, Any]:
         """The model's usage (requests by question: the proof of what was asked) and the
         talk section: which brain talks, and who gave how many answers of each kind."""

@@ -99,3 +99,38 @@ def test_url_passwords_and_reversed_keys_are_redacted():
         f"cannot reach {url}; key ssap-terc3s; yek-terces", url_secrets(url) + ["secret-key"]
     )
     assert "s3cret-pass" not in line and "ssap-terc3s" not in line and "yek-terces" not in line
+
+
+def test_a_full_disk_leaves_the_audit_log_whole_lines_and_turns_it_off(tmp_path, monkeypatch):
+    """A buffered file left half a line when the disk filled. A write that fails midway
+    (a few bytes out, then ENOSPC) is cut back off."""
+    import errno
+    import os
+
+    import game.brains.audit as audit
+
+    path = tmp_path / "audit.jsonl"
+    log = AuditLog(path)
+    log.write({"question": "first"})
+    real = os.write
+
+    def full(fd: int, data) -> int:
+        if len(data) > 8:
+            return real(fd, bytes(data[:8]))
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(audit.os, "write", full)
+    log.write({"question": "second", "answer": "x" * 500})
+    monkeypatch.setattr(audit.os, "write", real)
+    log.write({"question": "third"})  # the log is off: nothing more
+    log.close()
+    assert "cannot be written" in log.problem
+    assert [r["question"] for r in lines(path)] == ["first"]
+
+
+def test_a_reader_passes_over_a_half_last_line_and_damaged_lines(tmp_path):
+    from game.brains.audit import read_audit
+
+    path = tmp_path / "audit.jsonl"
+    path.write_bytes(b'{"question": "a"}\nnot json\n[1]\n{"question": "b"}\n{"question": "c", "ans')
+    assert [r["question"] for r in read_audit(path)] == ["a", "b"]

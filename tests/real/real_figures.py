@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from game.brains.audit import read_audit  # noqa: E402
 from game.brains.llm.jsontext import Invalid, extract_json  # noqa: E402
 
 
@@ -91,7 +92,8 @@ class Tally:
 
 
 def read(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    """Whole lines only: a run killed midway may end its log with half a line."""
+    return read_audit(path)
 
 
 def figures(lines: list[dict[str, Any]]) -> dict[str, Any]:

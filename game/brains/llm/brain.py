@@ -139,6 +139,13 @@ class LLMBrain:
     def fatal(self) -> str:
         return self.client.fatal
 
+    @property
+    def unwritten(self) -> list[str]:
+        """Files the run asked for that could not be written whole (a full disk under the
+        audit log or the recording): the run goes on, but must not end as a success."""
+        recording = self.cache.unwritable if self.cache is not None else ""
+        return [p for p in (self.audit.problem, recording) if p]
+
     def notify(self, message: str) -> None:
         with self._notice_lock:
             if message in self.notices:
