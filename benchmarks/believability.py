@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.outputs import writable, written  # noqa: E402
 from game.sim.study import study, table  # noqa: E402
 
 
@@ -38,6 +39,7 @@ def main() -> None:
     parser.add_argument("--scenario", default="smallville")
     parser.add_argument("--report", help="also write every evaluation here (JSON)")
     args = parser.parse_args()
+    writable(args.report)  # before the seeds' runs, not after
     seeds = [int(s) for s in args.seeds.split(",")]
     began = time.perf_counter()
 
@@ -50,7 +52,7 @@ def main() -> None:
     if args.report:
         evaluations = [r.to_json() | {"seed": s} for s, r in zip(seeds, results, strict=True)]
         doc = {"evaluations": evaluations, "summary": [r.to_json() for r in rows]}
-        Path(args.report).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        written(args.report, json.dumps(doc, indent=1) + "\n")
     print(table(rows))
     out: dict = {"benchmark": "believability", "seeds": seeds, "game_hours": args.hours}
     for row in rows:

@@ -46,6 +46,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.outputs import writable, written  # noqa: E402
 from game.core.records import FactKind, Rsvp, Source  # noqa: E402
 from game.sim import measures  # noqa: E402
 from game.sim.evaluation import ask_many  # noqa: E402
@@ -1275,13 +1276,14 @@ def main() -> None:
                         help="question set (default: the main set; data/conversation_heldout.json "
                              "was written without reading the answering code)")  # fmt: skip
     args = parser.parse_args()
+    writable(args.rows)  # before hours of running, not after
     doc, tally = load_questions(args.questions), Tally()
     note(f"{len(doc['questions'])} questions, {len(doc['followups'])} follow-up pairs")
     runs = [run_seed(seed, args, doc, tally) for seed in args.seeds]
     summary = report(runs, tally)
-    if args.rows:
-        with open(args.rows, "w", encoding="utf-8") as out:
-            out.writelines(json.dumps(q) + "\n" for q in [*tally.quotes, *tally.followup_rows])
+    if args.rows:  # whole or not at all, as every file the game writes (game/core/files.py)
+        rows = "".join(json.dumps(q) + "\n" for q in [*tally.quotes, *tally.followup_rows])
+        written(args.rows, rows)
     print_human(summary)
     print(json.dumps(summary))
 
