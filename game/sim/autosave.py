@@ -537,6 +537,19 @@ class Autosaver:
         """The save this game autosaves under ('' until it has taken one)."""
         return self._claim.folder.name if self._claim is not None else ""
 
+    def holds(self, folder: Path) -> bool:
+        """Whether `folder` is the autosave folder this game holds (its lock is ours for
+        the game, so any other writer there, this game's F5 included, would wait on it)."""
+        return self._claim is not None and self._claim.holds(folder)
+
+    def now(self) -> bool:
+        """An autosave at once (F5 into this game's own autosave folder); False while one
+        is still being written, whose report comes as usual."""
+        if not self.enabled or self._future is not None:
+            return False
+        self.start()
+        return True
+
     def due(self) -> bool:
         elapsed = (self.sim.now - self.last).total_seconds()
         return self.enabled and elapsed >= self.minutes * 60

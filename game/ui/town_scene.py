@@ -271,11 +271,38 @@ class TownScene(Scene):
             return
         name = self.app.options.save_name or QUICKSAVE
         try:
+            if self._autosaving_into(name) or self._held_elsewhere(name):
+                return
             path = saves.save_game(self.sim, name)
         except (SmallvilleError, OSError) as exc:
             self.notes.push(f"could not save: {exc}", theme.ACCENT)
             return
         self.notes.push(f"saved as {name} ({path})", theme.GOOD)
+
+    def _autosaving_into(self, name: str) -> bool:
+        """F5 into this game's own autosave folder: an autosave now. A save there waited
+        10 s on the lock this game holds for its autosaves, then was refused."""
+        if not self.autosaver.holds(saves.name_folder(name)):
+            return False
+        if self.autosaver.now():
+            self.notes.push(f"{name} is this game's autosave: autosaving now", theme.GOOD)
+        else:
+            self.notes.push(f"An autosave into {name} is being written: try F5 in a moment.")
+        return True
+
+    def _held_elsewhere(self, name: str) -> bool:
+        """Another game holds that save's folder for its autosaves: said at once (the
+        save would freeze the window for the lock's wait, then be refused)."""
+        held = saves.claim(saves.name_folder(name), wait=0.0)
+        if held is not None:
+            held.release()
+            return False
+        self.notes.push(
+            f"could not save: another game is autosaving as {name}; "
+            "save under another name (play --save NAME)",
+            theme.ACCENT,
+        )
+        return True
 
     def _load(self, command: Command) -> None:
         name = self.app.options.save_name or QUICKSAVE

@@ -52,6 +52,47 @@ def test_a_second_window_autosaves_as_autosave_2_and_says_so(make_app):
         other.wait(10)
 
 
+def test_f5_into_this_games_own_autosave_autosaves_at_once(make_app):
+    """It waited 10 s on the lock this game holds for its autosaves, then was refused."""
+    root = saves_root()
+    app = make_app(autosave_minutes=60, save_name="autosave")
+    town = app.town
+    _tick_until(town, lambda: town.autosaver.name == "autosave")
+    town.sim.run_until(town.sim.now + timedelta(minutes=5))
+    began = time.monotonic()
+    town._save(None)
+    assert time.monotonic() - began < 2.0
+    assert any("autosaving now" in t.text for t in town.notes.toasts)
+    _tick_until(town, lambda: any(t.text.startswith("Autosaved") for t in town.notes.toasts))
+    assert read_save("autosave", root)[0]["clock"] == town.sim.now.isoformat()
+
+
+def test_f5_into_a_save_another_game_autosaves_into_is_refused_at_once(make_app):
+    root = saves_root()
+    other = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(root)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    try:
+        assert other.stdout.readline().strip() == "autosave"
+        town = make_app(save_name="autosave").town
+        before = _files(root / "autosave")
+        began = time.monotonic()
+        town._save(None)
+        assert time.monotonic() - began < 2.0
+        said = [t.text for t in town.notes.toasts]
+        assert any("another game is autosaving as autosave" in t for t in said), said
+        assert _files(root / "autosave") == before  # the other game's, untouched
+    finally:
+        other.kill()
+        other.wait(10)
+
+
+def _files(folder: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
+
+
 def _tick_until(town, done, seconds: float = 20.0) -> None:
     """The town's autosave tick, once a frame, until `done()` (or the time is up)."""
     end = time.monotonic() + seconds
