@@ -15,7 +15,8 @@ from llm_fakes import ask
 from llm_helpers import SECRET, serve
 
 from game.brains.llm.model import BadReply, Cancelled, EmbedRequest, ModelError, Transient
-from game.brains.llm.openai_chat import OpenAIChat, chat_reply, embed_reply
+from game.brains.llm.openai_chat import OpenAIChat
+from game.brains.llm.replies import chat_reply, embed_reply
 from game.core.text import clean
 
 GOOD_CHAT = {

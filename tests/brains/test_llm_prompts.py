@@ -25,7 +25,7 @@ from game.brains.llm.model import (
     Role,
     reask_temperature,
 )
-from game.brains.llm.openai_chat import chat_arguments
+from game.brains.llm.wire import chat_arguments
 from game.core.config import OutputMode
 from game.core.paths import ROOT
 

@@ -18,7 +18,7 @@ from game.brains import questions as B
 from game.brains.llm import specs as Q
 from game.brains.llm.client import render
 from game.brains.llm.jsontext import Invalid, extract_json
-from game.brains.llm.openai_chat import plain_schema
+from game.brains.llm.wire import plain_schema
 from game.brains.questions import Draft, Place, Spot
 from game.core.paths import PROMPTS
 from game.core.records import MemoryKind, Observation, PlanItem, ReactionKind, Source

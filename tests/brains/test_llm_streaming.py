@@ -13,15 +13,9 @@ import pytest
 from llm_fakes import ask
 from llm_helpers import SECRET, serve
 
+from game.brains.llm.flight import ASSUMED_SPEED, BUDGET_FLOOR, BUDGET_MARGIN, Pace
 from game.brains.llm.model import Cancelled, Transient
-from game.brains.llm.openai_chat import (
-    ASSUMED_SPEED,
-    BUDGET_FLOOR,
-    BUDGET_MARGIN,
-    OpenAIChat,
-    Pace,
-    Streaming,
-)
+from game.brains.llm.openai_chat import OpenAIChat, Streaming
 
 SCHEMA = {
     "title": "importance",
@@ -141,8 +135,9 @@ def test_a_server_that_answers_whole_is_read_whole(server) -> None:
 
 def test_a_broken_chunk_is_a_bad_reply_not_a_crash(server) -> None:
     """A chunk whose delta is not an object: the same typed failure as a bad envelope."""
+    from game.brains.llm.flight import Flight
     from game.brains.llm.model import BadReply
-    from game.brains.llm.openai_chat import Flight, read_events
+    from game.brains.llm.replies import read_events
 
     lines = iter(['data: {"choices": [{"delta": "oops"}]}', "data: [DONE]"])
     with pytest.raises(BadReply, match="no delta"):

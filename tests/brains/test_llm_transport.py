@@ -134,7 +134,7 @@ def test_an_endpoint_without_embeddings_says_so(server) -> None:
 def test_a_grammar_gets_bounded_integers_as_enums() -> None:
     """llama.cpp builds a grammar from the schema but ignores minimum/maximum: in
     json_object mode a short range goes out as an enum, which it enforces."""
-    from game.brains.llm.openai_chat import grammar_schema
+    from game.brains.llm.wire import grammar_schema
 
     schema = {
         "type": "object",

@@ -11,7 +11,7 @@ not. Comparing per token, with the lengths forced equal, is what makes it hold: 
 answers of different lengths compared by their whole times told a serial server apart
 from a parallel one by chance (Gemma 3 270M, 2 of 2 tries). The alone request also gives
 the generation speed (tokens after the first over the time they took), which a run's
-answer budgets are made from (openai_chat.Pace). The verdict and the settings are printed
+answer budgets are made from (flight.Pace). The verdict and the settings are printed
 and kept in the user cache (see settled.py), where the next run starts from them.
 """
 
@@ -38,7 +38,8 @@ from game.brains.llm.model import (
     Role,
 )
 from game.brains.llm.modes import LADDER
-from game.brains.llm.openai_chat import DEFAULT_URL, OpenAIChat, Streamed
+from game.brains.llm.openai_chat import DEFAULT_URL, OpenAIChat
+from game.brains.llm.replies import Streamed
 from game.brains.llm.settled import EndpointMemory
 from game.core.config import LLMSettings, OutputMode
 

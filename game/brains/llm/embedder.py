@@ -16,7 +16,7 @@ import numpy as np
 from game.brains.embed import CachedEmbedder, HashEmbedder
 from game.brains.llm.client import ChatClient
 from game.brains.llm.model import BadReply, Cancelled, ModelError, NoEmbeddings
-from game.brains.llm.openai_chat import MAX_DIM
+from game.brains.llm.replies import MAX_DIM
 
 PROBE = "Smallville"
 

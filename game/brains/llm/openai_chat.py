@@ -13,29 +13,39 @@ past either, or cancelled, is ended by closing its stream, so the server stops w
 it instead of finishing an answer nobody reads. llama-cpp-python's server (0.3.36) asks
 after every streamed chunk whether the client is still there and stops if not; a request
 it answers whole runs to its end, and the re-ask then queues behind it.
+
+Its parts, each in its own module: the two clocks and a request in flight (`flight`), the
+bounded HTTP client (`bounded`), the request's arguments (`wire`), the answer read and
+checked (`replies`), and what an HTTP failure means (`http_errors`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
-import math
-import re
-import socket
 import threading
 import time
-import zlib
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
-from email.utils import parsedate_to_datetime
+from collections.abc import Callable
+from dataclasses import replace
 from enum import Enum
 from typing import Any
 
 import openai
 
 from game.brains.audit import public_url, redact, url_secrets
+from game.brains.llm.bounded import MAX_BODY, PastDeadline, TooLarge, bounded_client, http_library
 from game.brains.llm.endpoint import checked_url, key_problem
-from game.brains.llm.jsontext import Invalid, bounded_json, schema_hint, schema_words
+from game.brains.llm.flight import Flight, Pace
+from game.brains.llm.http_errors import (
+    NO_EMBEDDINGS,
+    error_message,
+    hung_up,
+    names_embeddings,
+    names_format,
+    names_stream,
+    quirk_for,
+    rejection,
+    retry_after,
+)
 from game.brains.llm.model import (
     BadReply,
     Cancelled,
@@ -48,60 +58,18 @@ from game.brains.llm.model import (
     ModelError,
     NoEmbeddings,
     ParamRefused,
-    Quirk,
     Refused,
     Transient,
 )
-from game.core.config import OutputMode
+from game.brains.llm.replies import Streamed, chat_reply, embed_reply, load_document, read_events
+from game.brains.llm.wire import chat_arguments
 from game.core.errors import SmallvilleError
 from game.core.text import clean, single_line
 
-# The HTTP library the installed openai package is built on (httpx, or httpx2 in newer
-# releases): the bounded transport below must speak its types.
-_http = importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.split(".")[0])
-
 DEFAULT_URL = "https://api.openai.com/v1"
-MAX_WAIT = 60.0  # seconds: the longest Retry-After we honour
-# Words in a 400/422 answer that say the endpoint disliked our response_format.
-FORMAT_NAMES = ("response_format", "json_schema", "json_object")
-FORMAT_WORDS = (*FORMAT_NAMES, "schema", "format", "grammar")
-# What an endpoint without /v1/embeddings answers there.
-NO_EMBEDDINGS = (400, 404, 405, 422, 501)
-MAX_BODY = 8_000_000  # bytes of one answer
-MAX_DIM = 16_384  # numbers in one embedding (the largest hosted models use 3,072)
-MAX_TOKENS = 10_000_000  # a usage count above this is not believed
+
+
 POLL = 0.1  # seconds between looks at the clocks and at cancellation while a request is out
-
-# The answer budget: `BUDGET_MARGIN` times the time `max_tokens` take at the measured
-# speed, and never less than `BUDGET_FLOOR`. The margin lets a shared CPU run at half the
-# speed doctor measured before an answer is given up; the floor covers the server's own
-# pauses. With no measure, `ASSUMED_SPEED` stands in: slower than the slowest CPU model
-# measured here (Gemma 3 270M, 2.4 tokens a second), so no real answer is cut short.
-BUDGET_MARGIN = 2.0
-BUDGET_FLOOR = 10.0  # seconds
-ASSUMED_SPEED = 2.0  # tokens a second
-
-
-@dataclass(frozen=True)
-class Pace:
-    """How long one request may take, in two clocks.
-
-    `first_token` runs from sending to the first token of a streamed answer (the server
-    queueing and reading the prompt), or to the whole answer of a server that does not
-    stream. Then the answer has `budget(max_tokens)` seconds to finish."""
-
-    first_token: float = 60.0  # seconds
-    tokens_per_second: float = 0.0  # measured by doctor; 0 = unknown (ASSUMED_SPEED)
-    margin: float = BUDGET_MARGIN
-    floor: float = BUDGET_FLOOR
-
-    @property
-    def speed(self) -> float:
-        return self.tokens_per_second if self.tokens_per_second > 0 else ASSUMED_SPEED
-
-    def budget(self, max_tokens: int) -> float:
-        """Seconds from the first token to the last, for an answer of up to max_tokens."""
-        return max(self.floor, self.margin * max(1, max_tokens) / self.speed)
 
 
 class Streaming(Enum):
@@ -153,7 +121,7 @@ class OpenAIChat:
                 max_retries=0,
                 http_client=self._http,
             )
-        except (_http.InvalidURL, ValueError) as exc:  # what url_problem did not foresee
+        except (http_library.InvalidURL, ValueError) as exc:  # what url_problem did not foresee
             self._http.close()
             raise SmallvilleError(
                 f"the base URL {single_line(public_url(base_url), 120)!r} is malformed: "
@@ -172,7 +140,7 @@ class OpenAIChat:
             try:
                 return self._streamed(request, style)
             except Refused as exc:
-                if style is Streaming.OFF or not _names_stream(str(exc)):
+                if style is Streaming.OFF or not names_stream(str(exc)):
                     raise
                 self._step_down(style)
 
@@ -215,7 +183,7 @@ class OpenAIChat:
         """The HTTP library's own timeouts: reads may wait as long as the whole request
         may last (the caller's clocks are the real deadline), connecting 10 s at most."""
         whole = flight.longest()
-        return _http.Timeout(whole, connect=min(self.timeout, 10.0))
+        return http_library.Timeout(whole, connect=min(self.timeout, 10.0))
 
     def embed(self, request: EmbedRequest) -> EmbedReply:
         """Vectors, whole within `timeout` (an embedding is one forward pass: no stream)."""
@@ -330,7 +298,7 @@ class OpenAIChat:
             return self._unreadable(cause)
         if self._closed.is_set():
             return Cancelled("the run is over: the request was cancelled")
-        if _hung_up(exc):
+        if hung_up(exc):
             return Transient("the endpoint hung up without answering")
         return EndpointDown(
             self._say(f"cannot reach the model endpoint at {public_url(self.endpoint)} ({exc})")
@@ -346,18 +314,18 @@ class OpenAIChat:
     def _status_error(self, exc: openai.APIStatusError, model: str, embeddings: bool) -> ModelError:
         """What an HTTP error status means for us. The body's message is kept in every
         failure (the audit log shows it)."""
-        status, message = exc.status_code, self._say(_message(exc))
+        status, message = exc.status_code, self._say(error_message(exc))
         if 300 <= status < 400:
             return EndpointDown(self._say(self._redirected(exc)))
         if status in (401, 403):
             refused = f"the endpoint refused the API key ({status})"
             return EndpointDown(f"{refused}; set ${self._key_env}")
-        if embeddings and (status in NO_EMBEDDINGS or _names_embeddings(status, message)):
+        if embeddings and (status in NO_EMBEDDINGS or names_embeddings(status, message)):
             return NoEmbeddings(f"the endpoint has no /v1/embeddings ({status}: {message})")
         quirk = quirk_for(message) if status in (400, 422) and not embeddings else None
         if quirk is not None:
             return ParamRefused(quirk, f"{status}: {message}")
-        if not embeddings and _names_format(status, message):
+        if not embeddings and names_format(status, message):
             return FormatRefused(f"{status}: {message}")
         if status == 404:
             return EndpointDown(
@@ -366,7 +334,7 @@ class OpenAIChat:
             )
         if status >= 500:
             return Transient(f"server error ({status}): {message}", retry_after(exc))
-        return _rejection(status, message)
+        return rejection(status, message)
 
     def _redirected(self, exc: openai.APIStatusError) -> str:
         """Redirects are never followed (a prompt holds residents' memories, and goes
@@ -386,567 +354,3 @@ class OpenAIChat:
         """Endpoint text made safe to keep or show: secrets out, controls out."""
         text = redact(text, [self._key(), *self._secrets])
         return single_line(text) if one_line else clean(text)
-
-
-# -- the body, bounded -----------------------------------------------------------------------
-class TooLarge(Exception):
-    """The answer is bigger than the cap (declared, streamed or decompressed)."""
-
-
-class PastDeadline(Exception):
-    """The answer was still arriving when the request's deadline passed."""
-
-    def __init__(self, seconds: float = 0.0) -> None:
-        super().__init__(f"no answer within {seconds:g} s")
-        self.seconds = seconds
-
-
-class _BoundedStream(_http.SyncByteStream):
-    """The body's bytes, decompressed here under the cap, checked against the deadline."""
-
-    def __init__(self, inner: Any, cap: int, seconds: float, compressed: bool) -> None:
-        self.inner, self.cap, self.seconds = inner, cap, seconds
-        self.deadline = time.monotonic() + seconds
-        self._inflate = zlib.decompressobj(47) if compressed else None  # gzip or zlib header
-
-    def __iter__(self):
-        total = 0
-        for chunk in self.inner:
-            if time.monotonic() > self.deadline:
-                raise PastDeadline(self.seconds)
-            if self._inflate is not None:
-                chunk = self._inflate.decompress(chunk, self.cap - total + 1)
-                if self._inflate.unconsumed_tail:
-                    raise TooLarge(f"an answer of more than {self.cap} bytes (decompressed)")
-            total += len(chunk)
-            if total > self.cap:
-                raise TooLarge(f"an answer of more than {self.cap} bytes")
-            yield chunk
-
-    def close(self) -> None:
-        self.inner.close()
-
-
-class BoundedTransport(_http.BaseTransport):
-    """The HTTP transport with a cap on the answer and a deadline on reading it: the
-    request's own read timeout (a streamed answer's whole allowance), else `seconds`.
-    The caller's clocks (`Flight`) are tighter; this one holds if they were bypassed."""
-
-    def __init__(self, seconds: float, cap: int) -> None:
-        self.inner = _http.HTTPTransport()
-        self.seconds, self.cap = seconds, cap
-
-    def handle_request(self, request: Any) -> Any:
-        seconds = _read_timeout(request) or self.seconds
-        request.headers["Accept-Encoding"] = "gzip, deflate"  # only what we can bound
-        response = self.inner.handle_request(request)
-        headers = response.headers
-        length = headers.get("content-length", "")
-        encoding = headers.get("content-encoding", "").strip().lower()
-        problem = ""
-        if length and (not length.strip().isdigit() or int(length) > self.cap):
-            problem = f"an answer of {length[:20]} bytes (the cap is {self.cap})"
-        elif encoding not in ("", "identity", "gzip", "x-gzip", "deflate"):
-            problem = f"an answer in an encoding not asked for ({encoding[:20]})"
-        if problem:
-            response.close()
-            raise TooLarge(problem)
-        kept = [(k, v) for k, v in headers.multi_items() if k.lower() not in _RECODED]
-        compressed = encoding not in ("", "identity")
-        stream = _BoundedStream(response.stream, self.cap, seconds, compressed)
-        return _http.Response(
-            response.status_code, headers=kept, stream=stream, extensions=response.extensions
-        )
-
-    def close(self) -> None:
-        self.inner.close()
-
-
-_RECODED = ("content-encoding", "content-length")
-
-
-def _read_timeout(request: Any) -> float:
-    """The read timeout the request was sent with (0 if none is readable)."""
-    timeout = request.extensions.get("timeout") if hasattr(request, "extensions") else None
-    value = timeout.get("read") if isinstance(timeout, dict) else None
-    return float(value) if isinstance(value, (int, float)) and value > 0 else 0.0
-
-
-# -- one request in flight: its clocks, its connection ------------------------------------------
-class Flight:
-    """One request on the wire, shared by the thread that reads its answer and the thread
-    that watches its clocks.
-
-    The deadline is the first-token one until a token arrives, then the answer's budget
-    from that moment (a `whole` request, an embedding, has only the first). `hang_up`
-    shuts the connection's socket, which wakes a read blocked on it, so the server's
-    next write fails and it stops generating; the reading thread then closes the
-    response itself."""
-
-    def __init__(self, pace: Pace, max_tokens: int, whole: bool = False) -> None:
-        self.pace, self.max_tokens = pace, max_tokens
-        self.began = time.monotonic()
-        self.budget = 0.0 if whole else pace.budget(max_tokens)
-        self._first: float | None = None
-        self._response: Any = None
-        self._lock = threading.Lock()
-        self.gone = False  # hung up: the reading thread stops at its next chunk
-
-    def longest(self) -> float:
-        """Seconds the request may last at most."""
-        return self.pace.first_token + self.budget
-
-    def deadline(self) -> float:
-        first = self._first
-        if first is None:
-            return self.began + self.pace.first_token
-        return first + self.budget
-
-    def token(self) -> float:
-        """A token arrived; the first one starts the budget. Seconds since sending."""
-        now = time.monotonic()
-        if self._first is None:
-            self._first = now
-        return now - self.began
-
-    def first_token_seconds(self) -> float:
-        return 0.0 if self._first is None else self._first - self.began
-
-    def seconds(self) -> float:
-        return time.monotonic() - self.began
-
-    def lateness(self) -> str:
-        """Why the request is over time, for the audit log and the retry line."""
-        if self._first is None:
-            return f"no answer within {self.pace.first_token:g} s (no first token yet)"
-        return (
-            f"the answer ran past its budget of {self.budget:.3g} s after its first token "
-            f"({self.max_tokens} tokens at {self.pace.speed:g} tokens/s, "
-            f"x{self.pace.margin:g}, at least {self.pace.floor:g} s)"
-        )
-
-    def attach(self, response: Any) -> None:
-        """The response whose connection `hang_up` closes; one already hung up is
-        closed at once."""
-        with self._lock:
-            self._response = response
-            gone = self.gone
-        if gone:
-            _shut(response)
-            raise Cancelled("the request was given up before its answer began")
-
-    def detach(self) -> None:
-        """The answer is read (or given up) and its connection may go back to the pool."""
-        with self._lock:
-            self._response = None
-
-    def hang_up(self) -> None:
-        with self._lock:  # held while shutting, so a detached connection is never shut
-            self.gone = True
-            if self._response is not None:
-                _shut(self._response)
-
-
-def _shut(response: Any) -> None:
-    """Shut the response's socket for reading and writing (a blocked read returns, and
-    the server sees the connection close); without a socket, close the response."""
-    stream = response.extensions.get("network_stream") if response is not None else None
-    sock = stream.get_extra_info("socket") if stream is not None else None
-    if isinstance(sock, socket.socket):
-        with contextlib.suppress(OSError):
-            sock.shutdown(socket.SHUT_RDWR)
-        return
-    with contextlib.suppress(Exception):
-        response.close()
-
-
-@dataclass(frozen=True)
-class Streamed:
-    """A reply and when its tokens came: what doctor times serving by."""
-
-    reply: ChatReply
-    first_token: float  # seconds from sending to the first token (0: it came whole)
-    last_token: float  # seconds from sending to the last token, or to the whole answer
-
-    @property
-    def streamed(self) -> bool:
-        return self.first_token > 0
-
-    def seconds_per_token(self) -> float:
-        """The whole request's time over the tokens it wrote: what a caller waits per token."""
-        return self.last_token / max(1, self.reply.completion_tokens)
-
-    def tokens_per_second(self) -> float:
-        """The generation speed: tokens after the first over the time they took (prompt
-        reading excluded); for an answer that came whole, tokens over the whole time."""
-        tokens = self.reply.completion_tokens
-        span = self.last_token - self.first_token
-        if self.streamed and tokens > 1 and span > 0:
-            return (tokens - 1) / span
-        return tokens / self.last_token if self.last_token > 0 else 0.0
-
-
-def read_events(lines: Iterator[str], request: ChatRequest, flight: Flight) -> Streamed:
-    """A streamed answer from its server-sent events, each chunk checked as a whole
-    answer is: text deltas joined, the finish reason and usage kept. Stops at [DONE], at
-    the end of the stream, or when the flight is hung up."""
-    parts: list[str] = []
-    finish, usage, chunks, last = "", {}, 0, 0.0
-    for line in lines:
-        if flight.gone:
-            raise Cancelled("the request was given up while its answer was arriving")
-        if not line.startswith("data:"):
-            continue  # a comment, an event name or a keep-alive
-        data = line[5:].strip()
-        if data == "[DONE]":
-            break
-        delta, ended, counts = _chunk(data)
-        usage = counts or usage
-        finish = ended or finish
-        if delta:
-            parts.append(delta)
-            chunks += 1
-            last = flight.token()
-    if not chunks and not finish:
-        raise BadReply("the stream ended before any answer")
-    choice = {"message": {"content": "".join(parts)}, "finish_reason": finish}
-    doc = {"choices": [choice], "usage": usage}
-    seconds = flight.seconds()
-    reply = chat_reply(doc, request, seconds, seen=chunks)
-    return Streamed(reply, flight.first_token_seconds(), last or seconds)
-
-
-def _chunk(data: str) -> tuple[str, str, dict[str, Any]]:
-    """(text, finish reason, usage) of one chunk; BadReply for one that breaks the protocol."""
-    try:
-        chunk = bounded_json(data, "a chunk of the answer")
-    except Invalid as exc:
-        raise BadReply(str(exc)) from None
-    if not isinstance(chunk, dict):
-        raise BadReply(f"a chunk of the answer is a JSON {type(chunk).__name__}, not an object")
-    if chunk.get("error"):  # llama.cpp's server reports a failure mid-stream this way
-        error = chunk["error"]
-        message = error.get("message") if isinstance(error, dict) else error
-        raise Transient(f"the endpoint failed mid-answer: {single_line(str(message), 300)}")
-    usage = chunk.get("usage") if isinstance(chunk.get("usage"), dict) else {}
-    choices = chunk.get("choices", [])
-    if not isinstance(choices, list):
-        raise BadReply("a chunk of the answer has no list of choices")
-    if not choices:
-        return "", "", usage
-    choice = choices[0]
-    delta = choice.get("delta", {}) if isinstance(choice, dict) else None
-    if not isinstance(delta, dict):
-        raise BadReply("a chunk of the answer has no delta")
-    text = delta.get("content")
-    if text is not None and not isinstance(text, str):
-        raise BadReply(f"a chunk's content is {type(text).__name__}, not text")
-    finish = choice.get("finish_reason")
-    return text or "", single_line(str(finish or ""), 40), usage
-
-
-_STREAM_WORDS = re.compile(r"\bstream(_options)?\b", re.IGNORECASE)
-
-
-def _names_stream(message: str) -> bool:
-    """A rejection naming `stream` or `stream_options`: a server that does not stream,
-    or does not take the usage option."""
-    return _STREAM_WORDS.search(message) is not None
-
-
-def bounded_client(seconds: float, cap: int) -> Any:
-    """The HTTP client the openai package is given: bounded answers, no redirects (the
-    openai package's own client follows them: after a 307 another server got every
-    prompt, and the audit log named only the first)."""
-    timeout = _http.Timeout(seconds, connect=min(seconds, 10.0))
-    return openai.DefaultHttpxClient(
-        transport=BoundedTransport(seconds, cap), timeout=timeout, follow_redirects=False
-    )
-
-
-def _rejection(status: int, message: str) -> Refused:
-    """A 4xx: a parameter this model refuses, or the request itself."""
-    quirk = quirk_for(message) if status in (400, 422) else None
-    if quirk is not None:
-        return ParamRefused(quirk, f"{status}: {message}")
-    return Refused(f"the endpoint rejected the request ({status}): {message}")
-
-
-def _names_format(status: int, message: str) -> bool:
-    """A refusal of our response_format: any error naming it outright, or a 400, 422 or
-    500 naming a schema or a format. llama.cpp's server answers json_schema with a 500
-    whose body says "Input should be 'text' or 'json_object'" at response_format.type:
-    that is a rung to step down, not an endpoint to rest."""
-    low = message.lower()
-    if any(word in low for word in FORMAT_NAMES):
-        return True
-    return status in (400, 422, 500) and any(word in low for word in FORMAT_WORDS)
-
-
-def _names_embeddings(status: int, message: str) -> bool:
-    """A chat-only server's answer at /v1/embeddings: llama.cpp's says the model "must be
-    created with embedding=True" (a 500). Retrying cannot mend that."""
-    low = message.lower()
-    return status >= 500 and "embedding" in low and ("must" in low or "not" in low)
-
-
-def quirk_for(message: str) -> Quirk | None:
-    low = message.lower()
-    if "max_tokens" in low and "max_completion_tokens" in low:
-        return Quirk.MAX_COMPLETION_TOKENS
-    if "temperature" in low and ("unsupported" in low or "not support" in low):
-        return Quirk.NO_TEMPERATURE
-    refusal = ("unsupported", "not support", "unrecognized", "extra", "not permitted")
-    if "seed" in low and any(word in low for word in refusal):
-        return Quirk.NO_SEED
-    if "schema" in low and any(k.lower() in low for k in LIMIT_KEYWORDS):
-        return Quirk.PLAIN_SCHEMA  # OpenAI's strict mode refuses some limits (minLength)
-    return None
-
-
-# The limits a schema carries for grammar-bound servers, dropped for a strict mode that
-# refuses them (the same limits are checked in `parse` anyway).
-LIMIT_KEYWORDS = ("minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum", "pattern")
-
-
-def plain_schema(schema: Any) -> Any:
-    """The schema without its limit keywords."""
-    if isinstance(schema, dict):
-        return {k: plain_schema(v) for k, v in schema.items() if k not in LIMIT_KEYWORDS}
-    if isinstance(schema, list):
-        return [plain_schema(v) for v in schema]
-    return schema
-
-
-# Integer ranges up to this wide become enums for a grammar: llama.cpp's schema-to-grammar
-# ignores minimum and maximum, but an enum it enforces.
-GRAMMAR_ENUM_SPAN = 200
-
-
-def grammar_schema(schema: Any) -> Any:
-    """The schema as a grammar-building server enforces it: bounded integers as enums."""
-    if isinstance(schema, list):
-        return [grammar_schema(v) for v in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: grammar_schema(v) for k, v in schema.items()}
-    low, high = out.get("minimum"), out.get("maximum")
-    bounded = isinstance(low, int) and isinstance(high, int) and "enum" not in out
-    if out.get("type") == "integer" and bounded and 0 <= high - low <= GRAMMAR_ENUM_SPAN:
-        out["enum"] = list(range(low, high + 1))
-    return out
-
-
-# -- the request on the wire ----------------------------------------------------------------
-def chat_arguments(request: ChatRequest) -> dict[str, Any]:
-    """The keyword arguments of `chat.completions.create` for this request."""
-    messages = request.wire_messages()
-    kwargs: dict[str, Any] = {"model": request.model}
-    if request.mode is OutputMode.JSON_SCHEMA:
-        body = {k: v for k, v in request.schema.items() if k != "title"}
-        if Quirk.PLAIN_SCHEMA in request.quirks:
-            body = plain_schema(body)
-        kwargs["response_format"] = {
-            "type": "json_schema",
-            "json_schema": {"name": request.title, "schema": body, "strict": True},
-        }
-    elif request.mode is OutputMode.JSON_OBJECT:  # the server enforces it: show a shape
-        messages = with_example(messages, request.schema)
-        schema = grammar_schema(dict(request.schema))
-        kwargs["response_format"] = {"type": "json_object", "schema": schema}
-    elif request.schema:  # text: the schema in the prompt (a probe without one asks plainly)
-        messages = with_schema(messages, request.schema)
-    if Quirk.NO_TEMPERATURE not in request.quirks:
-        kwargs["temperature"] = request.temperature
-    if request.seed is not None and Quirk.NO_SEED not in request.quirks:
-        kwargs["seed"] = request.seed
-    long_name = Quirk.MAX_COMPLETION_TOKENS in request.quirks
-    kwargs["max_completion_tokens" if long_name else "max_tokens"] = request.max_tokens
-    kwargs["messages"] = messages
-    return kwargs
-
-
-def with_schema(messages: list[dict[str, str]], schema: Any) -> list[dict[str, str]]:
-    """For endpoints that cannot enforce a schema: state it in the prompt."""
-    last = messages[-1]
-    note = "\nReply with only a JSON object that follows this JSON schema: "
-    note += schema_hint(dict(schema))
-    return [*messages[:-1], {**last, "content": last["content"] + note}]
-
-
-def with_example(messages: list[dict[str, str]], schema: Any) -> list[dict[str, str]]:
-    """For json_object endpoints (the schema rides in response_format): the fields named
-    in words, never the raw schema a tiny model would echo back, nor an example of the
-    shape with placeholder values it would copy."""
-    last = messages[-1]
-    note = f"\nReply with only {schema_words(dict(schema))}."
-    return [*messages[:-1], {**last, "content": last["content"] + note}]
-
-
-def load_document(raw: bytes) -> dict[str, Any]:
-    """The answer's JSON object, parsed with limits on size and depth."""
-    try:
-        doc = bounded_json(raw.decode("utf-8"), "the answer")
-    except UnicodeDecodeError:
-        raise BadReply("the answer is not UTF-8 text") from None
-    except Invalid as exc:
-        raise BadReply(str(exc)) from None
-    if not isinstance(doc, dict):
-        raise BadReply(f"the answer is a JSON {type(doc).__name__}, not an object")
-    return doc
-
-
-def chat_reply(
-    doc: dict[str, Any], request: ChatRequest, seconds: float, seen: int = 0
-) -> ChatReply:
-    """A checked ChatReply from a chat completion's JSON; BadReply names what is wrong.
-    `seen`: the chunks a stream brought, one token each on llama.cpp, vLLM and Ollama,
-    for a completion count when the usage is missing."""
-    choices = doc.get("choices")
-    if not isinstance(choices, list) or not choices:
-        raise BadReply("the answer has no choices")
-    choice = choices[0]
-    message = choice.get("message") if isinstance(choice, dict) else None
-    if not isinstance(message, dict):
-        raise BadReply("the answer's choice has no message")
-    text = message.get("content")
-    if not isinstance(text, str):
-        raise BadReply(f"the answer's content is {type(text).__name__}, not text")
-    finish = choice.get("finish_reason")
-    usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
-    prompt = token_count(usage.get("prompt_tokens"))
-    completion = token_count(usage.get("completion_tokens"))
-    if prompt is None:
-        prompt = sum(estimate_tokens(m.content) for m in request.messages)
-    if completion is None:
-        completion = seen or estimate_tokens(text)
-    return ChatReply(text, prompt, completion, seconds, single_line(str(finish or ""), 40))
-
-
-def embed_reply(doc: dict[str, Any], request: EmbedRequest, seconds: float) -> EmbedReply:
-    """One finite vector per text, all of one length (at most MAX_DIM), in input order."""
-    rows = doc.get("data")
-    n = len(request.texts)
-    if not isinstance(rows, list) or len(rows) != n:
-        got = len(rows) if isinstance(rows, list) else 0
-        raise BadReply(f"{got} embeddings came back for {n} texts")
-    vectors: list[tuple[float, ...] | None] = [None] * n
-    for order, row in enumerate(rows):
-        index = row.get("index", order) if isinstance(row, dict) else None
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n:
-            raise BadReply("an embedding row has no valid index")
-        vectors[index] = checked_vector(row.get("embedding"))
-    if any(v is None for v in vectors) or len({len(v) for v in vectors if v}) != 1:
-        raise BadReply("the embeddings do not cover every text at one dimension")
-    usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
-    tokens = token_count(usage.get("prompt_tokens"))
-    if tokens is None:
-        tokens = sum(map(estimate_tokens, request.texts))
-    return EmbedReply(tuple(v for v in vectors if v is not None), tokens, seconds)
-
-
-def checked_vector(raw: Any) -> tuple[float, ...]:
-    """One embedding as numbers: finite, 1 to MAX_DIM of them (a per-token answer is
-    NoEmbeddings, anything else wrong BadReply). The recording's vectors pass it too."""
-    if _per_token(raw):
-        raise NoEmbeddings(
-            f"the endpoint's /v1/embeddings answered one vector per token ({len(raw)} of "
-            "them), not one per text: it serves a chat model, not an embedding model"
-        )
-    if not isinstance(raw, list) or not 0 < len(raw) <= MAX_DIM:
-        size = len(raw) if isinstance(raw, list) else type(raw).__name__
-        raise BadReply(f"an embedding of size {size} (1 to {MAX_DIM} numbers expected)")
-    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in raw):
-        raise BadReply("an embedding holds something other than numbers")
-    vector = tuple(float(x) for x in raw)
-    if not all(math.isfinite(x) for x in vector):
-        raise BadReply("an embedding holds a value that is not finite")
-    return vector
-
-
-def _per_token(raw: Any) -> bool:
-    """llama.cpp serving a chat model with --embedding: a list of equal-length vectors of
-    numbers, one per token of the text, where one vector was asked for."""
-    if not isinstance(raw, list) or not raw or len(raw) > MAX_DIM:
-        return False
-    if not isinstance(raw[0], list):
-        return False
-    rows = [r for r in raw if isinstance(r, list) and r and len(r) == len(raw[0])]
-    if len(rows) != len(raw):
-        return False
-    return all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in rows[0])
-
-
-def token_count(value: Any) -> int | None:
-    """A usage count if it is a whole number in range, else None (then estimated)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None
-    return value if 0 <= value <= MAX_TOKENS else None
-
-
-def estimate_tokens(text: str) -> int:
-    """For an endpoint that sends no usage fields: about four characters a token."""
-    return max(1, len(text) // 4)
-
-
-def _message(exc: openai.APIStatusError) -> str:
-    """The error's message (cleaned by the caller); never more than 300 characters."""
-    try:
-        return _body_message(exc)
-    except Exception:  # noqa: BLE001 - an error body can be anything
-        return f"an error answer ({exc.status_code})"
-
-
-def _body_message(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])[:300]
-        if isinstance(inner, str):
-            return inner[:300]
-    return str(exc)[:300]
-
-
-def retry_after(exc: openai.APIStatusError) -> float | None:
-    """Seconds the server asked us to wait (Retry-After or retry-after-ms), capped."""
-    try:
-        headers = exc.response.headers if exc.response is not None else {}
-        return _wait_asked(headers)
-    except Exception:  # noqa: BLE001 - a header can be anything
-        return None
-
-
-def _wait_asked(headers: Any) -> float | None:
-    ms = _seconds(headers.get("retry-after-ms"), scale=1000)
-    if ms is not None:
-        return ms
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    plain = _seconds(value)
-    if plain is not None:
-        return plain
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return min(MAX_WAIT, max(0.0, when.timestamp() - time.time()))
-
-
-def _seconds(value: str | None, scale: float = 1.0) -> float | None:
-    if not value:
-        return None
-    try:
-        seconds = float(value) / scale
-    except (ValueError, OverflowError):
-        return None
-    return min(MAX_WAIT, max(0.0, seconds)) if math.isfinite(seconds) else None
-
-
-def _hung_up(exc: Exception) -> bool:
-    """A connection that opened and then closed with no answer is worth another try;
-    a refused or unresolvable one is not (the endpoint is not there)."""
-    cause = exc.__cause__ or exc.__context__
-    # by name: the openai package's HTTP library differs between its versions
-    return type(cause).__name__ in ("RemoteProtocolError", "ReadError", "ConnectionResetError")

@@ -1,6 +1,6 @@
 """How many tokens an answer may need, read from its JSON schema.
 
-`max_tokens` is what a request's time budget is made from (openai_chat.Pace: the
+`max_tokens` is what a request's time budget is made from (flight.Pace: the
 endpoint's tokens per second times the question's max_tokens), so it should be the room
 the answer's schema allows, not a round number: an area choice among four names needs a
 few dozen tokens, not three hundred, and on a CPU each unused token of room is seconds of

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from game.brains.llm.openai_chat import DEFAULT_URL, Pace
+from game.brains.llm.flight import Pace
+from game.brains.llm.openai_chat import DEFAULT_URL
 from game.core.config import Config, LLMSettings, OutputMode, cache_dir, describe
 from game.core.errors import FileProblem
 from game.core.files import write_atomic
@@ -185,7 +186,7 @@ def described(config: Config, memory: EndpointMemory | None = None) -> str:
 
 
 def pace_lines(known: Effective) -> list[str]:
-    """The two clocks of a request (openai_chat.Pace) in words, with their sources."""
+    """The two clocks of a request (flight.Pace) in words, with their sources."""
     pace = Pace(known.first_token.value, known.tokens_per_second.value)
     speed = known.tokens_per_second
     rate = f"{pace.speed:g} tokens/s ({speed.source})"

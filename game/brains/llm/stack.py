@@ -26,10 +26,11 @@ from game.brains.llm.breaker import Breaker
 from game.brains.llm.metering import Budgeted, Metered
 from game.brains.llm.model import LanguageModel, Signals
 from game.brains.llm.modes import ModeLadder
-from game.brains.llm.openai_chat import DEFAULT_URL, OpenAIChat, chat_arguments
+from game.brains.llm.openai_chat import DEFAULT_URL, OpenAIChat
 from game.brains.llm.recording import Recording, ReplayCache
 from game.brains.llm.retry import Retrying, Throttled
 from game.brains.llm.settled import EndpointMemory, effective
+from game.brains.llm.wire import chat_arguments
 from game.brains.usage import UsageMeter
 from game.core.config import LLMSettings, OutputMode
 

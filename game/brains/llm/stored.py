@@ -18,7 +18,7 @@ import math
 from typing import Any
 
 from game.brains.llm.model import ChatReply, ChatRequest, ModelError
-from game.brains.llm.openai_chat import MAX_DIM, chat_reply, checked_vector
+from game.brains.llm.replies import MAX_DIM, chat_reply, checked_vector
 from game.core.text import clean
 
 # Bytes a stored vector can take: MAX_DIM numbers of at most 24 characters and a comma
