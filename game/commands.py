@@ -1,4 +1,5 @@
-"""The research subcommands: saves, interview, evaluate, study (the paper's evaluation).
+"""The research subcommands: saves, interview, evaluate (the paper's evaluation); study
+and results live in game/study_commands.py.
 
 Kept apart from game/cli.py so each command is a small function over the simulation.
 Only the commands that draw (play, replay, evaluate's chart) import pygame, and only
@@ -289,38 +290,6 @@ def _print_summary(name: str, result) -> None:
             print(f"  ablation {condition}: {score}")
 
 
-def _study(args: argparse.Namespace) -> int:
-    from game.core.files import check_writable, write_atomic
-    from game.sim.study import study, table
-
-    seeds = _seeds(args.seeds)
-    if args.report:
-        check_writable(args.report)  # before the seeds' runs, not after them
-
-    def done(seed: int, result) -> None:
-        _print_summary(f"seed {seed}", result)
-
-    results, rows = study(args.scenario, seeds, args.hours, workers=args.workers, on_seed=done)
-    print(table(rows))
-    if args.report:
-        doc: dict = {"scenario": args.scenario, "hours": args.hours, "seeds": seeds}
-        evaluations = [r.to_json() | {"seed": s} for s, r in zip(seeds, results, strict=True)]
-        doc |= {"evaluations": evaluations, "summary": [r.to_json() for r in rows]}
-        write_atomic(args.report, json.dumps(doc, indent=2) + "\n")
-        print(f"study written to {args.report}", file=sys.stderr)
-    return 0
-
-
-def _seeds(text: str) -> list[int]:
-    try:
-        seeds = [int(s) for s in text.split(",") if s.strip()]
-    except ValueError:
-        raise SmallvilleError(f"--seeds takes comma-separated integers, not {text!r}") from None
-    if not seeds:
-        raise SmallvilleError("--seeds needs at least one seed")
-    return seeds
-
-
 def _doctor(args: argparse.Namespace) -> int:
     """Ask the endpoint what it supports; print the verdict and the settings to use."""
     from game.brains.llm.doctor import check, remember
@@ -409,10 +378,6 @@ def register(sub) -> None:
     add_talk_arguments(ev)
     ev.set_defaults(handler=_evaluate)
 
-    st = sub.add_parser("study", help="run several seeds, evaluate each, table beside the paper")
-    st.add_argument("--scenario", default="smallville", help="bundled name or path to JSON")
-    st.add_argument("--seeds", default="7,8,9", help="comma-separated seeds")
-    st.add_argument("--hours", type=float, default=48.0, help="game hours per seed")
-    st.add_argument("--workers", type=int, default=2, help="cognition threads")
-    st.add_argument("--report", help="write every evaluation and the summary here (JSON)")
-    st.set_defaults(handler=_study)
+    from game.study_commands import register as register_studies
+
+    register_studies(sub)  # study, results

@@ -8,13 +8,15 @@ so any scenario gets its table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import statistics
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from game.sim.evaluation import Condition
 from game.sim.results import Attendance, Diffusion, Evaluation
+from game.sim.runs import Measure, Setup
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,14 @@ class Row:
     @property
     def high(self) -> float | None:
         return max(self.values) if self.values else None
+
+    @property
+    def sd(self) -> float | None:
+        """The sample standard deviation over the runs (0 for one run): the spread a
+        plot's error bars show."""
+        if not self.values:
+            return None
+        return round(statistics.stdev(self.values), 4) if len(self.values) > 1 else 0.0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"measure": self.measure, "method": self.method,
@@ -155,6 +165,78 @@ def table(rows: Sequence[Row]) -> str:
 
 def _cell(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
+
+
+# -- many conditions, from the results store ------------------------------------------------
+
+
+class Held(Protocol):
+    """One run as the table reads it (the store's StoredRun): its condition, its seed,
+    whether it succeeded, its measures."""
+
+    @property
+    def setup(self) -> Setup: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def ok(self) -> bool: ...
+
+    @property
+    def measures(self) -> tuple[Measure, ...]: ...
+
+
+@dataclass(frozen=True)
+class ConditionRows:
+    """A condition's rows over its successful runs, and the seeds that failed."""
+
+    setup: Setup
+    seeds: tuple[int, ...]
+    failed: tuple[int, ...]
+    rows: tuple[Row, ...]
+
+
+def by_condition(runs: Iterable[Held]) -> list[ConditionRows]:
+    """Rows per condition (sorted by label), each measure in the order the runs give it:
+    built from the runs alone, so the order in which they finished never shows."""
+    groups: dict[Setup, list[Held]] = {}
+    for run in runs:
+        groups.setdefault(run.setup, []).append(run)
+    out = []
+    for setup in sorted(groups, key=lambda s: (s.label, s.key)):
+        held = sorted(groups[setup], key=lambda r: r.seed)
+        good = [r for r in held if r.ok]
+        out.append(ConditionRows(setup, tuple(r.seed for r in good),
+                                 tuple(r.seed for r in held if not r.ok), _rows(good)))  # fmt: skip
+    return out
+
+
+def _rows(runs: Sequence[Held]) -> tuple[Row, ...]:
+    first: dict[str, Measure] = {}
+    for run in runs:
+        for m in run.measures:
+            first.setdefault(m.name, m)
+    values = [{m.name: m.value for m in run.measures} for run in runs]
+    return tuple(
+        Row(name, m.method, m.paper, tuple(v[name] for v in values if name in v))
+        for name, m in first.items()
+    )
+
+
+def condition_table(groups: Sequence[ConditionRows]) -> str:
+    """Each condition's block: n, mean, sd, min and max beside the paper's figure."""
+    head = f"{'measure':52} {'n':>3} {'mean':>8} {'sd':>8} {'min':>8} {'max':>8} {'paper':>8}"
+    out = []
+    for g in groups:
+        seeds = ",".join(map(str, g.seeds)) or "none"
+        failed = f"; failed: seed {','.join(map(str, g.failed))}" if g.failed else ""
+        out += [f"== {g.setup.label} (seeds {seeds}{failed})", head]
+        for r in g.rows:
+            cells = [_cell(v) for v in (r.mean, r.sd, r.low, r.high, r.paper)]
+            out.append(f"{r.measure:52} {len(r.values):>3} " + " ".join(f"{c:>8}" for c in cells))
+        out.append("")
+    return "\n".join(out).rstrip()
 
 
 def run_seed(
