@@ -1,6 +1,6 @@
 """Breaking a plan item into hour-ish chunks or 5-15 minute actions.
 
-An item is classified (activities.py) and split by its activity's table. Hour chunks take
+An item is classified (activities/) and split by its activity's table. Hour chunks take
 the activity's hour phrases, so when a chunk is itself decomposed the phrase tells which
 part of the activity it is: opening steps only at the start, closing steps only at the end.
 The sub-items always start at the item's start, touch, and add up to its exact minutes.
