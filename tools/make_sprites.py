@@ -1,6 +1,6 @@
 """Draw a chibi sprite sheet for every resident from the `look` fields of the scenario.
 
-Usage: python tools/make_sprites.py [--out DIR]
+Usage: python tools/make_sprites.py [--out DIR]   (the residents of smallville and smallville100)
 
 The art is ours: small pixel templates (one character per pixel) stamped in the colours of
 each resident's `look`, so 25 people share one body plan yet read apart at a glance, and a
@@ -28,6 +28,7 @@ from game.core.names import slug as name_slug  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = Path("saves") / "scenarios" / "smallville.json"
+SCENARIOS = (SCENARIO, Path("saves") / "scenarios" / "smallville100.json")
 SPRITES = Path("assets") / "sprites"
 FRAME = 32
 VIEWS = ("down", "left", "right", "up")
@@ -632,11 +633,13 @@ def make_all(out_root: Path, scenario: Path) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line entry: draw all sheets into --out (default: the repository root)."""
+    """Command line entry: draw all sheets into --out (default: the repository root), for
+    the first town and for the 100 town's newcomers (the 500 town's others are drawn as
+    plain figures: it is for headless studies)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT, help="root to write assets/sprites in")
     args = parser.parse_args(argv)
-    written = make_all(args.out, ROOT / SCENARIO)
+    written = {p for scenario in SCENARIOS for p in make_all(args.out, ROOT / scenario)}
     print(f"wrote {len(written)} sprite sheets to {args.out / SPRITES}")
     return 0
 
