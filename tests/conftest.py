@@ -67,6 +67,7 @@ _tmx.load_town = _load_town_once
 # handed out last keeps its worker busy while the other has nothing left to do.
 LONG_FILES = (
     "sim/test_any_event.py",
+    "sim/test_study_ray.py",  # most of it waits on a two-node Ray cluster starting
     "test_faults.py",
     "test_hostile_endpoints.py",
     "brains/test_llm_run.py",
