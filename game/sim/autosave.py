@@ -11,7 +11,11 @@ point; a torn or damaged line ends the reading, and the writer cuts its own torn
 before the next. Rewriting it whole each time wrote the journal again at every autosave
 (21 MB after 48, 558 MB in a game day). Compaction is a new base: after MAX_INCREMENTS
 lines, or once the journal outweighs its base. Every line names its base and its number,
-so lines of another base are never applied, and a gap ends the reading.
+so lines of another base are never applied, and a gap ends the reading. A line holds
+only what changed since the line before: the new rows, and of the town's objects and
+each resident's state the keys that changed (`delta`, `patched`; a line written before
+them holds the whole table, and still loads), which halved a 25-resident game hour's line
+(570 KB to 270 KB, the new event log's entries most of what is left).
 
 The writer follows the rules of every save (game/sim/saves.py `writing`): a save name,
 only into a folder of ours, under the save's lock, and it removes only files it wrote (and
@@ -63,6 +67,7 @@ MAX_WINDOWS = 9  # autosave, autosave-2 ... autosave-9: one name per game window
 MAX_INCREMENTS = 48  # after this many journal lines, the next autosave writes a new base
 ROW_KEYS = ("created", "importance", "embeddings")
 NOTICE_KEYS = ("notices", "notices_read")  # game/sim/player.py `notice_state`
+TABLES = ("objects", "object_setters")  # a journal line keeps only their changes
 
 
 @dataclass(frozen=True)
@@ -133,8 +138,9 @@ class Mark:
     base: str
     rows: dict[str, int]
     accessed: dict[str, np.ndarray]
-    states: dict[str, str]
+    states: dict[str, dict[str, Any]]  # each resident's state as its line wrote it (JSON)
     log: int
+    tables: dict[str, dict[str, Any]] = field(default_factory=dict)  # objects, setters
     increments: int = 0
     base_bytes: int = 0  # what the base weighs on disk: a journal past it is compacted
 
@@ -217,8 +223,9 @@ class IncrementalWriter:
             arrays_name,
             {a.name: len(a.memory) for a in snap.agents},
             {a.name: np.array(a.memory.accessed) for a in snap.agents},
-            {a.name: _state_key(a.state) for a in snap.agents},
+            {a.name: as_json(a.state) for a in snap.agents},
             len(snap.log),
+            _tables(snap),
             base_bytes=size,
         )
         return Written(self.folder, size, True, snap.clock)
@@ -244,10 +251,13 @@ class IncrementalWriter:
         for i, a in enumerate(snap.agents):
             start = mark.rows.get(a.name, 0)
             agents.append(self._agent_line(i, a, start, arrays))
+        top = _top(snap)
+        for key in TABLES:  # only what changed: the town's objects are the same all day
+            top[f"{key}_delta"] = delta(as_json(top.pop(key)), mark.tables.get(key, {}))
         line = {
             "base": mark.base,
             "increment": number,
-            **_top(snap),
+            **top,
             "agents": agents,
             "log_from": mark.log,
             "log": [e.to_dict() for e in snap.log[mark.log :]],
@@ -264,6 +274,7 @@ class IncrementalWriter:
         size += len(data)
         mark.increments = number
         mark.log = len(snap.log)
+        mark.tables = _tables(snap)
         sweep(self.folder, {mark.base, *(rows_file(mark.base, n) for n in range(1, number + 1))})
         return Written(self.folder, size, False, snap.clock)
 
@@ -300,10 +311,13 @@ class IncrementalWriter:
         arrays[f"a{i}_touched_at"] = accessed[touched]
         arrays[f"a{i}_accessed"] = accessed[start:n]
         out: dict[str, Any] = {"name": a.name, "from": start, **_rows_doc(view, start)}
-        key = _state_key(a.state)
-        if key != mark.states.get(a.name):
-            out["state"] = a.state
-            mark.states[a.name] = key
+        state = as_json(a.state)
+        before = mark.states.get(a.name)
+        if before is None:
+            out["state"] = state
+        elif state != before:  # what changed: the plan gains an hour, the rest stays
+            out["state_delta"] = delta(state, before)
+        mark.states[a.name] = state
         mark.rows[a.name] = n
         mark.accessed[a.name] = accessed
         return out
@@ -355,8 +369,49 @@ def _top(snap: Snapshot) -> dict[str, Any]:
     }
 
 
-def _state_key(state: dict[str, Any]) -> str:
-    return json.dumps(state, sort_keys=True, ensure_ascii=False, default=str)
+def as_json(value: dict[str, Any]) -> dict[str, Any]:
+    """A copy as JSON holds it (tuples as lists): what a line writes, and a `before` that
+    the live game cannot change under the writer, as it could a shared list."""
+    return json.loads(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def _tables(snap: Snapshot) -> dict[str, dict[str, Any]]:
+    return {"objects": as_json(snap.objects), "object_setters": as_json(snap.object_setters)}
+
+
+def delta(now: dict[str, Any], before: dict[str, Any], depth: int = 3) -> dict[str, Any]:
+    """What a journal line keeps of a table or a state: the keys set since `before`, the
+    keys gone, and for a table inside that changed, its own delta (`patch`, `depth`
+    tables down). Whole, the town's objects and each resident's plan made a line of
+    550 KB for 25 residents, nearly all of it unchanged since the line before."""
+    out: dict[str, Any] = {"set": {}, "gone": [k for k in before if k not in now]}
+    patch = {}
+    for key, value in now.items():
+        old = before.get(key, _MISSING)
+        if value == old:
+            continue
+        if depth > 0 and isinstance(value, dict) and isinstance(old, dict):
+            patch[key] = delta(value, old, depth - 1)
+        else:
+            out["set"][key] = value
+    if patch:
+        out["patch"] = patch
+    return out
+
+
+_MISSING = object()
+
+
+def patched(table: dict[str, Any], change: Any) -> dict[str, Any]:
+    """A table or state with a line's delta applied (ValueError for a damaged one)."""
+    if not isinstance(change, dict) or not isinstance(change.get("set"), dict):
+        raise ValueError("a journal line's changes are not a table")
+    gone = set(change.get("gone") or ())
+    out = {**{k: v for k, v in table.items() if k not in gone}, **change["set"]}
+    for key, sub in (change.get("patch") or {}).items():
+        inner = out.get(key)
+        out[key] = patched(inner if isinstance(inner, dict) else {}, sub)
+    return out
 
 
 # -- loading ------------------------------------------------------------------------------
@@ -448,17 +503,10 @@ def _rows(path: Path) -> dict[str, np.ndarray] | None:
 
 
 def _apply_line(doc: dict, arrays: dict[str, np.ndarray], line: dict, rows: dict) -> None:
-    for key in (
-        "saved_at",
-        "clock",
-        "steps",
-        "objects",
-        "object_setters",
-        "visitor",
-        "chats",
-        "usage",
-    ):
+    for key in ("saved_at", "clock", "steps", "visitor", "chats", "usage"):
         doc[key] = line[key]
+    for key in TABLES:  # a line before deltas held the whole table
+        doc[key] = line[key] if key in line else patched(doc.get(key, {}), line[f"{key}_delta"])
     for key in NOTICE_KEYS:  # absent from lines written before there were notices
         if key in line:
             doc[key] = line[key]
@@ -468,6 +516,8 @@ def _apply_line(doc: dict, arrays: dict[str, np.ndarray], line: dict, rows: dict
         start = int(part["from"])
         if "state" in part:
             agent["state"] = part["state"]
+        elif "state_delta" in part:
+            agent["state"] = patched(agent["state"], part["state_delta"])
         memory = agent["memory"]
         for key in ("kinds", "texts", "facts", "evidence"):
             memory[key] = memory[key][:start] + part[key]

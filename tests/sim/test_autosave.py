@@ -95,3 +95,56 @@ def test_the_saves_listing_shows_an_autosave_as_of_its_journal(tmp_path):
     assert [s.game_time for s in list_saves(tmp_path)] == [base]
     assert read_save(AUTOSAVE, tmp_path)[0]["clock"] == base
     sim.close()
+
+
+def test_a_journal_line_keeps_only_what_changed_and_older_whole_lines_still_load(tmp_path):
+    """Lines held the whole town's objects and each changed resident's whole state (75 KB
+    a line for three residents, the plan nearly all of it): now only the keys that
+    changed. A line written before (whole tables and states) still loads."""
+    sim = build_simulation("three", seed=1, workers=2)
+    sim.run_until(sim.now.replace(hour=7))
+    writer = IncrementalWriter(save_path(AUTOSAVE, tmp_path))
+    writer.write(snapshot(sim))
+    stove = next(a for a in sim.town.states if a.endswith("kitchen:stove"))
+    sim.town.states[stove] = "burning"
+    sim.run_until(sim.now + timedelta(minutes=20))
+    writer.write(snapshot(sim))
+    line = json.loads((writer.folder / JOURNAL).read_text())
+    assert "objects" not in line and line["objects_delta"]["set"].get(stove) == "burning"
+    assert len(line["objects_delta"]["set"]) < len(sim.town.states) // 4
+    whole = {name: agent.get_state() for name, agent in sim.agents.items()}
+    deltas = {a["name"]: a["state_delta"] for a in line["agents"] if "state_delta" in a}
+    assert deltas and all(len(d["set"]) < len(whole[n]) for n, d in deltas.items())
+    save_game(sim, "full", tmp_path)
+    _same(read_save(AUTOSAVE, tmp_path), read_save("full", tmp_path))
+    full = read_save("full", tmp_path)[0]
+    line["objects"], line["object_setters"] = full["objects"], full["object_setters"]
+    del line["objects_delta"], line["object_setters_delta"]
+    by_name = {a["name"]: a for a in full["agents"]}
+    for part in line["agents"]:
+        part.pop("state_delta", None)
+        part["state"] = by_name[part["name"]]["state"]
+    (writer.folder / JOURNAL).write_text(json.dumps(line) + "\n")
+    _same(read_save(AUTOSAVE, tmp_path), read_save("full", tmp_path))
+    sim.close()
+
+
+def test_a_delta_patches_back_to_the_state_it_was_taken_from():
+    import random
+
+    from game.sim.autosave import delta, patched
+
+    rng = random.Random(5)
+
+    def tree(depth: int) -> dict:
+        out = {}
+        for k in rng.sample("abcdefgh", rng.randint(0, 6)):
+            roll = rng.random()
+            out[k] = tree(depth - 1) if depth and roll < 0.4 else [rng.randint(0, 3)] * 2
+        return out
+
+    for _ in range(300):
+        before, now = tree(4), tree(4)
+        now.update({k: v for k, v in before.items() if rng.random() < 0.5})
+        change = json.loads(json.dumps(delta(now, before)))  # as a line holds it
+        assert patched(json.loads(json.dumps(before)), change) == now
