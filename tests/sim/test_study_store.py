@@ -2,6 +2,8 @@
 failed runs kept with their errors, and files that are not a store; the table by
 condition read from it."""
 
+import csv
+import importlib.util
 import sqlite3
 
 import pytest
@@ -10,6 +12,7 @@ from game.core.errors import SmallvilleError
 from game.sim.runs import Measure, RunResult, RunSpec, Setup, ablation_key, plan, setups
 from game.sim.store import Provenance, Store
 from game.sim.study import by_condition, condition_table
+from game.study_commands import PARQUET_MISSING
 
 MADE = Provenance("0.1.0", "abc123", "local")
 THREE = Setup("three", "scripted", 12.0)
@@ -116,3 +119,47 @@ class _Held:
 
     def __init__(self, r: RunResult) -> None:
         self.setup, self.seed, self.ok, self.measures = r.spec.setup, r.spec.seed, r.ok, r.measures
+
+
+def filled_store(path):
+    with Store.open(path) as store:
+        for seed, value in ((1, 1.0), (2, 0.5)):
+            store.put(result(seed, value), MADE)
+        store.put(result(1, 0.25, Setup("three", "scripted", 12.0, "memory")), MADE)
+    return path
+
+
+def test_results_prints_the_table_and_exports_it(tmp_path, capsys):
+    from game.cli import main
+
+    db = filled_store(tmp_path / "study.db")
+    table, raw, png = tmp_path / "t.csv", tmp_path / "raw.csv", tmp_path / "p.png"
+    assert main(["results", "--store", str(db), "--csv", str(table), "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "== three scripted 12h (seeds 1,2)" in out and "no memory (seeds 1)" in out
+    rows = list(csv.DictReader(table.open()))
+    assert len(rows) == 4  # two conditions x two measures
+    density = next(r for r in rows if r["ablate"] == "full" and r["measure"] == "density end")
+    assert (density["n"], density["mean"], density["sd"], density["paper"]) == (
+        "2", "0.75", "0.3536", "0.74")  # fmt: skip
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["results", "--store", str(db), "--csv", str(raw), "--raw"]) == 0
+    assert len(list(csv.DictReader(raw.open()))) == 3 * 2  # one per run and measure
+
+
+def test_parquet_without_pyarrow_is_one_line_and_a_missing_store_too(tmp_path, capsys):
+    from game.cli import main
+
+    db = filled_store(tmp_path / "study.db")
+    out = tmp_path / "t.parquet"
+    code = main(["results", "--store", str(db), "--parquet", str(out)])
+    if importlib.util.find_spec("pyarrow") is None:
+        assert code == 2
+        assert capsys.readouterr().err.strip() == f"error: {PARQUET_MISSING}"
+    else:
+        import pyarrow.parquet as pq
+
+        assert code == 0 and pq.read_table(out).num_rows == 4
+    assert main(["results", "--store", str(tmp_path / "none.db")]) == 2
+    assert "no results store" in capsys.readouterr().err
+    assert not (tmp_path / "none.db").exists()
