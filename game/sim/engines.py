@@ -48,10 +48,15 @@ class Engine(Protocol):
 
 
 def _worker_start() -> None:
-    """A pool worker's first act: one BLAS thread, before numpy loads (as main.py does)."""
+    """A pool worker's first act: one BLAS thread, before numpy loads (as main.py does),
+    and Ctrl+C left to the driver, which ends the workers itself (a worker waiting for
+    work would print a traceback for it)."""
+    import signal
+
     from game.core.blas import one_blas_thread
 
     one_blas_thread()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class LocalPool:
@@ -175,15 +180,17 @@ class Tally:
     running: int = 0
     failed: int = 0
     began: float = 0.0
+    last: float = 0.0  # when the latest run finished
 
     def eta(self, now: float) -> float | None:
-        """Seconds left, at the pace so far (seconds per finished run, all engines' slots
-        together): counts down between finishes. None before the first or after the last."""
+        """Seconds left, at the pace up to the latest finish (seconds per finished run,
+        all the engine's slots together), counting down until the next one. None before
+        the first finish or after the last."""
         finished = self.done + self.failed
         if not finished or finished >= self.total:
             return None
-        elapsed = now - self.began
-        return max(0.0, elapsed / finished * self.total - elapsed)
+        pace = (self.last - self.began) / finished
+        return max(0.0, pace * self.total - (now - self.began))
 
 
 def drive(
@@ -221,6 +228,7 @@ def _settle(result, attempts, retries, queue, on_result, tally: Tally) -> Tally:
         queue.appendleft(spec)
         return tally
     on_result(replace(result, attempts=attempts[spec.key]))
+    tally = replace(tally, last=time.monotonic())
     if result.ok:
         return replace(tally, done=tally.done + 1)
     return replace(tally, failed=tally.failed + 1)

@@ -8,7 +8,7 @@ import pytest
 import study_tasks
 
 from game.cli import main
-from game.sim.engines import LocalPool, drive
+from game.sim.engines import LocalPool, Tally, drive
 from game.sim.runs import RunResult, RunSpec, Setup, plan
 from game.sim.store import Provenance, Store
 
@@ -146,3 +146,10 @@ def test_ray_missing_or_not_is_one_line_before_any_store(tmp_path, capsys, monke
     assert err == ['error: Ray is not installed: pip install -e ".[ray]" (the optional '
                    'extra), then try again']  # fmt: skip
     assert not db.exists()
+
+
+def test_the_time_left_counts_down_between_finishes():
+    tally = Tally(total=4, done=1, began=100.0, last=110.0)  # 10 s a run: 40 s in all
+    assert tally.eta(110.0) == 30.0 and tally.eta(125.0) == 15.0 and tally.eta(160.0) == 0.0
+    assert Tally(total=4, began=100.0).eta(120.0) is None
+    assert Tally(total=1, done=1, began=100.0, last=101.0).eta(102.0) is None
