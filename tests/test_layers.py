@@ -1,8 +1,8 @@
 """Layers import downward only, and nothing below game/ui imports pygame.
 
 The layers are game/core < world < brains < mind < sim < ui. The top-level modules of
-game (cli, commands, study_commands) sit above them all: they may import anything, and nothing in the
-layers may import them. Relative imports count as much as absolute ones.
+game (cli, commands, study_commands) sit above them all: they may import anything, and
+nothing in the layers may import them. Relative imports count as much as absolute ones.
 """
 
 import ast
