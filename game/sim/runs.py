@@ -69,7 +69,7 @@ class RunSpec:
     setup: Setup
     seed: int
     repeat: int = 0
-    threads: int = 1  # cognition threads inside the run (lockstep: the same result)
+    threads: int = 1  # cognition threads inside the run (lockstep: same measures for any)
     save_dir: str = ""  # where the run's save goes ('' = not saved)
 
     @property
