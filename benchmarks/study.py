@@ -48,9 +48,11 @@ def timed(engine, specs, folder: Path, label: str) -> tuple[float, dict]:
         finally:
             engine.close()
         wall = time.perf_counter() - began
-        runs = {r.spec.key: r.measures for r in store.runs() if r.ok}
-    print(f"{label}: {wall:.1f} s ({tally.done} done, {tally.failed} failed)", flush=True)
-    return wall, runs
+        held = [r for r in store.runs() if r.ok]
+    each = sum(r.wall_seconds for r in held) / max(1, len(held))
+    print(f"{label}: {wall:.1f} s ({tally.done} done, {tally.failed} failed; "
+          f"{each:.1f} s a run)", flush=True)  # fmt: skip
+    return wall, {r.spec.key: r.measures for r in held}
 
 
 class Loopback:
