@@ -195,10 +195,10 @@ def test_a_failing_save_is_one_line_and_the_report_is_still_written(tmp_path, mo
     err = capsys.readouterr().err
     assert code == 1
     lines = [line for line in err.splitlines() if "could not save" in line]
-    assert len(lines) == 1 and "No space left on device" in lines[0]
+    assert len(lines) == 1 and "the disk is full" in lines[0]
     assert "Traceback" not in err
     written = json.loads(report.read_text())
-    assert written["problems"] and "No space left" in written["problems"][0]
+    assert written["problems"] and "the disk is full" in written["problems"][0]
 
 
 @pytest.mark.parametrize("hours", ["nan", "inf", "-1", "1e9", "0"])

@@ -115,13 +115,23 @@ def save_path(name: str, root: Path | str | None = None) -> Path:
 
 
 def name_folder(name: str, root: Path | str | None = None) -> Path:
-    """The folder of a save name. A name is a name, never a path: anything else is refused."""
+    """The folder of a save name. A name is a name, never a path: anything else is
+    refused. So is a name Windows keeps for a device (CON, NUL, COM1: no folder there
+    can have it) and one that begins or ends with a space (Windows drops a trailing
+    one: two names, one folder)."""
     if not isinstance(name, str) or not _NAME.fullmatch(name) or not name.strip():
         shown = clean_line(str(name), 70)
         raise SaveError(
             repr(shown), "a save name uses letters, digits, spaces, '_' or '-' (at most 64)"
         )
+    if name != name.strip():
+        raise SaveError(repr(name), "a save name does not begin or end with a space")
+    if _DEVICE.fullmatch(name):
+        raise SaveError(repr(name), "Windows keeps that name for a device; choose another")
     return saves_root(root) / name
+
+
+_DEVICE = re.compile(r"(?i)(?:CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9])")
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -140,8 +150,8 @@ def save_game(sim, name: str, root: Path | str | None = None) -> Path:
 
 @contextmanager
 def writing(folder: Path, claim: Claim | None = None):
-    """The rules of every writer into a save folder (a save, the autosave ring, the
-    incremental autosave): only into a folder of ours, under its lock (already held when
+    """The rules of every writer into a save folder (a save, the window's incremental
+    autosave): only into a folder of ours, under its lock (already held when
     the writer's `claim` is on this folder), and any OSError (a full disk, a read-only
     folder) one SaveError line."""
     try:
@@ -153,7 +163,15 @@ def writing(folder: Path, claim: Claim | None = None):
             with _locked(folder):
                 yield folder
     except OSError as exc:
-        raise SaveError(folder, f"cannot write the save: {exc.strerror or exc}") from None
+        raise cannot_write(folder, exc) from None
+
+
+def cannot_write(folder: Path, exc: OSError) -> SaveError:
+    """The SaveError of a writer that met an OSError: the cause as every file says it
+    ('the disk is full', not 'No space left on device')."""
+    from game.core.files import cause
+
+    return SaveError(folder, f"cannot write the save: {cause(exc)}")
 
 
 class Claim:
@@ -187,7 +205,7 @@ def claim(folder: Path, wait: float = 1.0) -> Claim | None:
         _refuse_foreign(folder)
         fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise SaveError(folder, f"cannot write the save: {exc.strerror or exc}") from None
+        raise cannot_write(folder, exc) from None
     if _wait_for_lock(fd, wait):
         return Claim(folder, fd)
     os.close(fd)
@@ -549,6 +567,7 @@ def load_game(
 
     doc, arrays = read_save(name, root)
     path = save_path(name, root) / DOCUMENT
+    _check_clock(doc.get("clock"), path)
     saved = clean_line(str(doc.get("brain")), 20)
     if brain is not None and brain != doc.get("brain"):
         raise SaveError(
@@ -576,6 +595,26 @@ def load_game(
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise SaveError(path, f"damaged: {type(exc).__name__}: {exc}") from exc
     return sim
+
+
+def _check_clock(clock: Any, path: Path) -> None:
+    """A save's clock is a local time in the years a scenario may start in: an edited
+    9999-12-31 gave an OverflowError traceback at the run's first day past it."""
+    from game.world.scenario import FIRST_YEAR, LAST_YEAR
+
+    shown = clean_line(str(clock), 40)
+    try:
+        when = datetime.fromisoformat(clock) if isinstance(clock, str) else None
+    except ValueError:
+        when = None
+    if when is None:
+        raise SaveError(path, f"damaged: the clock {shown!r} is not a date and time")
+    if when.tzinfo is not None:
+        raise SaveError(path, f"damaged: the clock {shown!r} has a time zone (it is local time)")
+    if not FIRST_YEAR <= when.year <= LAST_YEAR:
+        raise SaveError(
+            path, f"damaged: the clock's year {when.year} is outside {FIRST_YEAR}..{LAST_YEAR}"
+        )
 
 
 class LoadSettings(Protocol):
@@ -656,7 +695,7 @@ def _event(raw: dict) -> Event:
     )
 
 
-# -- listing, autosave -------------------------------------------------------------------
+# -- listing -------------------------------------------------------------------------
 
 
 def list_saves(root: Path | str | None = None) -> list[SaveInfo]:
@@ -725,37 +764,3 @@ def _journal_end(folder: Path, doc: dict) -> dict[str, Any]:
 def _visitor_name(doc: dict) -> str:
     visitor = doc.get("visitor")
     return str(visitor.get("name", "")) if isinstance(visitor, dict) else ""
-
-
-def autosave(sim, root: Path | str | None = None, keep: int = 3) -> Path:
-    """A small ring: autosave is the newest, autosave-1 the one before, and so on.
-
-    Folders move only when they hold one of our saves, under their lock; the oldest goes
-    file by file, and only the files a save writes (anything else stays, and so does the
-    folder)."""
-    folders = [name_folder("autosave" if i == 0 else f"autosave-{i}", root) for i in range(keep)]
-    remove_save(folders[-1])
-    for src, dst in zip(reversed(folders[:-1]), reversed(folders[1:]), strict=True):
-        if src.is_dir() and not dst.exists():
-            with writing(src):
-                src.rename(dst)
-    return save_game(sim, "autosave", root)
-
-
-def remove_save(folder: Path) -> None:
-    """Delete a save of ours: the files it names (its arrays, an autosave's journal and
-    rows), then the folder if nothing else is left. Strays stay, even named like ours."""
-    from game.sim.autosave import journal_rows
-
-    if not folder.is_dir():
-        return
-    with writing(folder):
-        named = [arrays_named(folder / DOCUMENT), *journal_rows(folder), JOURNAL, DOCUMENT]
-        sweep(folder, set())
-        for name in filter(None, named):
-            (folder / name).unlink(missing_ok=True)
-    try:
-        (folder / LOCK).unlink(missing_ok=True)
-        folder.rmdir()
-    except OSError:
-        pass  # someone else's files are still there: they stay

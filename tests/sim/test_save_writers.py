@@ -1,6 +1,8 @@
 """Every writer into a save folder keeps the rules of `save_game`: the incremental
-autosave and the old autosave ring write only into folders of ours, under the save's
-lock, delete only files a save wrote, and leave the journal its committed lines."""
+autosave writes only into folders of ours, under the save's lock, deletes only files a
+save wrote, and leaves the journal its committed lines. (The old autosave ring, which
+renamed autosave to autosave-1 and autosave-2, the names of other game windows'
+autosaves, is gone: the window's autosave is game/sim/autosave.py's alone.)"""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import pytest
 from game.sim import autosave as autosave_module
 from game.sim.autosave import AUTOSAVE, JOURNAL, IncrementalWriter, snapshot
 from game.sim.factory import build_simulation
-from game.sim.saves import LOCK, SaveError, autosave, read_save, save_path
+from game.sim.saves import LOCK, SaveError, read_save, save_game, save_path
 
 THEIRS = {"notes.txt": b"keep me", "memories-someone-elses.npz": b"x", ".tmp-other": b"y"}
 
@@ -98,7 +100,7 @@ def test_a_journal_write_that_fails_halfway_leaves_the_journal_as_it_was(
 
     monkeypatch.setattr(autosave_module, "write_all", half_then_full)
     sim.run_until(sim.now + timedelta(minutes=20))
-    with pytest.raises(SaveError, match="No space left"):
+    with pytest.raises(SaveError, match="the disk is full"):
         writer.write(snapshot(sim))
     assert (writer.folder / JOURNAL).read_bytes() == journal  # the torn half cut off
     assert read_save(AUTOSAVE, tmp_path)[0]["clock"] == committed
@@ -109,24 +111,20 @@ def test_a_journal_write_that_fails_halfway_leaves_the_journal_as_it_was(
     assert read_save(AUTOSAVE, tmp_path)[0]["clock"] == sim.now.isoformat()
 
 
-def test_the_autosave_ring_deletes_only_files_of_a_save(tmp_path, sim):
-    for _ in range(2):
-        autosave(sim, tmp_path, keep=3)
-        sim.run_until(sim.now + timedelta(minutes=10))
-    oldest = save_path("autosave-1", tmp_path)  # becomes autosave-2, then is removed
+def test_a_save_over_a_save_deletes_only_files_of_a_save(tmp_path, sim):
+    folder = save_game(sim, "mine", tmp_path)
     for name, data in THEIRS.items():
-        (oldest / name).write_bytes(data)
-    autosave(sim, tmp_path, keep=3)
-    autosave(sim, tmp_path, keep=3)
-    kept = save_path("autosave-2", tmp_path)
-    assert {n: (kept / n).read_bytes() for n in THEIRS} == THEIRS
+        (folder / name).write_bytes(data)
+    sim.run_until(sim.now + timedelta(minutes=10))
+    save_game(sim, "mine", tmp_path)
+    assert {n: (folder / n).read_bytes() for n in THEIRS} == THEIRS
+    assert read_save("mine", tmp_path)[0]["clock"] == sim.now.isoformat()
 
 
-def test_the_autosave_ring_will_not_move_a_folder_that_is_not_a_save(tmp_path, sim):
-    foreign = save_path("autosave", tmp_path)
+def test_a_save_will_not_write_into_a_folder_that_is_not_a_save(tmp_path, sim):
+    foreign = save_path("autosave-2", tmp_path)
     foreign.mkdir(parents=True)
     (foreign / "notes.txt").write_text("keep me")
     with pytest.raises(SaveError, match="not a Smallville save"):
-        autosave(sim, tmp_path, keep=3)
-    assert (foreign / "notes.txt").read_text() == "keep me"
-    assert not save_path("autosave-1", tmp_path).exists()
+        save_game(sim, "autosave-2", tmp_path)
+    assert sorted(p.name for p in foreign.iterdir()) == ["notes.txt"]

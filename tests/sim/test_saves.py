@@ -18,7 +18,6 @@ from game.sim.report import build_report, without_timing
 from game.sim.saves import (
     VERSION,
     SaveError,
-    autosave,
     list_saves,
     load_game,
     read_save,
@@ -161,17 +160,15 @@ def test_version_one_save_is_upgraded_on_load(tmp_path):
     sim.close()
 
 
-def test_list_and_autosave_ring(tmp_path):
+def test_the_listing_names_each_save_at_its_time(tmp_path):
     sim = build_simulation("three", seed=1)
-    for _ in range(4):
+    for name in ("b", "a", "c"):
         sim.run_until(sim.now + timedelta(minutes=10))
-        autosave(sim, tmp_path, keep=3)
+        save_game(sim, name, tmp_path)
     sim.close()
-    names = [s.name for s in list_saves(tmp_path)]
-    assert names == ["autosave", "autosave-1", "autosave-2"]
-    newest = read_save("autosave", tmp_path)[0]["clock"]
-    oldest = read_save("autosave-2", tmp_path)[0]["clock"]
-    assert newest > oldest
+    saves = list_saves(tmp_path)
+    assert [s.name for s in saves] == ["a", "b", "c"]
+    assert saves[0].game_time > saves[1].game_time  # a was saved after b
 
 
 def test_fork_a_loaded_game_under_a_new_name(saved):
@@ -217,6 +214,42 @@ def test_a_save_name_is_a_name_never_a_path(tmp_path, name):
         save_game(None, name, root)
     assert "\n" not in str(info.value)
     assert not any(tmp_path.rglob("*.json")) and not (tmp_path / "escape").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [("CON", "device"), ("nul", "device"), ("Com1", "device"), ("LPT9", "device"),
+     ("aux", "device"), ("name ", "space"), (" name", "space")],
+)  # fmt: skip
+def test_a_name_no_folder_on_windows_can_have_is_refused(tmp_path, name, why):
+    with pytest.raises(SaveError, match=why):
+        save_game(None, name, tmp_path)
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory) -> Path:
+    """A save of the three-resident town as it starts (one for the module)."""
+    sim = build_simulation("three", seed=2)
+    folder = save_game(sim, "fresh", tmp_path_factory.mktemp("saves"))
+    sim.close()
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("clock", "why"),
+    [("9999-12-31T23:59:00", "year 9999 is outside"), ("0001-01-01T00:00:00", "year 1 is"),
+     (5, "not a date"), ("tomorrow", "not a date"), ("2023-02-13T07:00:00+05:00", "time zone")],
+)  # fmt: skip
+def test_a_save_whose_clock_the_game_cannot_run_from_is_one_line(fresh, tmp_path, clock, why):
+    """An edited clock of 9999-12-31 loaded, then `run --load` died with an OverflowError."""
+    shutil.copytree(fresh, tmp_path / "edited")
+    path = tmp_path / "edited" / "save.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**doc, "clock": clock}), encoding="utf-8")
+    with pytest.raises(SaveError, match=why) as info:
+        load_game("edited", tmp_path)
+    assert "\n" not in str(info.value)
 
 
 def test_a_folder_that_holds_no_save_of_ours_is_refused_and_untouched(tmp_path):
@@ -285,7 +318,7 @@ def test_a_failed_write_is_one_line_and_the_previous_save_stays_whole(tmp_path, 
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(np, "savez", no_space)
-    with pytest.raises(SaveError, match="No space left on device") as info:
+    with pytest.raises(SaveError, match="the disk is full") as info:
         save_game(sim, "full", tmp_path)
     sim.close()
     assert "\n" not in str(info.value)
