@@ -31,10 +31,13 @@ def _study(args: argparse.Namespace) -> int:
 
     hours = [number("--hours", h, 1 / 360, 24 * 366) for h in args.hours or [48.0]]
     number("--repeats", args.repeats, 1, 1000)
-    conditions = setups(args.scenario or ["smallville"], args.brain or ["scripted"], hours,
-                        args.ablate or [FULL])  # fmt: skip
+    scenarios = [_absolute(s) for s in args.scenario or ["smallville"]]
+    conditions = setups(scenarios, args.brain or ["scripted"], hours, args.ablate or [FULL])
+    save_dir = str(Path(args.save_dir).resolve()) if args.save_dir else ""
+    if save_dir:
+        Path(save_dir).mkdir(parents=True, exist_ok=True)
     specs = plan(conditions, _seeds(args.seeds), args.repeats, threads=max(1, args.threads),
-                 save_dir=args.save_dir or "")  # fmt: skip
+                 save_dir=save_dir)  # fmt: skip
     store_path = Path(args.store or Path(args.report or ".").parent / "study.db")
     for path in [p for p in (args.report, store_path) if p]:
         check_writable(path)  # before the runs, not after them
@@ -51,6 +54,12 @@ def _study(args: argparse.Namespace) -> int:
     if failed:
         _say(f"{failed} run(s) failed (kept in {store_path} with their errors)")
     return 1 if failed else 0
+
+
+def _absolute(scenario: str) -> str:
+    """A scenario file's path from the root, since a Ray worker runs in a folder of its
+    own; a bundled scenario's name stays a name."""
+    return str(Path(scenario).resolve()) if scenario.endswith(".json") else scenario
 
 
 def _todo(specs: list[RunSpec], store, rerun: bool) -> list[RunSpec]:

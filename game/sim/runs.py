@@ -11,6 +11,7 @@ of the result, so it crosses any process boundary as text, pickled or not).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import time
 import traceback
@@ -78,9 +79,11 @@ class RunSpec:
 
     @property
     def save_name(self) -> str:
-        """A folder name of its own for this run's save."""
-        safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in self.setup.label)
-        return f"{safe}-seed{self.seed}-r{self.repeat}"
+        """A save name of its own for this run (letters, digits, '-', at most 64): the
+        condition's label cut short, the seed, the repeat and a digest of the key."""
+        safe = "".join(c if c.isascii() and c.isalnum() else "-" for c in self.setup.label)
+        digest = hashlib.sha1(self.key.encode()).hexdigest()[:8]
+        return f"{safe[:36]}-seed{self.seed}-r{self.repeat}-{digest}"[-64:]
 
 
 @dataclass(frozen=True)
@@ -159,7 +162,7 @@ def _run_and_measure(spec: RunSpec) -> tuple[tuple[Measure, ...], dict[str, Any]
         if spec.save_dir:
             from game.sim.saves import save_game
 
-            save_game(sim, str(Path(spec.save_dir) / spec.save_name))
+            save_game(sim, spec.save_name, root=spec.save_dir)
         _restrict(sim, spec.setup.ablate)
         evaluation = measure(sim)
     finally:

@@ -163,3 +163,15 @@ def test_parquet_without_pyarrow_is_one_line_and_a_missing_store_too(tmp_path, c
     assert main(["results", "--store", str(tmp_path / "none.db")]) == 2
     assert "no results store" in capsys.readouterr().err
     assert not (tmp_path / "none.db").exists()
+
+
+def test_each_run_has_a_valid_save_name_of_its_own(tmp_path):
+    from game.sim.saves import name_folder
+
+    long = Setup("/some/where/a-town-with-a-very-long-name.json", "llm", 0.25,
+                 ablation_key("memory,planning,reflection"))  # fmt: skip
+    specs = plan([long, THREE], [1, 2], repeats=2)
+    names = {s.save_name for s in specs}
+    assert len(names) == len(specs)
+    for name in names:
+        assert name_folder(name, tmp_path).parent == tmp_path  # refused names raise
