@@ -46,6 +46,17 @@ class Event:
             "data": self.data,
         }
 
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Event:
+        """An event as `to_dict` wrote it (a save's log)."""
+        return cls(
+            datetime.fromisoformat(raw["time"]),
+            EventKind(raw["kind"]),
+            str(raw["agent"]),
+            str(raw["text"]),
+            dict(raw.get("data", {})),
+        )
+
 
 class EventLog:
     def __init__(self) -> None:

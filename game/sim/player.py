@@ -1,8 +1,9 @@
 """The player's commands: walk as a visitor, chat, interview, inner voice, edit objects.
 
 `Player` is a collaborator the simulation holds as `sim.player`; the UI (or a test)
-calls it. It is handed the few parts of the simulation it needs (a PlayerContext), so it
-never imports the Simulation. Its commands only queue work or change state on the
+calls it. It is handed the few parts of the simulation it needs (a PlayerContext: the
+town's state, its actions, the residents, the scheduler and the mind), so it never
+imports the Simulation. Its commands only queue work or change state on the
 simulation's thread, and anything that needs the brain runs as a job like any other
 cognition.
 """
@@ -10,15 +11,12 @@ cognition.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
-from game.brains.event_words import parse_event
-from game.core.clock import Clock
 from game.core.codec import decode, encode
 from game.core.errors import SmallvilleError
 from game.core.records import Observation, Source, Utterance
@@ -27,14 +25,9 @@ from game.mind import facts
 from game.mind.agent import Action, ActionKind, Agent
 from game.mind.cognition import Mind, inner_voice_job, interview, visitor_chat_job
 from game.mind.effects import JobKind
-from game.mind.perception import (
-    Notice,
-    Sighting,
-    boards_in_sight,
-    notice_boards,
-    read_notice,
-)
+from game.mind.perception import Notice, Sighting
 from game.sim import stride
+from game.sim.actions import Actions
 from game.sim.chats import (
     CHAT_IDLE,
     EXCUSED,
@@ -46,14 +39,16 @@ from game.sim.chats import (
     nearest,
 )
 from game.sim.events import EventKind, EventLog, answered_by
+from game.sim.notices import NOTICE_LIMIT as NOTICE_LIMIT  # where callers look
+from game.sim.notices import NoticeBoards
 from game.sim.scheduler import Scheduler
 from game.sim.setup import facing
+from game.sim.state import EditSource, SimState
 from game.world.town import AreaKind, Town
 
 # What a visitor's name may hold: it goes into every prompt, so nothing that could end a
 # quotation or start a new line of the prompt (letters, digits, spaces, - ' .).
 VISITOR_NAME = re.compile(r"[^\w '.-]")
-NOTICE_LIMIT = 500  # characters of one notice
 STATE_LIMIT = 60  # characters of an object's state
 
 
@@ -68,14 +63,6 @@ def plain_state(text: str, name: str) -> str:
     lead = re.match(rf"(?:{subject}{verb}\s+|is\s+)?(?:now\s+)?", words, re.IGNORECASE)
     rest = words[lead.end() :] if lead else words
     return rest or words
-
-
-class EditSource(StrEnum):
-    """Who changed an object besides a resident (residents are named by their name).
-
-    A str enum, so the event log and the saves keep the plain word they always had."""
-
-    PLAYER = "player"
 
 
 @dataclass
@@ -131,14 +118,19 @@ PlayerJob = VisitorReply | InnerVoice
 class PlayerContext:
     """The parts of a simulation the player's commands touch, and no more."""
 
-    town: Town
+    state: SimState  # the clock, the objects' states and the event log
+    actions: Actions  # stopping a walker, changing an object: logged alike for replays
     agents: Mapping[str, Agent]
     scheduler: Scheduler
     mind: Mind
-    log: EventLog
-    clock: Clock
-    stop: Callable[[Agent], None]  # stop a walker (logged, so a replay stops it too)
-    set_state: Callable[[str, str, str], None]  # object address, new state, who set it
+
+    @property
+    def town(self) -> Town:
+        return self.state.town
+
+    @property
+    def log(self) -> EventLog:
+        return self.state.log
 
 
 class Player:
@@ -156,13 +148,11 @@ class Player:
         self._asked: dict[str, VisitorChat] = {}  # the conversation a reply is asked for
         self._excused: dict[str, datetime] = {}  # who had to go, until when
         self._chat_status: dict[str, str] = {}
-        self.notices: list[Notice] = []  # posted on every notice board, oldest first
-        self.notices_read: dict[str, set[int]] = {}  # resident -> numbers of notices read
-        self.boards = notice_boards(ctx.town)
+        self.board = NoticeBoards.of(ctx.town)  # the notices posted, and who read which
 
     @property
     def now(self) -> datetime:
-        return self.ctx.clock.now
+        return self.ctx.state.now
 
     def _agent(self, resident: str) -> Agent:
         agent = self.ctx.agents.get(resident)
@@ -384,7 +374,7 @@ class Player:
         if agent.action is not None and agent.action.kind is ActionKind.CHAT:
             return  # a conversation with another resident is starting
         self._chat_status[resident] = agent.status  # what they were doing, to talk about
-        self.ctx.stop(agent)
+        self.ctx.actions.stop(agent)
         who = self.visitor.name if self.visitor else "the visitor"
         now = self.now
         agent.action = Action(
@@ -467,58 +457,54 @@ class Player:
         if len(state) > STATE_LIMIT:
             raise SmallvilleError(f"a state is at most {STATE_LIMIT} characters, not {len(state)}")
         state = state or area.default_state
-        self.ctx.set_state(area.address, state, EditSource.PLAYER)
+        self.ctx.actions.set_object_state(area.address, state, EditSource.PLAYER)
         text = f"{area.address} set to {state}"
         self.ctx.log.add(self.now, EventKind.PLAYER, EditSource.PLAYER, text)
 
-    # -- notices on the town's boards --------------------------------------------------
+    # -- notices on the town's boards (game.sim.notices) ------------------------------
+    @property
+    def notices(self) -> list[Notice]:
+        return self.board.notices
+
+    @property
+    def notices_read(self) -> dict[str, set[int]]:
+        return self.board.read
+
     def announce(self, text: str) -> Notice:
         """Town-wide news: a notice on every notice board, read by each resident who
-        passes one (`notices_seen`). A time and place in it are read once, now."""
-        text = " ".join(clean(text).split())[:NOTICE_LIMIT]
-        if not text:
-            raise SmallvilleError("a notice needs some words")
-        if not self.boards:
-            raise SmallvilleError("this town has no notice board to post on")
-        places = [a.name for a in self.ctx.town.sectors()]
-        event = parse_event(text, places, today=self.now.date())
-        notice = Notice(len(self.notices) + 1, text, self.now, event)
-        self.notices.append(notice)
+        passes one (`notices_seen`)."""
+        notice = self.board.post(text, self.now)
         self.ctx.log.add(
             self.now,
             EventKind.PLAYER,
             EditSource.PLAYER,
-            f"notice posted: {text}",
+            f"notice posted: {notice.text}",
             notice=notice.number,
-            boards=list(self.boards),
+            boards=list(self.board.boards),
         )
         return notice
 
     def notices_seen(self, agent: Agent, radius: int) -> list[Observation]:
-        """The notices a resident reads now: those on a board in its room and in sight
-        that it has not read yet (each once, whichever board it passes)."""
-        if not self.notices:
-            return []
-        boards = boards_in_sight(self.ctx.town, agent, self.boards, radius)
-        if not boards:
-            return []
-        read = self.notices_read.setdefault(agent.name, set())
-        fresh = [n for n in self.notices if n.number not in read]
-        read.update(n.number for n in fresh)
-        return [read_notice(self.ctx.town, boards[0], agent.name, n) for n in fresh]
+        """The notices a resident reads now, each once."""
+        return self.board.seen(agent, radius)
+
+    def get_state(self) -> dict[str, Any]:
+        """The visitor, its chats and the notices, as a save keeps them (plain JSON)."""
+        return {"visitor": encode(self.visitor), "chats": encode(self.chats), **self.notice_state()}
+
+    def set_state(self, doc: dict[str, Any]) -> None:
+        """Take up a save's visitor, chats and notices (none in an older save)."""
+        self.visitor = decode(Visitor | None, doc.get("visitor"))
+        self.chats = decode(dict[str, list[Utterance]], doc.get("chats", {}))
+        self.restore_notices(doc)
 
     def notice_state(self) -> dict[str, Any]:
         """The notices and who has read which, as a save keeps them (plain JSON)."""
-        return {
-            "notices": encode(self.notices),
-            "notices_read": {k: sorted(v) for k, v in sorted(self.notices_read.items()) if v},
-        }
+        return self.board.get_state()
 
     def restore_notices(self, doc: dict[str, Any]) -> None:
         """The notices of a save (none in a save made before there were notices)."""
-        self.notices = decode(list[Notice], doc.get("notices", []))
-        read = decode(dict[str, list[int]], doc.get("notices_read", {}))
-        self.notices_read = {k: set(v) for k, v in read.items()}
+        self.board.set_state(doc)
 
     # -- queued jobs, run when the resident has no job in flight -------------------------
     def submit_jobs(self) -> None:

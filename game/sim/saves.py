@@ -11,6 +11,7 @@ window cannot write there and autosaves under a name of its own (game/sim/autosa
 Readers take no lock: a writer may replace the save while they read it, so a read checks
 that `save.json` is still the one it began with and reads again when it is not.
 Loading never writes anything; a damaged, foreign or unreadable file gives one SaveError line.
+What a save holds, its version and the upgrades from older ones: game/sim/save_format.py.
 """
 
 from __future__ import annotations
@@ -31,26 +32,21 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from game.core.codec import decode, encode
 from game.core.config import DEFAULT_WORKERS, data_dir
-from game.core.errors import FileProblem, SmallvilleError, clip
+from game.core.errors import SmallvilleError
 from game.core.mind_settings import MindSettings
 from game.core.text import bounded_loads
 from game.core.text import single_line as clean_line
-from game.mind.memory import MemoryStream
 from game.sim.archives import load_npz
-from game.sim.events import Event, EventKind
-from game.sim.player import Visitor
-from game.sim.simulation import ClockMode, SimConfig
-from game.sim.upgrade import upgrade_memory
+from game.sim.config import ClockMode, SimConfig
+from game.sim.save_format import FORMAT, SaveError, UnreadableSave, game_state, restore, upgrade
+from game.sim.save_format import VERSION as VERSION  # as callers have always imported it
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None
 
-FORMAT = "smallville-save"
-VERSION = 3
 DOCUMENT = "save.json"
 _NAME = re.compile(r"^[A-Za-z0-9 _-]{1,64}$")
 _ARRAYS = re.compile(r"memories-[\w.-]{1,80}\.npz")
@@ -69,21 +65,6 @@ MAX_DOCUMENT = 512 * 1024 * 1024  # bytes of save.json worth reading
 MAX_DEPTH = 64  # nesting levels of save.json (ours need about ten)
 LOCK_WAIT = 10.0  # seconds a second writer waits for the first before it is refused
 READ_TRIES = 20  # a writer saving back to back may overtake a read a few times running
-
-
-class SaveError(SmallvilleError):
-    def __init__(self, path: Path | str, problem: str) -> None:
-        SmallvilleError.__init__(self, f"{path}: {clip(problem)}")
-        self.path, self.problem = str(path), problem
-
-
-class UnreadableSave(SaveError, FileProblem):
-    """A save folder or file this user may not read (permissions, I/O): a problem of the
-    machine, not of the save, so the command line exits 1 as for any file (FileProblem)."""
-
-    def __init__(self, path: Path | str, exc: OSError, what: str = "") -> None:
-        self.cause = exc.strerror or str(exc)
-        SaveError.__init__(self, path, f"cannot read{what}: {self.cause}")
 
 
 @dataclass(frozen=True)
@@ -376,41 +357,6 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def game_state(sim) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """The document and the arrays. Decisions still in flight are dropped: the agents
-    simply ask again after loading (lockstep runs have none between steps)."""
-    sim.settle_memories()
-    arrays: dict[str, np.ndarray] = {}
-    agents = []
-    for i, name in enumerate(sorted(sim.agents)):
-        agent = sim.agents[name]
-        memory_doc, memory_arrays = agent.memory.get_state()
-        for key, value in memory_arrays.items():
-            arrays[f"a{i}_{key}"] = value
-        agents.append({"name": name, "state": agent.get_state(), "memory": memory_doc})
-    doc = {
-        "format": FORMAT,
-        "version": VERSION,
-        "saved_at": datetime.now().isoformat(timespec="seconds"),
-        "scenario": sim.scenario.path,
-        "scenario_name": sim.scenario.name,
-        "seed": sim.config.seed,
-        "brain": sim.mind.brain.name,
-        "embedder": {"name": sim.mind.embedder.name, "dim": sim.mind.embedder.dim},
-        "clock": sim.now.isoformat(),
-        "steps": sim.steps,
-        "objects": dict(sim.town.states),
-        "object_setters": dict(sim.state_by),
-        "visitor": encode(sim.visitor),
-        "chats": encode(sim.chats),
-        **sim.player.notice_state(),
-        "usage": sim.usage(),
-        "agents": agents,
-        "log": [e.to_dict() for e in sim.log.events],
-    }
-    return doc, arrays
-
-
 # -- reading ---------------------------------------------------------------------------
 
 
@@ -509,47 +455,6 @@ def _read_arrays(folder: Path, doc: dict, path: Path) -> dict[str, np.ndarray]:
         raise SaveError(folder / name, f"damaged memory arrays ({exc})") from exc
 
 
-def upgrade(doc: dict, path: Path) -> dict:
-    """Bring an older save up to the current version, one step at a time."""
-    version = doc.get("version")
-    if not isinstance(version, int) or version < 1:
-        raise SaveError(path, f"unknown save version {version!r}")
-    if version > VERSION:
-        raise SaveError(path, f"save version {version} is newer than this game ({VERSION})")
-    while doc["version"] < VERSION:
-        doc = UPGRADES[doc["version"]](doc)
-    return doc
-
-
-def _v1_to_v2(doc: dict) -> dict:
-    """Version 1 kept positions as {"x", "y"} and had no event log, visitor or chats."""
-    out = dict(doc)
-    for agent in out.get("agents", []):
-        state = agent.get("state", {})
-        if isinstance(state.get("pos"), dict):
-            state["pos"] = [state["pos"]["x"], state["pos"]["y"]]
-    out.setdefault("log", [])
-    out.setdefault("visitor", None)
-    out.setdefault("chats", {})
-    out.setdefault("object_setters", {})
-    out["version"] = 2
-    return out
-
-
-def _v2_to_v3(doc: dict) -> dict:
-    """Version 2 kept a memory's text and who said it; version 3 keeps its fields."""
-    out = dict(doc)
-    for agent in out.get("agents", []):
-        memory = agent.get("memory")
-        if isinstance(memory, dict) and "facts" not in memory:
-            agent["memory"] = upgrade_memory(agent.get("name", ""), memory)
-    out["version"] = 3
-    return out
-
-
-UPGRADES: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2, 2: _v2_to_v3}
-
-
 def load_game(
     name: str,
     root: Path | str | None = None,
@@ -645,54 +550,6 @@ def load_with(
     talk = {"talk": getattr(settings, "talk_brain", ""),  # any save: who answers its talk
             "own_talk": bool(getattr(settings, "talk_residents", False))}  # fmt: skip
     return load_game(name, root, brain, mind=mind, mode=mode, workers=workers, llm=llm, **talk)
-
-
-def restore(sim, doc: dict, arrays: dict[str, np.ndarray], path: Path | str = "save") -> None:
-    embedder = doc["embedder"]
-    if embedder != {"name": sim.mind.embedder.name, "dim": sim.mind.embedder.dim}:
-        raise SaveError(
-            path,
-            f"made by the {clean_line(str(doc.get('brain')), 20)} brain with embedder "
-            f"{clean_line(str(embedder), 80)}; these settings give the {sim.mind.brain.name} "
-            f"brain with embedder {sim.mind.embedder.name} ({sim.mind.embedder.dim}): "
-            "memories of two embedders cannot be mixed (check --base-url and --embed-model)",
-        )
-    sim.clock.now = datetime.fromisoformat(doc["clock"])
-    sim.steps = int(doc["steps"])
-    sim.scheduler.step = sim.steps
-    for address, state in doc["objects"].items():
-        if address in sim.town.states:
-            sim.town.states[address] = str(state)
-    sim.state_by = {str(k): str(v) for k, v in doc.get("object_setters", {}).items()}
-    saved = {a["name"]: a for a in doc["agents"]}
-    if set(saved) != set(sim.agents):
-        raise ValueError("the save's residents differ from its scenario's")
-    for i, name in enumerate(sorted(sim.agents)):
-        agent = sim.agents[name]
-        agent.set_state(saved[name]["state"])
-        keys = ("created", "accessed", "importance", "embeddings")
-        agent.memory = MemoryStream.from_state(
-            saved[name]["memory"], {k: arrays[f"a{i}_{k}"] for k in keys}
-        )
-    sim.visitor = decode(Visitor | None, doc.get("visitor"))
-    from game.core.records import Utterance
-
-    sim.chats = decode(dict[str, list[Utterance]], doc.get("chats", {}))
-    sim.player.restore_notices(doc)
-    sim.log.events = [_event(e) for e in doc.get("log", [])]
-    restore_usage = getattr(sim.mind.brain, "restore_usage", None)
-    if callable(restore_usage):
-        restore_usage(doc.get("usage", {}))
-
-
-def _event(raw: dict) -> Event:
-    return Event(
-        datetime.fromisoformat(raw["time"]),
-        EventKind(raw["kind"]),
-        str(raw["agent"]),
-        str(raw["text"]),
-        dict(raw.get("data", {})),
-    )
 
 
 # -- listing -------------------------------------------------------------------------

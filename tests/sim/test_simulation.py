@@ -68,9 +68,9 @@ def test_reflection_triggers_at_exactly_150():
     for _ in range(14):
         add(10)
     add(9)
-    assert agent.reflect_pool == 149 and JobKind.REFLECT not in sim._needs(agent)
+    assert agent.reflect_pool == 149 and JobKind.REFLECT not in sim.decisions.needs(agent)
     add(1)
-    assert agent.reflect_pool == 150 and JobKind.REFLECT in sim._needs(agent)
+    assert agent.reflect_pool == 150 and JobKind.REFLECT in sim.decisions.needs(agent)
     sim.close()
 
 

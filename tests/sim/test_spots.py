@@ -15,7 +15,7 @@ def seat_everyone(sim, address: str) -> list[tuple[int, int]]:
     """Send each resident in turn to the object; each stands where they were sent."""
     chosen = []
     for agent in sim.agents.values():
-        tile = sim._goal_tile(agent, address)
+        tile = sim.actions.goal_tile(agent, address)
         agent.pos, agent.path = tile, []
         chosen.append(tile)
     return chosen

@@ -111,7 +111,7 @@ def test_no_greeting_from_further_than_the_visitor_can_answer(town):
     sim.visitor.pos = row[0]
     place(sim, KLAUS, row[-1])
     agent = sim.agents[KLAUS]
-    sim._request_talk(agent, "Robin")  # he wished to say hello from across the room
+    sim.appliers.request_talk(agent, "Robin")  # he wished to say hello from across the room
     assert not player.chatting(KLAUS) and "Robin" not in agent.last_chat
 
 
@@ -155,7 +155,7 @@ def test_the_chat_holds_over_replies_while_the_resident_moves_a_little(town):
         assert reply_to(sim, ISABELLA, line)
         assert player.chatting(ISABELLA), f"the chat ended after {i + 1} replies"
         place(sim, ISABELLA, row[min(i + 2, CHAT_KEEP - 1)])  # she steps to the next table
-        sim._request_talk(sim.agents[KLAUS], ISABELLA)  # Klaus would like a word with her
+        sim.appliers.request_talk(sim.agents[KLAUS], ISABELLA)  # Klaus would like a word with her
         assert sim.agents[ISABELLA].conversation is None
         for _ in range(int(CHAT_IDLE.total_seconds() // sim.step_seconds) + 3):
             player.visitor_typing(ISABELLA)  # a long sentence being typed

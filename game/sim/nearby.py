@@ -1,0 +1,81 @@
+"""Who is near whom: a uniform grid of residents keyed by tile cell.
+
+Why: perception asked every pair of residents how far apart they were each step, a cost
+that grows with the square of the town. The grid keeps each resident in the bucket of its
+cell (cells as wide as the sight radius), so the residents within sight of one are found
+in the 3 x 3 cells around it. Buckets are updated as residents move: `refresh` compares
+each resident's tile with the one it was filed under and moves only those that differ,
+so a position set from anywhere (a walk, a save, a test) is picked up at the next look.
+
+Candidates come back in the town's own order of residents (their ordinal), so whatever
+iterates them (perception, which decides what each onlooker remembers first) sees them in
+the order a scan of every resident would have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from game.mind.agent import Agent
+
+Tile = tuple[int, int]
+Cell = tuple[int, int]
+
+
+class Grid:
+    """Residents by tile cell; `near` gives those within a Chebyshev radius, in order."""
+
+    def __init__(self, agents: Iterable[Agent], cell: int) -> None:
+        self.cell = max(1, cell)
+        self._order: dict[str, int] = {}
+        self._agents: dict[str, Agent] = {}
+        self._tile: dict[str, Tile] = {}
+        self._buckets: dict[Cell, dict[str, Agent]] = {}
+        for agent in agents:
+            self._order[agent.name] = len(self._order)
+            self._agents[agent.name] = agent
+            self._file(agent)
+
+    def _cell(self, tile: Tile) -> Cell:
+        return (tile[0] // self.cell, tile[1] // self.cell)
+
+    def _file(self, agent: Agent) -> None:
+        self._tile[agent.name] = agent.pos
+        self._buckets.setdefault(self._cell(agent.pos), {})[agent.name] = agent
+
+    def refresh(self) -> None:
+        """Move the residents whose tile changed since they were filed into their cell."""
+        for name, agent in self._agents.items():
+            old = self._tile[name]
+            if agent.pos == old:
+                continue
+            was, now = self._cell(old), self._cell(agent.pos)
+            if was != now:
+                bucket = self._buckets[was]
+                del bucket[name]
+                if not bucket:
+                    del self._buckets[was]
+                self._buckets.setdefault(now, {})[name] = agent
+            self._tile[name] = agent.pos
+
+    def near(self, tile: Tile, radius: int) -> list[Agent]:
+        """Everyone within `radius` tiles of `tile` (Chebyshev), in the town's order."""
+        x, y = tile
+        found = [
+            a
+            for a in self._around(tile, radius)
+            if max(abs(a.pos[0] - x), abs(a.pos[1] - y)) <= radius
+        ]
+        found.sort(key=lambda a: self._order[a.name])
+        return found
+
+    def _around(self, tile: Tile, radius: int) -> Iterator[Agent]:
+        (x0, y0), (x1, y1) = (
+            self._cell((tile[0] - radius, tile[1] - radius)),
+            self._cell((tile[0] + radius, tile[1] + radius)),
+        )
+        for cx in range(x0, x1 + 1):
+            for cy in range(y0, y1 + 1):
+                bucket = self._buckets.get((cx, cy))
+                if bucket:
+                    yield from bucket.values()

@@ -1,0 +1,149 @@
+"""Sight: who sees whom and what, each step.
+
+A resident awake sees the others within its sight radius in the same room doing
+something, the objects of its room not at rest, trouble anywhere in its building once it
+reaches its room, the visitor, and notices on boards in sight. Neighbours come from a grid
+(`game.sim.nearby`), not from every pair, in the town's order of residents, so what each
+onlooker attends to, and remembers, is what the pairwise scan gave.
+
+How one resident or object looks is worked out once a step and shared by every onlooker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from game.core.mind_settings import MindSettings
+from game.core.records import Observation, Source
+from game.mind import facts
+from game.mind.agent import ActionKind, Agent
+from game.mind.perception import Sighting, attend, distance_to
+from game.sim.actions import Actions
+from game.sim.nearby import Grid
+from game.sim.player import Player
+from game.sim.state import SimState
+from game.world.town import sector_of
+from game.world.troubles import Trouble, trouble
+
+
+class Sight:
+    """Perception for the whole town, once a step."""
+
+    def __init__(
+        self,
+        state: SimState,
+        agents: Mapping[str, Agent],
+        actions: Actions,
+        player: Player,
+        settings: MindSettings,
+    ) -> None:
+        self.state, self.agents, self.actions = state, agents, actions
+        self.player, self.settings = player, settings
+        self.town = state.town
+        self.grid = Grid(agents.values(), settings.vision_radius)
+        self._troubled: dict[str, dict[str, Trouble]] = {}  # sector -> objects in trouble
+        self._looks: dict[str, Observation] = {}  # name or address -> this step's look
+
+    def perceive_all(self) -> None:
+        """Every awake resident looks around; what it attends to waits in `pending`."""
+        if not any(not a.asleep and a.seeded for a in self.agents.values()):
+            return
+        radius = self.settings.vision_radius
+        self._index_troubles()
+        self._looks = {}  # how a resident or an object looks this step: alike to every onlooker
+        self.grid.refresh()
+        for agent in self.agents.values():
+            if agent.asleep or not agent.seeded or agent.conversation is not None:
+                continue
+            sightings = [self._sight_agent(agent, o) for o in self._seen_residents(agent)]
+            sightings += self._sight_objects(agent, radius)
+            seen_visitor = self.player.sighting(agent, radius)
+            if seen_visitor is not None:
+                sightings.append(seen_visitor)
+            new = attend(agent, self.state.now, sightings, self.settings)
+            new += self.player.notices_seen(agent, radius)  # each notice read once
+            if self.settings.ablation.memory:  # without memory nothing is kept
+                agent.pending.extend(new)
+
+    def _seen_residents(self, agent: Agent) -> list[Agent]:
+        """The others awake within sight in the agent's room, doing something."""
+        return [
+            o
+            for o in self.grid.near(agent.pos, self.settings.vision_radius)
+            if o is not agent
+            and not o.asleep
+            and o.seeded
+            and o.location == agent.location
+            and o.action
+        ]
+
+    def _sight_agent(self, me: Agent, other: Agent) -> Sighting:
+        d = max(abs(me.pos[0] - other.pos[0]), abs(me.pos[1] - other.pos[1]))
+        obs = self._looks.get(other.name)
+        if obs is None:
+            obs = self._looks[other.name] = agent_observation(other)
+        return Sighting(obs, d)
+
+    def _sight_objects(self, agent: Agent, radius: int) -> list[Sighting]:
+        """Objects at rest are furniture, not events; an agent notices one whose state is
+        not its default (in use, brewing coffee, burning) within sight in its room. Trouble
+        is noticed anywhere in the room, and from as many rooms away as it reaches (smoke
+        and the sound of water reach the next room, then spread: game.world.troubles)."""
+        troubled = self._troubled.get(sector_of(agent.location), {}) if agent.location else {}
+        out = [self._sense(agent, a, t) for a, t in troubled.items()]
+        out = [s for s in out if s is not None]
+        for address in self.actions.objects_in.get(agent.location, ()):
+            area = self.town.areas[address]
+            if address in troubled or self.town.state(address) == area.default_state:
+                continue  # most objects are at rest: asked before the distance
+            d = distance_to(area.rect, agent.pos)
+            if d <= radius:
+                out.append(self._object_sighting(address, d))
+        return out
+
+    def _sense(self, agent: Agent, address: str, what: Trouble) -> Sighting | None:
+        """A trouble in the agent's building, if it reaches the agent's room by now."""
+        apart = self.town.rooms_apart(agent.location, self.town.areas[address].parent or "")
+        since = self.state.state_since.get(address)
+        now = self.state.now
+        minutes = (now - since).total_seconds() / 60 if since is not None else 0.0
+        if apart is None or apart > what.reach_after(minutes):
+            return None
+        d = distance_to(self.town.areas[address].rect, agent.pos)
+        return replace(self._object_sighting(address, d), since=since, salient=True)
+
+    def _object_sighting(self, address: str, d: int) -> Sighting:
+        obs = self._looks.get(address)
+        if obs is None:
+            state = self.town.state(address)
+            fact = facts.object_state(address, state)
+            text = facts.render(fact, self.town)
+            routine = self.state.state_by.get(address, "") in self.agents  # a resident's doing
+            obs = Observation(address, text, False, state, fact, routine=routine)
+            self._looks[address] = obs
+        return Sighting(obs, d)
+
+    def _index_troubles(self) -> None:
+        """Which objects are in trouble and left alone now, by building (once a step, for
+        every agent): trouble someone is already dealing with is seen like anything else."""
+        self._troubled = {}
+        tending = self.actions.tending
+        tended = {a.action.address for a in self.agents.values() if tending(a)}
+        for address, state in self.town.states.items():
+            if state == self.town.areas[address].default_state or address in tended:
+                continue  # asked first: nearly every object is at rest, every step
+            found = trouble(state)
+            if found is not None:
+                self._troubled.setdefault(sector_of(address), {})[address] = found
+
+
+def agent_observation(other: Agent) -> Observation:
+    """How a resident looks to whoever sees it: what it is doing, as a fact."""
+    fact = facts.doing(other.name, other.status, Source.SEEN)
+    action = other.action
+    kind = action.kind if action is not None else None
+    if other.conversation is not None:
+        kind = ActionKind.CHAT
+    rated = action.importance if action is not None else 0
+    return Observation(other.name, facts.render(fact), True, other.status, fact, kind, False, rated)
