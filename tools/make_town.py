@@ -377,7 +377,7 @@ def routine(rng: random.Random, town: Town, p: Person) -> tuple[str, str, list[d
     blocks: list[tuple[int, int, str, str]] = []
     if job is None:
         desk = home_spot(town, p, Role.DESK, living(town, p))
-        day = (desk, f"working as {p.occupation}") if p.occupation not in RETIRED else (
+        day = (desk, f"working as {_a(p.occupation)}") if p.occupation not in RETIRED else (
             home_spot(town, p, Role.GARDEN, living(town, p)), "pottering about at home")
         blocks = [(wake, wake + 60, kitchen(town, p), "having breakfast"),
                   (wake + 60, 12 * 60, *day),
@@ -482,7 +482,7 @@ def _seed(rng: random.Random, p: Person, traits: list[str], interests: list[str]
     they = "she" if p.female else "he"
     job = p.occupation
     work = {None: f"{p.name} is a {job} and enjoys having time for {interests[0]}"}.get(
-        workplace, f"{p.name} is {'an' if job[0] in 'aeiou' else 'a'} {job}"
+        workplace, f"{p.name} is {_a(job)}"
         + ("" if workplace is None or workplace in job or workplace == p.home
            else f" at {workplace}") + (" and works from home" if workplace == p.home else ""))
     clauses = [work, f"{p.name} is {traits[0]}, {traits[1]} and {traits[2]}"]
@@ -505,6 +505,11 @@ def _seed(rng: random.Random, p: Person, traits: list[str], interests: list[str]
     goal = rng.choice(GOALS).replace("themself", "herself" if p.female else "himself")
     clauses.append(f"{first} {goal}")
     return "; ".join(clauses)
+
+
+def _a(phrase: str) -> str:
+    """The phrase with its indefinite article: 'an architect', 'a tailor'."""
+    return f"{'an' if phrase[0] in 'aeiou' else 'a'} {phrase}"
 
 
 def introduce(base: list[dict], made: list[dict]) -> None:
