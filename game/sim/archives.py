@@ -10,6 +10,7 @@ on disk (our own arrays barely compress), and no array may be larger than its me
 from __future__ import annotations
 
 import math
+import stat
 import zipfile
 from pathlib import Path
 
@@ -24,7 +25,10 @@ def load_npz(path: Path | str) -> dict[str, np.ndarray]:
     """Every array of the archive; ValueError (one line) when it is damaged or a bomb.
     OSError (FileNotFoundError included) passes through."""
     path = Path(path)
-    budget = max(FLOOR, MAX_RATIO * path.stat().st_size)
+    st = path.stat()
+    if not stat.S_ISREG(st.st_mode):  # a link to /dev/zero read 2.6 GB before it failed
+        raise ValueError("not a file (a device, a pipe or a folder)")
+    budget = max(FLOOR, MAX_RATIO * st.st_size)
     try:
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()

@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -282,7 +283,8 @@ class IncrementalWriter:
         """Add one line at the journal's end, durably; a write that fails midway (a full
         disk) is cut off again, so the journal stays its committed lines."""
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
-        fd = os.open(self.folder / JOURNAL, flags | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)  # a pipe: no wait
+        fd = os.open(self.folder / JOURNAL, flags, 0o644)
         try:
             try:
                 write_all(fd, data)
@@ -462,11 +464,14 @@ def _journal_lines(folder: Path):
     than a save may be, or a line nested too deeply, counts as damaged (ValueError)."""
     path = folder / JOURNAL
     try:
-        if path.stat().st_size > MAX_DOCUMENT:
-            raise ValueError(f"the journal is larger than a save can be ({MAX_DOCUMENT} bytes)")
-        data = path.read_bytes()
+        if not stat.S_ISREG(path.stat().st_mode):  # a link to /dev/zero, a pipe: no end
+            raise ValueError("the journal is not a file (a device, a pipe or a folder)")
+        with path.open("rb") as f:
+            data = f.read(MAX_DOCUMENT + 1)  # bounded, even if it grows as we read
     except FileNotFoundError:  # none, or removed by a new base as we read
         return
+    if len(data) > MAX_DOCUMENT:
+        raise ValueError(f"the journal is larger than a save can be ({MAX_DOCUMENT} bytes)")
     for raw in data.split(b"\n")[:-1]:  # whole lines only: the last may be mid-append
         line = _line(raw)
         if line is None:

@@ -127,3 +127,35 @@ def test_the_saves_list_shows_a_bombed_or_nested_save_as_damaged(tmp_path, sim):
     rows, peak = bounded(lambda: {s.name: s.scenario for s in list_saves(tmp_path)})
     assert rows == {"deep": "(damaged)", "fine": rows["fine"], "huge": "(damaged)"}
     assert rows["fine"] != "(damaged)" and peak < 32 * 1024 * 1024
+
+
+@pytest.mark.parametrize("kind", ["device", "pipe"])
+def test_a_journal_or_arrays_file_with_no_end_is_damaged_not_read(tmp_path, sim, kind):
+    """A link to /dev/zero at journal.jsonl made `saves` die of a MemoryError and
+    `interview --load` read 2 GB; at the arrays, 2.6 GB; a pipe there would never end."""
+    import os
+
+    if kind == "device" and not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero here")
+    if kind == "pipe" and not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    folder = save_game(sim, "endless", tmp_path)
+
+    def plant(path):
+        if kind == "device":
+            os.symlink("/dev/zero", path)
+        else:
+            os.mkfifo(path)
+
+    plant(folder / JOURNAL)
+    listed, peak = bounded(lambda: {s.name: s.scenario for s in list_saves(tmp_path)})
+    assert listed["endless"] != "(damaged)" and peak < 32 * 1024 * 1024
+    error, peak = bounded(lambda: read_save("endless", tmp_path))
+    assert isinstance(error, SaveError) and "journal is not a file" in str(error)
+    (folder / JOURNAL).unlink()
+    arrays = folder / json.loads((folder / "save.json").read_text())["arrays"]
+    arrays.unlink()
+    plant(arrays)
+    error, peak = bounded(lambda: read_save("endless", tmp_path))
+    assert isinstance(error, SaveError) and "not a file" in str(error)
+    assert peak < 32 * 1024 * 1024

@@ -128,3 +128,29 @@ def test_a_save_will_not_write_into_a_folder_that_is_not_a_save(tmp_path, sim):
     with pytest.raises(SaveError, match="not a Smallville save"):
         save_game(sim, "autosave-2", tmp_path)
     assert sorted(p.name for p in foreign.iterdir()) == ["notes.txt"]
+
+
+def test_a_pipe_planted_at_the_journal_never_hangs_the_autosave(tmp_path, sim):
+    """Opening a pipe with no reader to append waited forever on the writer's thread
+    (and the window waits for that thread when it closes)."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    writer = IncrementalWriter(save_path(AUTOSAVE, tmp_path))
+    writer.write(snapshot(sim))  # a base, no journal yet
+    os.mkfifo(writer.folder / JOURNAL)
+    sim.run_until(sim.now + timedelta(minutes=20))
+    done = threading.Event()
+    outcome: list = []
+
+    def write() -> None:
+        try:
+            outcome.append(writer.write(snapshot(sim)))
+        except SaveError as exc:
+            outcome.append(exc)
+        done.set()
+
+    threading.Thread(target=write, daemon=True).start()
+    assert done.wait(20), "the autosave hung on the pipe"
+    assert isinstance(outcome[0], SaveError)
+    writer.write(snapshot(sim))  # the next is a new base, which takes the pipe away
+    assert read_save(AUTOSAVE, tmp_path)[0]["clock"] == sim.now.isoformat()
