@@ -14,6 +14,7 @@ whole; the pool is then made again and each run that was in flight counts one at
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections import deque
@@ -153,8 +154,10 @@ class RayEngine:
             return RunResult(spec, error=f"{type(exc).__name__}: {first}")
 
     def cancel(self) -> None:
+        """Stop now: each task still in flight is ended (one already over is let be)."""
         for ref in self.flying:
-            self.ray.cancel(ref, force=True)
+            with contextlib.suppress(Exception):
+                self.ray.cancel(ref, force=True)
         self.flying.clear()
 
     def close(self) -> None:
