@@ -277,6 +277,14 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     _unlink(tmp)
 
 
+def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
+    """At most `limit` + 1 bytes of a file a person named (so a caller can tell it is too
+    long without reading it all): /dev/zero or an endless pipe as input once read until
+    memory ran out. OSError passes through."""
+    with open(path, "rb") as f:
+        return f.read(limit + 1)
+
+
 def read_problem(path: str | os.PathLike[str], exc: OSError, what: str = "") -> FileProblem:
     """The FileProblem of a file or folder that cannot be read."""
     return FileProblem(path, cause(exc), doing=f"read {what}".strip())

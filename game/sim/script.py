@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from game.core.errors import SmallvilleError
-from game.core.files import read_problem
+from game.core.files import read_bounded, read_problem
 from game.mind.perception import notice_boards
 from game.sim.player import NOTICE_LIMIT, STATE_LIMIT
 from game.world.town import AreaKind, Town
@@ -118,7 +118,7 @@ def read_script(path: Path | str, stage: Stage) -> tuple[Intervention, ...]:
     """Every intervention of a script file, checked whole; ScriptError at the first bad line."""
     source = str(path)
     try:
-        raw = Path(path).read_bytes()
+        raw = read_bounded(path, MAX_BYTES)  # /dev/zero ran out of memory
     except OSError as exc:  # a machine's problem, not the script's: one line, exit 1
         raise read_problem(source, exc, "the script") from None
     if len(raw) > MAX_BYTES:

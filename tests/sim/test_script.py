@@ -143,3 +143,15 @@ def test_what_the_run_ends_before_is_reported_not_done(tmp_path):
     ]
     assert sim.player.notices == []
     sim.close()
+
+
+def test_a_script_with_no_end_is_refused_after_its_bound_not_read_whole(stage):
+    """`--script /dev/zero` read until memory ran out (MemoryError traceback)."""
+    import os
+
+    from game.sim.script import MAX_BYTES, read_script
+
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero here")
+    with pytest.raises(ScriptError, match=f"larger than a script may be \\({MAX_BYTES}"):
+        read_script("/dev/zero", stage)
