@@ -2,6 +2,7 @@
 
 One run, shared by the tests below; every step is checked against the norms the map
 states: nobody who is not staff enters a closed place, and no one-person room is crowded.
+The same day is the pace meter's lockstep run (tests/sim/test_pace.py has the rest).
 """
 
 from collections import Counter
@@ -55,13 +56,16 @@ def day():
     sim = build_simulation("smallville", seed=7)
     start = sim.now
     watch = Watch(sim)
-    sim.run_until(start + timedelta(hours=24), watch)
-    sim.close()
-    return sim, watch, build_report(sim, start, 0.0, "scripted")
+    try:
+        sim.run_until(start + timedelta(hours=24), watch)
+        pace = sim.pace()
+    finally:
+        sim.close()
+    return sim, watch, build_report(sim, start, 0.0, "scripted"), pace
 
 
 def test_everyone_sleeps_wakes_and_gets_about(day):
-    sim, _, report = day
+    sim, _, report, _ = day
     woke = {e.agent for e in sim.log.of(EventKind.WAKE)}
     slept = {e.agent for e in sim.log.of(EventKind.SLEEP)}
     assert woke == set(sim.agents) and slept == set(sim.agents)
@@ -70,24 +74,24 @@ def test_everyone_sleeps_wakes_and_gets_about(day):
 
 
 def test_the_town_talks_and_reflects(day):
-    sim, _, report = day
+    sim, _, report, _ = day
     assert len(report["conversations"]) >= 20
     assert sum(1 for a in sim.agents.values() if a.reflections > 0) >= 5
 
 
 def test_news_of_the_party_spreads(day):
-    sim, _, _ = day
+    sim, *_ = day
     assert len(knowers(sim, "party")) > len(knowers(sim, "party", at_start=True))
 
 
 def test_no_closed_shop_or_crowded_bathroom(day):
-    _, watch, _ = day
+    _, watch, *_ = day
     assert not watch.closed_entries, watch.closed_entries[:5]
     assert not watch.crowded, watch.crowded[:5]
 
 
 def test_reflections_cite_real_memories(day):
-    sim, _, _ = day
+    sim, *_ = day
     checked = 0
     for agent in sim.agents.values():
         for i in range(len(agent.memory)):
@@ -100,7 +104,7 @@ def test_reflections_cite_real_memories(day):
 
 
 def test_plans_fill_their_parents(day):
-    sim, _, _ = day
+    sim, *_ = day
     for agent in sim.agents.values():
         plan = agent.plan
         for b, hours in plan.hours.items():
@@ -120,7 +124,7 @@ def _own_lines(sim):
 def test_residents_answer_most_of_the_questions_they_ask_each_other(day):
     from game.sim.talk_judge import Lexicon, answers, last_question
 
-    sim, _, _ = day
+    sim, *_ = day
     names = sorted(sim.agents)
     people = (*names, *{n.split()[0] for n in names})
     places = tuple(a.name for a in sim.town.areas.values() if a.name)
@@ -139,9 +143,18 @@ def test_residents_answer_most_of_the_questions_they_ask_each_other(day):
 
 
 def test_no_conversation_ends_on_a_question_and_a_greeting_is_not_asked_back(day):
-    sim, _, _ = day
+    sim, *_ = day
     for lines in _own_lines(sim):
         assert not lines[-1][1].rstrip().endswith("?"), lines
         if len(lines) > 1 and lines[0][1].endswith("?"):
             first_q = lines[0][1].rsplit(",", 1)[-1].strip()
             assert first_q not in lines[1][1], lines[:2]
+
+
+def test_lockstep_run_counts_the_decision_delay_as_waiting(day):
+    """The pace meter over the day (tests/sim/test_pace.py): the scripted brain answers in
+    one step, so the waits are that step, a small share, and no model is to blame."""
+    *_, pace = day
+    assert pace.total_awake > 0  # residents woke up during the morning
+    assert 0 < pace.total_share < 0.2
+    assert not pace.model and not pace.bottleneck

@@ -1,13 +1,13 @@
 """The pace meter: the share of residents' waking time spent waiting for a decision, in real
 seconds; the model is the bottleneck only when a model decides and residents really wait
 for it (issue 21: the scripted brain used to be blamed, during and after the night). A slow
-model really keeping residents waiting is tested in the window: tests/ui/test_hud.py."""
+model really keeping residents waiting is tested in the window: tests/ui/test_hud.py; the
+lockstep run's waits are read off the day that tests/sim/test_day_run.py runs anyway."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import replace
-from datetime import timedelta
 
 from game.sim.factory import build_simulation
 from game.sim.pace import BOTTLENECK_SHARE, MIN_RESIDENT_SECONDS, PaceMeter
@@ -54,19 +54,6 @@ def test_only_a_model_that_keeps_residents_waiting_is_the_bottleneck():
     few.record(5, 10, seconds=ONE_X)  # one step of a few residents proves nothing
     assert few.pace(model=True).recent_awake < MIN_RESIDENT_SECONDS
     assert not few.pace(model=True).bottleneck
-
-
-def test_lockstep_run_counts_the_decision_delay_as_waiting():
-    sim = build_simulation("smallville", seed=1)
-    try:
-        sim.run_until(sim.now + timedelta(hours=9))
-        pace = sim.pace()
-    finally:
-        sim.close()
-    assert pace.total_awake > 0  # residents woke up during the morning
-    # The scripted brain answers in one step: the waits are that step, a small share.
-    assert 0 < pace.total_share < 0.2
-    assert not pace.model and not pace.bottleneck
 
 
 class Wall:
