@@ -3,9 +3,11 @@
 Why: perception asked every pair of residents how far apart they were each step, a cost
 that grows with the square of the town. The grid keeps each resident in the bucket of its
 cell (cells as wide as the sight radius), so the residents within sight of one are found
-in the 3 x 3 cells around it. Buckets are updated as residents move: `refresh` compares
-each resident's tile with the one it was filed under and moves only those that differ,
-so a position set from anywhere (a walk, a save, a test) is picked up at the next look.
+in the 3 x 3 cells around it, and whom the visitor's T may talk with among those within
+reach (game.sim.player), not after a wall check of every resident in town. Buckets are
+updated as residents move: `refresh` compares each resident's tile with the one it was
+filed under and moves only those that differ, so a position set from anywhere (a walk, a
+save, a test) is picked up at the next look.
 
 Candidates come back in the town's own order of residents (their ordinal), so whatever
 iterates them (perception, which decides what each onlooker remembers first) sees them in
@@ -57,6 +59,12 @@ class Grid:
                     del self._buckets[was]
                 self._buckets.setdefault(now, {})[name] = agent
             self._tile[name] = agent.pos
+
+    def fresh_near(self, tile: Tile, radius: int) -> list[Agent]:
+        """`near`, after a `refresh`: for a one-off question between steps (whom the
+        visitor's T talks with), when residents may have moved since the last look."""
+        self.refresh()
+        return self.near(tile, radius)
 
     def near(self, tile: Tile, radius: int) -> list[Agent]:
         """Everyone within `radius` tiles of `tile` (Chebyshev), in the town's order."""

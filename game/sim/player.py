@@ -30,6 +30,7 @@ from game.sim import stride
 from game.sim.actions import Actions
 from game.sim.chats import (
     CHAT_IDLE,
+    CHAT_KEEP,
     EXCUSED,
     ChatEnd,
     TalkTarget,
@@ -39,6 +40,7 @@ from game.sim.chats import (
     nearest,
 )
 from game.sim.events import EventKind, EventLog, answered_by
+from game.sim.nearby import Grid
 from game.sim.notices import NOTICE_LIMIT as NOTICE_LIMIT  # where callers look
 from game.sim.notices import NoticeBoards
 from game.sim.scheduler import Scheduler
@@ -123,6 +125,7 @@ class PlayerContext:
     agents: Mapping[str, Agent]
     scheduler: Scheduler
     mind: Mind
+    nearby: Grid  # the residents by tile cell, shared with sight
 
     @property
     def town(self) -> Town:
@@ -265,8 +268,8 @@ class Player:
         if talk is not None and self.visitor_near(talk.resident):
             fresh = talk.greeted and not talk.visitor_spoke
             return TalkTarget(talk.resident, TalkWhy.GREETED if fresh else TalkWhy.TALKING)
-        agents = self.ctx.agents.values()
-        awake = [a for a in agents if not a.asleep and self.visitor_near(a.name)]
+        near = self.ctx.nearby.fresh_near(v.pos, CHAT_KEEP)  # none further is in reach
+        awake = [a for a in near if not a.asleep and self.visitor_near(a.name)]
         if any(a.name == chosen for a in awake):
             return TalkTarget(chosen, TalkWhy.CHOSEN)
         best = nearest(v.pos, awake)

@@ -37,11 +37,11 @@ class Sight:
         actions: Actions,
         player: Player,
         settings: MindSettings,
+        grid: Grid,
     ) -> None:
         self.state, self.agents, self.actions = state, agents, actions
-        self.player, self.settings = player, settings
+        self.player, self.settings, self.grid = player, settings, grid
         self.town = state.town
-        self.grid = Grid(agents.values(), settings.vision_radius)
         self._troubled: dict[str, dict[str, Trouble]] = {}  # sector -> objects in trouble
         self._looks: dict[str, Observation] = {}  # name or address -> this step's look
 

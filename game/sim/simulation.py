@@ -47,6 +47,7 @@ from game.sim.config import (
 from game.sim.decisions import LANES, Decisions
 from game.sim.events import EventLog
 from game.sim.health import NOTICE_AFTER, JobHealth
+from game.sim.nearby import Grid
 from game.sim.pace import Pace, PaceMeter
 from game.sim.player import Player, PlayerContext, Visitor
 from game.sim.scheduler import Scheduler
@@ -111,11 +112,16 @@ class Simulation:
         }
         foresee(self.mind, standing_queries(sorted(self.agents)))
         self.actions = Actions(self.state, self.agents, self.mind)
+        self.nearby = Grid(self.agents.values(), self.config.mind.vision_radius)
         self.player = Player(
-            PlayerContext(self.state, self.actions, self.agents, self.scheduler, self.mind)
+            PlayerContext(
+                self.state, self.actions, self.agents, self.scheduler, self.mind, self.nearby
+            )
         )
         self.jobs = JobHealth()
-        self.sight = Sight(self.state, self.agents, self.actions, self.player, self.config.mind)
+        self.sight = Sight(
+            self.state, self.agents, self.actions, self.player, self.config.mind, self.nearby
+        )
         town_parts = (self.state, self.agents, self.actions)
         run_parts = (self.player, self.scheduler, self.mind, self.config, self.jobs)
         self.decisions = Decisions(*town_parts, *run_parts)
