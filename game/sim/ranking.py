@@ -59,7 +59,7 @@ from game.brains import answered
 from game.brains.protocol import Brain
 from game.brains.questions import RankAnswers, answer_labels
 from game.core.errors import SmallvilleError
-from game.core.files import read_problem
+from game.core.files import read_bounded, read_problem
 from game.core.mind_settings import Ablation
 from game.core.records import AnsweredBy
 from game.mind.cognition import Mind
@@ -203,6 +203,9 @@ def judge_match(judge: Brain, persona, match: Match) -> Match:
 # -- the human baseline --------------------------------------------------------------------
 
 
+MAX_HUMAN = 16 * 1024 * 1024  # bytes of a --human file (the battery's answers: a few KB)
+
+
 def read_human(path: Path, sim) -> dict[tuple[str, str], str]:
     """Answers written by people: JSON lines `{"agent", "question", "answer"}`, the
     question as the battery asks it of that resident ('[name]' filled in: what
@@ -212,9 +215,15 @@ def read_human(path: Path, sim) -> dict[tuple[str, str], str]:
     asked = {name: {q for _, q in battery_questions(sim, name)} for name in sim.agents}
     out: dict[tuple[str, str], str] = {}
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        raw = read_bounded(path, MAX_HUMAN)  # /dev/zero was read until memory ran out
     except OSError as exc:  # a machine's problem, not the file's: one line, exit 1
         raise read_problem(path, exc, "the --human file") from None
+    if len(raw) > MAX_HUMAN:
+        raise SmallvilleError(f"--human {path}: larger than such a file may be ({MAX_HUMAN} bytes)")
+    try:
+        lines = raw.decode("utf-8-sig").splitlines()
+    except UnicodeDecodeError as exc:  # it was a traceback
+        raise SmallvilleError(f"--human {path}: not UTF-8 text ({exc.reason})") from None
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue

@@ -174,3 +174,17 @@ def test_a_second_human_answer_to_one_question_is_an_error(town, tmp_path):
     path.write_text(f"{json.dumps(row)}\n{json.dumps(row)}\n", encoding="utf-8")
     with pytest.raises(SmallvilleError, match="line 2: a second answer"):
         read_human(path, town)
+
+
+def test_a_human_file_with_no_end_or_not_text_is_one_error(town, tmp_path):
+    """`--human /dev/zero` read until memory ran out; bytes not UTF-8 were a traceback."""
+    import os
+    from pathlib import Path
+
+    bad = tmp_path / "human.jsonl"
+    bad.write_bytes(b'{"agent": "\xff"}\n')
+    with pytest.raises(SmallvilleError, match="not UTF-8 text"):
+        read_human(bad, town)
+    if os.path.exists("/dev/zero"):
+        with pytest.raises(SmallvilleError, match="larger than such a file may be"):
+            read_human(Path("/dev/zero"), town)
