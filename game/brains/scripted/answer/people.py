@@ -1,0 +1,102 @@
+"""People: someone named (who they are, what one thinks of them, what one talked about),
+someone who is into something, whom one talks with most or talked with on a day, and who
+is around now.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from game.brains.dialogue.acts import Act, ActKind
+from game.brains.dialogue.understand import content_stems
+from game.brains.questions import AgentContext
+from game.core.records import FactKind, Source
+
+from .. import interview as iv
+from .. import selfknow
+from ..news import chat_partner
+from ..util import first_name, join_and
+from ..wording import relation_in_first_person
+from .phrasing import _day
+
+
+def plan_person(ctx: AgentContext, act: Act, seed: int) -> str:
+    if not act.person:
+        return _talked(ctx, act) if act.label == "person.talk" else ""
+    if act.person == ctx.persona.name:
+        return iv._intro(ctx, act.text, seed)
+    label = act.label
+    if label == "person.opinion" or act.kind is ActKind.OPINION:
+        if ctx.persona.relation_to(act.person) or iv._memories_naming(ctx, act.person):
+            return iv._feel_person(ctx, act.person)
+        return f"I don't really know {first_name(act.person)}, so I can't say."
+    if label == "person.talk":
+        return iv._talked_about(ctx, f"with {act.person}", seed)
+    slots = {"person.book": 0, "person.gift": 1, "person.compliment": 2}
+    if label in slots:
+        return selfknow.taste(ctx, act.text, act.person, slots[label])
+    return iv._who_is(ctx, f"who is {act.person}", seed)
+
+
+def plan_find(ctx: AgentContext, act: Act, seed: int) -> str:
+    """'Anyone around here who's into podcasts?': someone one has seen doing it, or whose
+    relationship to one names it; else an honest no."""
+    me = ctx.persona
+    asked = content_stems(act.event or act.text) - _FIND_WORDS
+    if not asked:
+        return ""
+    for m in sorted(ctx.memories, key=lambda m: m.created, reverse=True):
+        f = m.fact
+        if f.kind is FactKind.DOING and f.subject not in ("", me.name) and f.source is Source.SEEN \
+                and asked & content_stems(f.object):  # fmt: skip
+            when = iv._when(ctx.now, m.created)
+            return f"Yes, {first_name(f.subject)} is; I saw them {f.object} {when}."
+    for name, relation in me.relationships:
+        if asked & content_stems(relation):
+            return f"Yes, {first_name(name)}: {relation_in_first_person(relation, me)}."
+    where = ctx.location.split(":")[0] if ctx.location else ""
+    ask = f" You could ask around {where}." if where and where != me.home else ""
+    thing = " ".join(w for w in (act.event or "").split() if not content_stems(w) <= _FIND_WORDS)
+    return f"No, nobody I know is into {thing}.{ask}" if thing else f"No, nobody I know.{ask}"
+
+
+_FIND_WORDS = frozenset(content_stems("anyone anybody someone into interested keen likes enjoys "
+                                      "around here know town who does people"))  # fmt: skip
+
+
+def _talked_most(ctx: AgentContext) -> str:
+    """Whom one talks with most, by the conversations one remembers."""
+    counts: dict[str, int] = {}
+    for m in ctx.memories:
+        partner = chat_partner(m)
+        if partner and partner != ctx.persona.name:
+            counts[partner] = counts.get(partner, 0) + 1
+    if not counts:
+        return ""
+    best = max(counts, key=lambda n: (counts[n], n))
+    times = f"; we've talked {counts[best]} times lately" if counts[best] > 1 else ""
+    return f"Probably {best}{times}."
+
+
+def _talked(ctx: AgentContext, act: Act) -> str:
+    """Whom one talked with on the day asked of (today when none is named)."""
+    day = act.window.start.date() if act.window is not None else ctx.now.date()
+    people = selfknow.talked_on(ctx.memories, day, ctx.persona.name)
+    when = _day(ctx.now, datetime.combine(day, datetime.min.time()))
+    if not people:
+        return f"Nobody much {when}, now that you ask."
+    return f"{when[:1].upper()}{when[1:]} I talked with {join_and(people[:4])}."
+
+
+def plan_nearby(ctx: AgentContext, act: Act, seed: int) -> str:
+    """Who is around: the people one has seen lately where one is now."""
+    me, here = ctx.persona, ctx.location.split(":")[0]
+    recent = ctx.now - timedelta(minutes=30)
+    seen = [m.fact.subject for m in sorted(ctx.memories, key=lambda m: m.created, reverse=True)
+            if m.fact.kind is FactKind.DOING and m.fact.source is Source.SEEN
+            and m.created >= recent and m.fact.subject != me.name]  # fmt: skip
+    seen = list(dict.fromkeys(seen))[:4]
+    where = f" here at {here}" if here and here != me.home else ""
+    if not seen:
+        return f"Nobody but me{where}, as far as I've noticed."
+    return f"I've seen {join_and([first_name(n) for n in seen])} around{where} just now."
