@@ -3,8 +3,9 @@
 Names, memories and answers come from scenario files, maps, saves and models: any of
 them may hold ESC sequences, BEL or bidirectional overrides that repaint the terminal
 or make a line read differently from what it holds (`town` printed them raw). Rather
-than trust every print, every command (game/cli.py `main`) writes through `CleanText`, which drops them
-(`game.core.text.clean`) from everything written to stdout and stderr; newlines and tabs
+than trust every print, every command (game/cli.py `main`) writes through `CleanText`,
+which drops them (`game.core.text.clean`) from everything written to stdout and stderr;
+newlines and tabs
 pass, and on stderr so does the carriage return that starts a redrawn progress line.
 """
 
