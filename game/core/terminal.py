@@ -5,8 +5,8 @@ them may hold ESC sequences, BEL or bidirectional overrides that repaint the ter
 or make a line read differently from what it holds (`town` printed them raw). Rather
 than trust every print, every command (game/cli.py `main`) writes through `CleanText`,
 which drops them (`game.core.text.clean`) from everything written to stdout and stderr;
-newlines and tabs
-pass, and on stderr so does the carriage return that starts a redrawn progress line.
+newlines and tabs pass, and on stderr so does the carriage return that starts a redrawn
+progress line.
 """
 
 from __future__ import annotations
