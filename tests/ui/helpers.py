@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 import time
 from dataclasses import replace
+from pathlib import Path
 
 from game.sim.factory import build_simulation
+from game.sim.saves import load_game, save_game
 from game.sim.simulation import ClockMode
 
 FRAME = 1 / 60
@@ -39,12 +44,26 @@ def post(app, events) -> None:
         app.handle(event)
 
 
+_MORNINGS = Path(tempfile.mkdtemp(prefix="smallville-mornings-"))
+atexit.register(shutil.rmtree, _MORNINGS, ignore_errors=True)
+
+
 def awake_town(hour: int = 9, seed: int = 3):
-    """The town of three, run in lockstep to a morning hour, then on the window's clock."""
-    sim = build_simulation("three", seed=seed, workers=2)
-    while sim.now.hour < hour or all(a.asleep for a in sim.agents.values()):
-        sim.step()
-    return realtime(sim)
+    """The town of three, run in lockstep to a morning hour, then on the window's clock.
+
+    The lockstep morning is deterministic and several window tests want the same one, so
+    a test process runs each (hour, seed) once, saves it, and every caller gets a town of
+    its own loaded from that save (the whole state: clock, memories, plans, objects, log)."""
+    name = f"morning-{hour}-{seed}"
+    if not (_MORNINGS / name).is_dir():
+        sim = build_simulation("three", seed=seed, workers=2)
+        try:
+            while sim.now.hour < hour or all(a.asleep for a in sim.agents.values()):
+                sim.step()
+            save_game(sim, name, _MORNINGS)
+        finally:
+            sim.close()
+    return realtime(load_game(name, _MORNINGS, workers=2))
 
 
 def next_to(sim, name: str) -> tuple[int, int]:
