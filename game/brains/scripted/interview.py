@@ -2,6 +2,8 @@
 
 The paper checked every claim of knowing against the memory stream; so here a question
 about something the memories do not hold gets "I haven't heard" or "I don't know".
+
+What one will be doing at a time, and what one looks forward to, is in `interview_plans`.
 """
 
 from __future__ import annotations
@@ -10,26 +12,16 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from game.brains.event_words import find_date, find_window
 from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, MemoryRecord, Source
-from game.world.scenario import Resident
 
 from . import selfknow
+from .interview_plans import _ahead, _event_when, _plans
 from .lexicon import trouble
 from .news import Stated, chat_partner, facts_in, is_private, names, people_in, shareable
-from .plans import attends, event_key, event_text, remembered_events, sleep_time
+from .plans import attends, event_key, event_text, remembered_events
 from .traits import declines, dislikes, tension
-from .util import (
-    article,
-    content_words,
-    counts,
-    first_name,
-    has_any,
-    join_and,
-    pick,
-    sentence,
-)
+from .util import article, content_words, counts, first_name, has_any, join_and, pick, sentence
 from .wording import first_person, mine, relation_in_first_person
 
 TOPICS: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -459,12 +451,6 @@ def _over(ctx: AgentContext, stated: Stated) -> bool:
     return selfknow.stale(stated.text, ctx.now)
 
 
-def _event_when(now: datetime, event: Event) -> str:
-    """'today at 5 pm', 'on Tuesday at 5 pm'."""
-    day = "today" if event.start.date() == now.date() else f"on {event.start:%A}"
-    return f"{day} at {selfknow.clock(event.start.hour * 60 + event.start.minute)}"
-
-
 def _going(ctx: AgentContext, question: str, seed: int) -> str:
     """Yes or no to an event still to come the question names, as one's plan has it."""
     me = ctx.persona
@@ -533,90 +519,6 @@ def _small_talk(ctx: AgentContext, question: str, seed: int) -> str:
     if "secret" in q:
         return "Then it wouldn't be a secret, would it?"
     return "That's kind of you, but I'm fine, thanks."
-
-
-# -- plans -----------------------------------------------------------------------------------
-def _ahead(ctx: AgentContext, question: str, seed: int) -> str:
-    """What one looks forward to: the next event one means to go to, else the work one
-    cares about, else what is left of the day. Never "I don't know": everyone has
-    something ahead of them."""
-    me = ctx.persona
-    coming = sorted(
-        (k.event for k in remembered_events(ctx.memories) if k.event.end > ctx.now),
-        key=lambda e: e.start,
-    )
-    for event in coming:
-        if attends(me, event, seed):
-            when = _event_when(ctx.now, event)
-            return f"I'm looking forward to {event_text(me, event)} {when}."
-    project = selfknow.own_project(me, ctx.now)
-    over = [
-        k.event.what for k in remembered_events(ctx.memories)
-        if k.event.host == me.name and k.event.end <= ctx.now and k.event.what
-    ]  # fmt: skip
-    # a project that is one's own event, come and gone, is no longer ahead
-    if project and not has_any(project, tuple(re.escape(w) for w in over)):
-        return f"Getting on with my work, mostly. {project.rstrip('.')}."
-    later = [i for i in selfknow.plan_for(ctx.memories, ctx.now.date()) if i.start > ctx.now]
-    if later:
-        return f"Later today I'm {mine(later[0].description, me)}, and I'm glad of it."
-    if me.interests:
-        liked = join_and([mine(i, me) for i in me.interests[:2]])
-        return f"Nothing in particular on the calendar. I always enjoy {liked}."
-    return "A quiet day, mostly. Nothing special is planned, and that suits me."
-
-
-def _plans(ctx: AgentContext, question: str, seed: int) -> str:
-    window = find_window(question)
-    if window is None:
-        return ""
-    day = find_date(question, ctx.now.year, ctx.now.date())[0] or ctx.now.date()
-    when = datetime.combine(day, datetime.min.time()) + timedelta(minutes=window[0])
-    return _event_at(ctx, when, seed) or _plan_at(ctx, when) or _routine_at(ctx.persona, when)
-
-
-def _event_at(ctx: AgentContext, when: datetime, seed: int) -> str:
-    """An event the memories name (by field) that is on at that time."""
-    for known in remembered_events(ctx.memories):
-        event = known.event
-        if event.start <= when < event.end:
-            if attends(ctx.persona, event, seed):
-                return f"I'll be {event_text(ctx.persona, event)}."
-            return f"There's the {event.what or 'event'} at {event.place}, but I'll give it a miss."
-    return ""
-
-
-def _plan_at(ctx: AgentContext, when: datetime) -> str:
-    """What the plan memory for that day has at that time."""
-    for m in ctx.memories:
-        for item in m.fact.plan if m.fact.kind is FactKind.PLAN else ():
-            if item.covers(when):
-                me = ctx.persona
-                place = item.place.split(":")[0]
-                at = " at home" if place == me.home else f" at {place}" if place else ""
-                if place and place in item.description or at.strip() in item.description:
-                    at = ""
-                span = f"{_clock_of(item.start)} to {_clock_of(item.end)}"
-                return f"According to my plan, I'll be {mine(item.description, me)}{at}, {span}."
-    return ""
-
-
-def _clock_of(when: datetime) -> str:
-    return selfknow.clock(when.hour * 60 + when.minute)
-
-
-def _routine_at(me: Resident, when: datetime) -> str:
-    wake = datetime.combine(when.date(), datetime.min.time()) + timedelta(minutes=me.wake)
-    if when < wake or when >= sleep_time(me, wake):
-        return "I'll most likely be asleep at that hour."
-    minute = when.hour * 60 + when.minute
-    for block in me.routine:
-        end = block.end if block.end > block.start else block.end + 24 * 60
-        if block.start <= minute < end:
-            place = block.place.split(":")[0]
-            at = "at home" if place == me.home else f"at {place}"
-            return f"Probably {mine(block.activity, me)} {at}, like most days."
-    return "I haven't planned that far ahead yet."
 
 
 # -- reactions -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from game.brains.questions import AgentContext
 from game.core.records import FactKind, Source
 
 from .. import interview as iv
+from .. import interview_plans as ip
 from .. import selfknow
 from ..plans import remembered_events
 from ..util import join_and
@@ -61,7 +62,7 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
             return done or _planned_then(ctx, window) or selfknow.yesterday(ctx, act.text, seed)
         return _routine_then(ctx, window.start)  # earlier today, with no memory of it at hand
     return (
-        iv._event_at(ctx, when, seed) or iv._plan_at(ctx, when) or iv._routine_at(ctx.persona, when)
+        ip._event_at(ctx, when, seed) or ip._plan_at(ctx, when) or ip._routine_at(ctx.persona, when)
     )
 
 
@@ -266,7 +267,7 @@ def _ahead(ctx: AgentContext, seed: int) -> str:
                 f"I'm looking forward to the {event.what or 'event'} at {event.place} "
                 f"{_when_words(ctx.now, event)}."
             )
-    return iv._ahead(ctx, "", seed) if not coming else _work_ahead(ctx, seed)
+    return ip._ahead(ctx, "", seed) if not coming else _work_ahead(ctx, seed)
 
 
 def _work_ahead(ctx: AgentContext, seed: int) -> str:
