@@ -281,8 +281,15 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     """At most `limit` + 1 bytes of a file a person named (so a caller can tell it is too
     long without reading it all): /dev/zero or an endless pipe as input once read until
     memory ran out. OSError passes through."""
+    chunks, size = [], 0
     with open(path, "rb") as f:
-        return f.read(limit + 1)
+        while size <= limit:  # in pieces: read(limit + 1) sets aside all of it at once
+            chunk = f.read(min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    return b"".join(chunks)
 
 
 def read_problem(path: str | os.PathLike[str], exc: OSError, what: str = "") -> FileProblem:

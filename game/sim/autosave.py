@@ -464,14 +464,15 @@ def _journal_lines(folder: Path):
     than a save may be, or a line nested too deeply, counts as damaged (ValueError)."""
     path = folder / JOURNAL
     try:
-        if not stat.S_ISREG(path.stat().st_mode):  # a link to /dev/zero, a pipe: no end
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # a link to /dev/zero, a pipe: no end
             raise ValueError("the journal is not a file (a device, a pipe or a folder)")
+        if st.st_size > MAX_DOCUMENT:  # said without reading it
+            raise ValueError(f"the journal is larger than a save can be ({MAX_DOCUMENT} bytes)")
         with path.open("rb") as f:
-            data = f.read(MAX_DOCUMENT + 1)  # bounded, even if it grows as we read
+            data = f.read(st.st_size)  # what it held then; a line added since is for later
     except FileNotFoundError:  # none, or removed by a new base as we read
         return
-    if len(data) > MAX_DOCUMENT:
-        raise ValueError(f"the journal is larger than a save can be ({MAX_DOCUMENT} bytes)")
     for raw in data.split(b"\n")[:-1]:  # whole lines only: the last may be mid-append
         line = _line(raw)
         if line is None:

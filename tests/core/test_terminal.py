@@ -47,12 +47,12 @@ def test_clean_terminal_puts_the_streams_back():
 def test_main_py_cleans_whatever_a_command_prints(monkeypatch, capsys):
     import game.cli
 
-    def command() -> int:
+    def command(argv=None) -> int:
         print(HOSTILE)
         print(HOSTILE, file=sys.stderr)
         return 0
 
-    monkeypatch.setattr(game.cli, "main", command)
+    monkeypatch.setattr(game.cli, "_main", command)  # inside main's cleaned terminal
     with pytest.raises(SystemExit) as done:
         runpy.run_path(str(MAIN), run_name="__main__")
     assert done.value.code == 0
