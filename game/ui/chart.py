@@ -114,6 +114,10 @@ def _measure_lines(result: Evaluation) -> list[str]:
             lines.append(f"{k}, model judge: {number(d.model_end)}")
     h = result.hallucinations
     lines.append(f"hallucinated {h.hallucinated} of {h.checked} checked ({h.rate})")
+    if result.truth is not None:  # the answers checked against the save's own truth
+        t, agree = result.truth, result.truth.paraphrase_consistency
+        lines.append(f"truth: {t.contradicted} of {t.answers} contradicted, {t.stale} stale; "
+                     f"paraphrases agree {'n/a' if agree is None else agree}")  # fmt: skip
     for k, a in result.attendance.items():
         lines.append(
             f"{k}: invited {len(a.invited)}, accepted {len(a.accepted)}, "

@@ -85,5 +85,9 @@ def test_studys_table_and_the_chart(evaluated, tmp_path):
     assert "diffusion.petition" in rows and "attendance.petition invited" not in rows
     text = table(list(rows.values())) + "\n".join(_measure_lines(ev))
     assert "launch" in text and not [w for w in NOT_HERE if w in text.lower()]
+    truth = [line for line in _measure_lines(ev) if line.startswith("truth:")]
+    assert ev.truth is not None and truth == [  # the chart shows the truth check's figures
+        f"truth: {ev.truth.contradicted} of {ev.truth.answers} contradicted, {ev.truth.stale} "
+        f"stale; paraphrases agree {ev.truth.paraphrase_consistency or 'n/a'}"]
     path = draw_chart(tmp_path / "chart.png", ev, sorted(sim.agents), (sim.scenario.start, sim.now))
     assert path.stat().st_size > 10_000
