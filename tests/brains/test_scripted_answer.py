@@ -443,3 +443,16 @@ def test_an_event_one_has_not_heard_of_is_named_as_the_speaker_named_it():
     said = ask("Klaus Mueller", "Did you hear about the Valentine's Day party at Hobbs Cafe?")
     assert "Valentine's Day party" in said and said.startswith("I don't know")
     assert answer.as_said("bake sale", "what about the sale? and the bake") == "bake sale"
+
+
+def test_a_places_hours_come_with_the_event_one_knows_is_on_there():
+    party = smallville().intents[0]
+    assert party.event is not None
+    said = facts.claim("Isabella Rodriguez", party.text, None, party)
+    heard = memory(1, f"Isabella Rodriguez said: {party.text}", fact=said, importance=6,
+                   when=NOW - timedelta(hours=2))  # fmt: skip
+    asked = f"What time does {party.event.place} open?"
+    got = ask("Klaus Mueller", asked, (heard,))
+    assert "opens at" in got and party.event.what.lower() in got.lower(), got
+    unaware = ask("Klaus Mueller", asked)
+    assert "opens at" in unaware and party.event.what.lower() not in unaware.lower(), unaware

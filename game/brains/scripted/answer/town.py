@@ -37,7 +37,7 @@ def plan_hours(ctx: AgentContext, act: Act, seed: int) -> str:
     hours = f"{area.name} opens at {selfknow.clock(area.opens)} and closes at " \
             f"{selfknow.clock(area.closes % 1440)}"
     now = "it's open now" if area.is_open(minute) else "it's closed right now"
-    return f"{hours}, so {now}."
+    return " ".join([f"{hours}, so {now}.", *_on_there(ctx, area.name)])
 
 
 def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -61,11 +61,19 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
             parts.append(f"I know {place}, but I only go there now and then.")
     else:
         parts.append(f"I know where {place} is, but I don't go there much.")
-    events = [k.event for k in remembered_events(ctx.memories) if k.event.place == place]
-    if events and act.label != "place.regular":
-        e = max(events, key=lambda x: x.start)
-        parts.append(event_line(ctx, e, "", "", "", Wh.NONE))
+    if act.label != "place.regular":
+        parts.extend(_on_there(ctx, place))
     return " ".join(parts)
+
+
+def _on_there(ctx: AgentContext, place: str) -> list[str]:
+    """The latest event one knows of at a place, told with it: asked when the pub opens
+    or what it is like, one says the poetry night is there on Friday (nobody asked of the
+    event by name, but it is what one knows on there)."""
+    events = [k.event for k in remembered_events(ctx.memories) if k.event.place == place]
+    if not events:
+        return []
+    return [event_line(ctx, max(events, key=lambda x: x.start), "", "", "", Wh.NONE)]
 
 
 def plan_rooms(ctx: AgentContext, act: Act, seed: int) -> str:
