@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from enum import Enum
 
@@ -156,14 +156,25 @@ class Names:
     roles: tuple[str, ...]  # 'sociology student', 'owner', 'grocer': the town's occupations
     terms: Mapping[str, frozenset[str]]  # intent id -> stems of the words naming its event
     order: tuple[str, ...]  # the intents with an event, in the scenario's order
+    phrases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # ... named whole
 
 
 def names_of(sim) -> Names:
     residents = [a.persona for a in sim.agents.values()]
     lexicon = Lexicon.of([r.name for r in residents], [a.name for a in sim.town.sectors()])
     roles = sorted({r for p in residents for r in roles_of(p.occupation)}, key=len, reverse=True)
-    terms = {i.id: event_terms(i.keywords, i.event.what) for i in sim.scenario.intents if i.event}
-    return Names(lexicon, tuple(roles), terms, tuple(terms))
+    everyday = everyday_stems(residents)
+    events = [i for i in sim.scenario.intents if i.event]
+    terms = {i.id: event_terms(i.keywords, i.event.what, everyday) for i in events}
+    phrases = {i.id: event_phrases(i.keywords, i.event.what, everyday) for i in events}
+    return Names(lexicon, tuple(roles), terms, tuple(terms), phrases)
+
+
+def everyday_stems(residents) -> frozenset[str]:
+    """The words of the residents' own routines ('writing late into the night'): a word
+    the town says of an ordinary day names no event by itself."""
+    return frozenset(_stem(w) for p in residents for b in p.routine
+                     for w in _WORD.findall(plain(b.activity)))  # fmt: skip
 
 
 _ROLE_END = re.compile(r"\s+(?:at|of|for|in|who|that|with|on|from)\b.*|\s+\w+ing\b.*")
@@ -181,12 +192,26 @@ def roles_of(occupation: str) -> list[str]:
     return out
 
 
-def event_terms(keywords: Sequence[str], what: str) -> frozenset[str]:
+def event_terms(
+    keywords: Sequence[str], what: str, everyday: frozenset[str] = frozenset()
+) -> frozenset[str]:
     """The words that say a clause speaks of an event: its keywords, each by its last
     word ('book launch' -> 'launch'), and the last word of its name; not every word of
-    the name, or 'book' would make every author's talk of books the event."""
+    the name, or 'book' would make every author's talk of books the event. A head the
+    town's routines use ('night' of 'poetry night') is no such word: see `event_phrases`."""
     heads = [k.split()[-1] for k in keywords if k.split()] + what.lower().split()[-1:]
-    return frozenset(_stem(w) for w in heads if w not in STOP and len(w) > 3)
+    stems = (_stem(w) for w in heads if w not in STOP and len(w) > 3)
+    return frozenset(s for s in stems if s not in everyday)
+
+
+def event_phrases(
+    keywords: Sequence[str], what: str, everyday: frozenset[str]
+) -> tuple[str, ...]:
+    """The names said whole that speak of an event when their last word alone does not
+    ('poetry night', not 'late into the night'), longest first."""
+    named = {plain(k) for k in (*keywords, what) if len(k.split()) > 1}
+    whole = [n for n in named if _stem(n.split()[-1]) in everyday]
+    return tuple(sorted(whole, key=len, reverse=True))
 
 
 def _stem(word: str) -> str:
@@ -242,6 +267,8 @@ def mask(quote: str, names: Names) -> Part:
     tpl = _forms_pattern(lex.people).sub(lambda m: token("r", people, lex.people[m[1]]), tpl)
     tpl = re.sub(r"\b(at|from|to) home\b", r"\1 @h", tpl)
     for k, intent in enumerate(names.order):
+        for phrase in names.phrases.get(intent, ()):
+            tpl = re.sub(rf"(?<![@\w]){re.escape(phrase)}(?!\w)", f"@e{k}", tpl)
         terms = names.terms[intent]
         tpl = _WORD.sub(lambda m, k=k, t=terms: f"@e{k}" if _stem(m[0]) in t else m[0], tpl)
     return Part(quote, low, tpl, tuple(people), tuple(places))

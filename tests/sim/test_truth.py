@@ -263,3 +263,20 @@ def test_evaluate_reports_the_truth_check(town, monkeypatch):
     assert doc["stale_rate"] == round(six / doc["answers"], 4)
     assert doc["paraphrase_consistency"] == 1.0  # the same answer under every phrasing
     assert {c["resident"] for c in doc["cases"]} == {ISABELLA, MARIA}
+
+
+def test_a_word_of_the_towns_routines_names_an_event_only_in_its_whole_name(town):
+    """'Poetry night' is an event; 'writing late into the night', a routine, is not about
+    it (the poetry-night town's schedules were flagged as contradicting its hours)."""
+    from game.sim import truth_reading as reading
+
+    everyday = reading.everyday_stems([a.persona for a in town.agents.values()])
+    everyday |= {reading._stem("night")}
+    assert reading.event_terms(["poetry night"], "poetry night", everyday) == frozenset()
+    assert reading.event_phrases(["poetry night"], "poetry night", everyday) == ("poetry night",)
+    assert reading.event_terms(["book launch"], "book launch", everyday) == {"launch"}
+    base = truth.names_of(town)
+    names = replace(base, terms={"poetry": frozenset()}, order=("poetry",),
+                    phrases={"poetry": ("poetry night",)})  # fmt: skip
+    assert "@e0" not in reading.mask("From 10 pm I'm writing late into the night.", names).tpl
+    assert "@e0" in reading.mask("Klaus is hosting a poetry night tonight.", names).tpl
