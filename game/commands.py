@@ -88,13 +88,24 @@ def _interview(args: argparse.Namespace) -> int:
                 f"{count} answers" + (f" written to {args.out}" if args.out else ""),
                 file=sys.stderr,
             )
-            return 0
-        names, questions = _interviewees(sim, args), _questions(args.question)
-        for name in names:
-            _converse(sim, name, questions, args.json, header=len(names) > 1)
-        return 0
+        else:
+            names, questions = _interviewees(sim, args), _questions(args.question)
+            for name in names:
+                _converse(sim, name, questions, args.json, header=len(names) > 1)
     finally:
         sim.close()
+    return 1 if _said_unwritten(sim.mind.brain) else 0
+
+
+def _said_unwritten(*brains) -> list[str]:
+    """What the model brains could not write of what they were asked to keep (--record,
+    --audit-log on a full disk), each said as one error line: such a command exits 1."""
+    from game.cli import say, unwritten
+
+    lost = [p for brain in brains if brain is not None for p in unwritten(brain)]
+    for problem in lost:
+        say(f"error: {problem}")
+    return lost
 
 
 def _battery(sim, out: str | None) -> int:
@@ -208,9 +219,11 @@ def _evaluate(args: argparse.Namespace) -> int:
                     print(rank_table(ranked))
             finally:
                 sim.close()
+            problems += _said_unwritten(sim.mind.brain)
     finally:
         if judge is not None:
             judge.close()
+    problems += _said_unwritten(judge)
     doc = results[0] if len(results) == 1 else {"evaluations": results}
     if len(results) > 1:
         rows = summarize(measured)

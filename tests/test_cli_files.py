@@ -221,3 +221,17 @@ def test_a_recording_and_audit_log_that_fill_the_disk_end_the_run_with_exit_1(
     from game.brains.audit import read_audit
 
     assert read_audit(audit)  # whole lines, each one JSON
+
+
+def test_interview_and_evaluate_that_lost_a_recording_exit_1(saved, tmp_path, capsys, monkeypatch):
+    """The wiring of the run's check into the other commands that may --record (the
+    disk filling under a model brain is the test above)."""
+    import game.cli
+
+    lost = "cannot record into llm.sqlite3: database or disk is full; recording stops"
+    monkeypatch.setattr(game.cli, "unwritten", lambda brain: [lost])
+    assert main(["interview", "--load", saved, "--agent", "Klaus Mueller", "hi"]) == 1
+    one_error(capsys, lost)
+    assert main(["evaluate", "--load", saved, "--report", str(tmp_path / "e.json")]) == 1
+    assert lost in capsys.readouterr().err
+    assert (tmp_path / "e.json").exists()  # the evaluation itself is written
