@@ -62,22 +62,27 @@ def _load_town_once(path):
 _load_town_once.__wrapped__ = _read_town
 _tmx.load_town = _load_town_once
 
-# The files that take longest, longest first (pytest --durations on 2 cores). With
-# `--dist loadfile` a file is one unit of work, handed out in collection order; a long file
-# handed out last keeps its worker busy while the other has nothing left to do.
+# The files that take longest, longest first (per-file CPU and wall time of a 2-core run,
+# pytest-xdist; 2026-12-02). With `--dist loadfile` a file is one unit of work, handed out
+# in collection order; a long file handed out last keeps its worker busy while the other
+# has nothing left to do.
 LONG_FILES = (
     "sim/test_any_event.py",
     "sim/test_study_ray.py",  # most of it waits on a two-node Ray cluster starting
-    "test_faults.py",
-    "test_hostile_endpoints.py",
     "brains/test_llm_run.py",
+    "test_faults.py",
     "test_cli.py",
+    "test_hostile_endpoints.py",
     "test_cli_talk_brain.py",
     "sim/test_day_run.py",
-    "ui/test_hud.py",
-    "sim/test_pace.py",
-    "ui/test_town.py",
     "test_cli_rank.py",
+    "ui/test_town.py",
+    "ui/test_chat.py",
+    "sim/test_any_intent.py",
+    "sim/test_ask_ahead.py",
+    "sim/test_reactions.py",
+    "test_cli_files.py",
+    "ui/test_hud.py",
     "brains/test_llm_doctor.py",
 )
 _TESTS = Path(__file__).resolve().parent
