@@ -11,7 +11,13 @@ no latency and plays on in real time, as the window does, with a 1 s model at 1x
 and a 3 s model at 1x, and reports the share of residents' waking time spent standing
 still for a decision (the pace meter, game/sim/pace.py).
 
-Usage: python benchmarks/llm_economy.py [--hours 24] [--latency 1] [--slots 16]
+The lockstep day's `floor_ratio` is its wall time over the floor the serving box sets
+(requests x latency / slots: every slot busy all the time), and `mean_parallelism` the
+requests in flight at the server, time-averaged over the day; `--waits` adds where the
+wall time goes (benchmarks/clock_waits.py): the jobs, residents and game hours the
+lockstep clock stood still for, and how busy the wire was meanwhile.
+
+Usage: python benchmarks/llm_economy.py [--hours 24] [--latency 1] [--slots 16] [--waits]
 The last line is JSON. For comparison, a user measured the original research code at
 about 54 requests and 26,000 tokens per agent per game hour, one agent after another.
 """
@@ -33,9 +39,11 @@ sys.path.insert(0, str(ROOT / "tests" / "brains"))
 
 from protocol_server import ProtocolServer  # noqa: E402
 
+from benchmarks.clock_waits import print_summary, summary  # noqa: E402
 from game.core.config import DEFAULT_WORKERS, LLMSettings  # noqa: E402
 from game.sim.factory import build_simulation  # noqa: E402
 from game.sim.pace import PaceMeter  # noqa: E402
+from game.sim.scheduler import WaitMeter  # noqa: E402
 from game.sim.simulation import ClockMode  # noqa: E402
 
 ORIGINAL = {"requests": 54, "tokens": 26_000}
@@ -51,11 +59,32 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-realtime", action="store_true", help="skip the real-time play")
+    parser.add_argument("--waits", action="store_true", help="where the lockstep day waits")
     args = parser.parse_args()
     with ProtocolServer(latency=args.latency, slots=args.slots) as server:
-        usage, residents, wall = run(server.url, args)
+        day = run(server, args)
         waiting = {} if args.no_realtime else realtime_waiting(server, args)
-    print_report(usage, residents, wall, args, waiting)
+    print_report(day, args, waiting)
+
+
+@dataclass(frozen=True)
+class Day:
+    """The lockstep day's bill, its wall time and the wire's load meanwhile."""
+
+    usage: dict
+    residents: int
+    wall: float
+    requests: int  # at the server: chat and embeddings, re-asks included
+    request_seconds: float  # requests in flight, integrated over the day
+    waits: dict  # the clock's waits (clock_waits.summary), {} without --waits
+
+    def floor(self, latency: float, slots: int) -> float:
+        """The least wall time the serving box allows: every slot busy all day."""
+        return self.requests * latency / max(1, slots)
+
+    @property
+    def parallelism(self) -> float:
+        return self.request_seconds / self.wall if self.wall > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -122,11 +151,14 @@ def settings(url: str) -> LLMSettings:
     return LLMSettings(base_url=url, model="bench-model", audit=False, remember_endpoint=False)
 
 
-def run(url: str, args: argparse.Namespace) -> tuple[dict, int, float]:
+def run(server: ProtocolServer, args: argparse.Namespace) -> Day:
     """The lockstep day: exact counts, the same in every run."""
     sim = build_simulation(
-        args.scenario, seed=args.seed, brain="llm", workers=args.workers, llm=settings(url)
+        args.scenario, seed=args.seed, brain="llm", workers=args.workers, llm=settings(server.url)
     )
+    start = sim.now
+    meter = sim.scheduler.meter = WaitMeter(server.flight.area) if args.waits else None
+    area, requests = server.flight.area(), server.flight.total
     began = time.perf_counter()
     shown = [began]
 
@@ -141,7 +173,16 @@ def run(url: str, args: argparse.Namespace) -> tuple[dict, int, float]:
         sim.run_until(sim.now + timedelta(hours=args.hours), progress)
     finally:
         sim.close()
-    return sim.usage(), len(sim.agents), time.perf_counter() - began
+    wall = time.perf_counter() - began
+    waits = summary(meter.waits, start, sim.step_seconds) if meter else {}
+    return Day(
+        sim.usage(),
+        len(sim.agents),
+        wall,
+        server.flight.total - requests,
+        server.flight.area() - area,
+        waits,
+    )
 
 
 def per_agent_hour(value: float, residents: int, hours: float) -> float:
@@ -175,11 +216,17 @@ def figures(usage: dict, residents: int, hours: float) -> dict:
     }
 
 
-def print_report(
-    usage: dict, residents: int, wall: float, args: argparse.Namespace, waiting: dict
-) -> None:
+def print_report(day: Day, args: argparse.Namespace, waiting: dict) -> None:
+    usage, residents, wall = day.usage, day.residents, day.wall
     fig = figures(usage, residents, args.hours)
+    floor = day.floor(args.latency, args.slots)
+    ratio = wall / floor if floor > 0 else 0.0
     print(f"{residents} residents, {args.hours:g} game hours, wall {wall:.1f} s")
+    print(
+        f"{day.requests} requests at the server; floor {floor:.1f} s "
+        f"(requests x latency / slots), floor_ratio {ratio:.2f}, "
+        f"mean parallelism {day.parallelism:.2f} requests in flight"
+    )
     print(f"latency {args.latency:g} s, {args.slots} slots, {args.workers} workers")
     print(f"{'question':18s} {'req/agent-h':>12s} {'tokens/agent-h':>15s} {'no request':>11s}")
     for q, f in fig["by_question"].items():
@@ -192,6 +239,8 @@ def print_report(
         f"game hour (original: {ORIGINAL['requests']} and {ORIGINAL['tokens']:,}); "
         f"embeddings: {fig['embedding_requests']:.2f} requests"
     )
+    if day.waits:
+        print_summary(day.waits)
     print(
         json.dumps(
             {
@@ -202,11 +251,16 @@ def print_report(
                 "slots": args.slots,
                 "workers": args.workers,
                 "wall_seconds": round(wall, 1),
+                "server_requests": day.requests,
+                "floor_seconds": round(floor, 1),
+                "floor_ratio": round(ratio, 3),
+                "mean_parallelism": round(day.parallelism, 2),
                 "per_agent_hour": fig,
                 "original_per_agent_hour": ORIGINAL,
                 "fallbacks": usage.get("fallbacks", 0),
                 "failures": usage.get("failures", 0),
                 "waiting_share": waiting,
+                **({"clock_waits": day.waits} if day.waits else {}),
             }
         )
     )

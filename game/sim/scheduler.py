@@ -20,9 +20,10 @@ during a conversation is only remembered).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -49,6 +50,75 @@ class _Job:
     future: Future
     due: int
     lane: Lane
+    submitted: int = 0  # the step it was submitted in
+    began: float = 0.0  # when (perf_counter), for the wait meter
+
+
+@dataclass(frozen=True)
+class Hold:
+    """One job that held the clock: what it was, for whom, how long it had been given."""
+
+    label: str
+    agents: tuple[str, ...]
+    lane: Lane
+    delay: int  # steps between submission and due
+    seconds: float  # this job's share of the wait (split among the jobs still out)
+    age: float  # real seconds it had been running when the clock came to it
+    alone: bool = False  # its agents had nobody in sight (out-of-order could go on)
+
+
+@dataclass(frozen=True)
+class Wait:
+    """One stop of the lockstep clock: the step, how long, the jobs it waited for, and how
+    many requests were in flight meanwhile (time-averaged; -1 with no probe)."""
+
+    step: int
+    seconds: float
+    holds: tuple[Hold, ...]
+    in_flight: float
+    jobs_out: int  # jobs of any lane not yet finished when the wait began
+
+
+@dataclass
+class WaitMeter:
+    """Where a lockstep run's wall time goes: every wait for a due job that was not done.
+    Off unless a benchmark sets `Scheduler.meter`; it only reads clocks, so a run is the
+    same with it. `area` is an optional probe: requests in flight integrated over real
+    time (a protocol server's), to tell how busy the wire was while the clock stood."""
+
+    area: Callable[[], float] | None = None
+    waits: list[Wait] = field(default_factory=list)
+
+    def measure(
+        self, step: int, blockers: list[_Job], out: int, alone: Callable[..., bool] | None
+    ) -> None:
+        """Wait for the blockers, one finish at a time, and record who held the clock."""
+        lone = {id(j): alone is not None and alone(j.agents) for j in blockers}
+        began = time.perf_counter()
+        area0 = self.area() if self.area else 0.0
+        shares = {id(j): 0.0 for j in blockers}
+        pending, last = list(blockers), began
+        while pending:
+            wait([j.future for j in pending], return_when=FIRST_COMPLETED)
+            now = time.perf_counter()
+            for job in pending:  # the interval is held by every job still out in it
+                shares[id(job)] += (now - last) / len(pending)
+            pending, last = [j for j in pending if not j.future.done()], now
+        seconds = last - began
+        flight = (self.area() - area0) / seconds if self.area and seconds > 0 else -1.0
+        holds = tuple(
+            Hold(
+                j.label,
+                j.agents,
+                j.lane,
+                j.due - j.submitted + 1,
+                shares[id(j)],
+                began - j.began,
+                lone[id(j)],
+            )
+            for j in blockers
+        )
+        self.waits.append(Wait(step, seconds, holds, flight, out))
 
 
 class Scheduler:
@@ -59,6 +129,9 @@ class Scheduler:
         self._dropped: list[Future] = []  # still running, their results unwanted
         self.step = 0  # set by the simulation: the step jobs are being submitted in
         self.delay = 1  # default steps between submitting a job and applying its decision
+        self.meter: WaitMeter | None = None  # a benchmark's record of the clock's waits
+        # whether these agents are alone (game.sim.solitude), for the meter's record
+        self.alone: Callable[[tuple[str, ...]], bool] | None = None
 
     def busy(self, name: str, lane: Lane = Lane.MAIN) -> bool:
         """A job of that lane (by default, a decision) is in flight for this agent."""
@@ -97,7 +170,8 @@ class Scheduler:
             raise RuntimeError(f"{agents} already has a {lane.value} job in flight")
         busy.update(agents)
         due = self.step + max(1, self.delay if delay is None else delay) - 1
-        self._jobs.append(_Job(agents, label, self._pool.submit(fn, *args), due, lane))
+        future, now = self._pool.submit(fn, *args), time.perf_counter()
+        self._jobs.append(_Job(agents, label, future, due, lane, self.step, now))
 
     def drop(self, name: str, lane: Lane) -> None:
         """Forget this agent's job in that lane (a question asked ahead that the agent
@@ -132,7 +206,7 @@ class Scheduler:
         hand back whatever has finished."""
         if block:
             due = [j for j in self._jobs if step is None or j.due <= step]
-            wait([j.future for j in due])
+            self._wait(due, step)
             ready = {id(j) for j in due}
         else:
             ready = {id(j) for j in self._jobs if j.future.done()}
@@ -147,6 +221,15 @@ class Scheduler:
                 keep.append(job)
         self._jobs = keep
         return done
+
+    def _wait(self, due: list[_Job], step: int | None) -> None:
+        """Wait for the due jobs; with a meter, record the wait and who held it."""
+        blockers = [j for j in due if not j.future.done()]
+        if self.meter is None or not blockers:
+            wait([j.future for j in due])
+            return
+        out = sum(not j.future.done() for j in self._jobs)
+        self.meter.measure(self.step if step is None else step, blockers, out, self.alone)
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -53,6 +53,7 @@ from game.sim.player import Player, PlayerContext, Visitor
 from game.sim.scheduler import Scheduler
 from game.sim.setup import make_agent
 from game.sim.sight import Sight
+from game.sim.solitude import Solitude
 from game.sim.spots import Spots
 from game.sim.state import SimState
 from game.sim.view import (
@@ -122,6 +123,8 @@ class Simulation:
         self.sight = Sight(
             self.state, self.agents, self.actions, self.player, self.config.mind, self.nearby
         )
+        radius = self.config.mind.vision_radius
+        self.scheduler.alone = Solitude(self.agents, self.nearby, self.player, radius)
         town_parts = (self.state, self.agents, self.actions)
         run_parts = (self.player, self.scheduler, self.mind, self.config, self.jobs)
         self.decisions = Decisions(*town_parts, *run_parts)

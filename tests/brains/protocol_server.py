@@ -108,6 +108,35 @@ class StreamLog:
     ended: threading.Event = field(default_factory=threading.Event)  # no more writes
 
 
+class Flight:
+    """Requests in flight (received, not yet answered), integrated over real time: a
+    benchmark's mean parallelism is the area over the wall time it covers."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.now = 0  # requests in flight right now
+        self.total = 0  # requests received
+        self._area = 0.0  # request-seconds up to `_since`
+        self._since = time.perf_counter()
+
+    def _advance(self) -> float:
+        t = time.perf_counter()
+        self._area += self.now * (t - self._since)
+        self._since = t
+        return self._area
+
+    def change(self, by: int) -> None:
+        with self._lock:
+            self._advance()
+            self.now += by
+            self.total += max(0, by)
+
+    def area(self) -> float:
+        """Request-seconds so far."""
+        with self._lock:
+            return self._advance()
+
+
 class _QuietServer(ThreadingHTTPServer):
     """A client that hangs up (a run cancelling its requests on close) is not an error."""
 
@@ -156,6 +185,7 @@ class ProtocolServer:
         self.interrupts = False
         self.redirect: tuple[int, str] | None = None  # (status, target base URL)
         self.waiting = 0  # chat requests waiting for a slot
+        self.flight = Flight()  # requests in flight, over time
         self.requests: list[dict[str, Any]] = []  # every request: path, body, auth header
         self.by_question: Counter[str] = Counter()
         self._lock = threading.Lock()
@@ -261,6 +291,13 @@ def _handler(server: ProtocolServer):
                 status, target = server.redirect
                 where = target + self.path.partition("/v1")[2]
                 return self._send(status, {"moved": where}, {"Location": where})
+            server.flight.change(+1)
+            try:
+                return self._serve(body, auth)
+            finally:
+                server.flight.change(-1)
+
+        def _serve(self, body: dict[str, Any], auth: str) -> None:
             server.wait_for_slot(+1)
             with server.slots:
                 server.wait_for_slot(-1)

@@ -7,7 +7,7 @@ import pytest
 
 from game.sim.factory import build_simulation
 from game.sim.report import build_report, without_timing
-from game.sim.scheduler import Scheduler
+from game.sim.scheduler import Scheduler, WaitMeter
 from game.sim.simulation import MODEL_TIMING, SimConfig
 
 
@@ -51,3 +51,20 @@ def test_delayed_decisions_are_still_deterministic():
         return without_timing(build_report(sim, start, 0.0, "scripted"))
 
     assert run() == run()
+
+
+def test_a_wait_meter_names_the_job_the_clock_stood_for():
+    """llm_economy --waits: which job kinds and residents make the lockstep clock wait."""
+    scheduler = Scheduler(workers=2)
+    scheduler.meter = WaitMeter()
+    gate = threading.Event()
+    scheduler.submit(("a",), "slow", lambda: gate.wait(5) and "a", delay=1)
+    scheduler.submit(("b",), "fast", lambda: "b", delay=1)
+    scheduler.submit(("c",), "later", lambda: gate.wait(5) and "c", delay=3)
+    threading.Timer(0.2, gate.set).start()
+    assert [f.result for f in scheduler.collect(block=True, step=0)] == ["a", "b"]
+    (wait,) = scheduler.meter.waits
+    assert [(h.label, h.agents) for h in wait.holds] == [("slow", ("a",))]
+    assert wait.seconds >= 0.15 and wait.holds[0].seconds == pytest.approx(wait.seconds)
+    assert wait.jobs_out == 2 and wait.in_flight == -1.0  # "later" was out too; no probe
+    scheduler.shutdown()
