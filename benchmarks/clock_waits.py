@@ -76,6 +76,7 @@ def summary(waits: list[Wait], start: datetime, step_seconds: int) -> dict:
     """The breakdown as JSON-ready data."""
     total = sum(w.seconds for w in waits)
     flight = sum(w.in_flight * w.seconds for w in waits) / total if total else 0.0
+    jobs = sum(w.jobs_out * w.seconds for w in waits) / total if total else 0.0
 
     def shares(key) -> dict[str, dict]:
         return {k: s.__dict__ for k, s in by_key(waits, key).items()}
@@ -84,6 +85,7 @@ def summary(waits: list[Wait], start: datetime, step_seconds: int) -> dict:
         "waits": len(waits),
         "wait_seconds": round(total, 1),
         "in_flight_while_waiting": round(flight, 2),
+        "jobs_out_while_waiting": round(jobs, 2),  # the pool's threads cap it
         "by_in_flight": by_band(waits),
         "by_job": shares(lambda h: h.label),
         "by_lane": shares(lambda h: h.lane.value),
@@ -96,7 +98,8 @@ def summary(waits: list[Wait], start: datetime, step_seconds: int) -> dict:
 def print_summary(s: dict) -> None:
     print(
         f"clock waits: {s['waits']}, {s['wait_seconds']:.1f} s, "
-        f"{s['in_flight_while_waiting']:.2f} requests in flight meanwhile"
+        f"{s['in_flight_while_waiting']:.2f} requests in flight and "
+        f"{s['jobs_out_while_waiting']:.2f} jobs out meanwhile"
     )
     bands = ", ".join(f"{k}: {v} s" for k, v in s["by_in_flight"].items())
     print(f"  by requests in flight: {bands}")
