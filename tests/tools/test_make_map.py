@@ -103,8 +103,10 @@ Place = tuple[str, str, str | None, str | None, dict[str, tuple[int | None, list
 
 
 def inventory() -> list[Place]:
-    """Parse docs/TOWN.md tables: (sector, kind, opens, closes, {arena: (capacity, objects)})."""
+    """Parse docs/TOWN.md tables: (sector, kind, opens, closes, {arena: (capacity, objects)}),
+    the first town's (the bigger towns' section after it names places, not their objects)."""
     text = (ROOT / "docs" / "TOWN.md").read_text(encoding="utf-8")
+    text = text.split("\n## The bigger towns")[0]
     hours = r"(?:(?P<opens>\d\d:\d\d)-(?P<closes>\d\d:\d\d)|always)"
     head_re = re.compile(rf"^(?P<name>.+?)(?: \((?P<kind>\w+), {hours}\))?$")
     arena_re = re.compile(r"^(?P<arena>.+?)(?: \((?P<cap>\d+)\))?: (?P<objects>.+)$")
