@@ -282,3 +282,26 @@ def test_a_bare_question_leans_on_the_sentence_just_before_it_not_on_the_whole_l
             "I saw you chatting with customers earlier; how did it go?")
     act = words().understand(line, NOW, None, "Klaus Mueller")
     assert act.aspect is Aspect.FEELINGS, act
+
+
+@pytest.mark.parametrize("lead", ["ooh", "haha", "aww"])
+def test_an_opener_that_says_nothing_does_not_hide_the_follow_up(lead):
+    first = hear("Is there any sort of get-together happening in town soon?")
+    state = DialogueState().then("visitor", first.text, first)
+    answer = "Yes, there's Isabella's Valentine's Day party at Hobbs Cafe today at 5 pm."
+    state = state.then("Tom Moreno", answer, hear(answer, state))
+    bare = hear("and where's it being put on?", state)
+    led = hear(f"{lead}, and where's it being put on?", state)
+    assert bare.follow_up and bare.intent == "party" and bare.wh is Wh.WHERE
+    assert (led.follow_up, led.intent, led.wh, led.aspect) == (True, "party", Wh.WHERE,
+                                                                bare.aspect)  # fmt: skip
+
+
+def test_an_opener_naming_a_time_or_asking_itself_is_kept():
+    from game.brains.dialogue.form import spoken_lead
+
+    assert spoken_lead("When is it, do you know?") == ("", "When is it, do you know?")
+    assert spoken_lead("ooh, and where's it on?") == ("ooh", "and where's it on?")
+    assert spoken_lead("ooh, lovely.") == ("", "ooh, lovely.")
+    for lead in ("Sundays", "Tonight", "At 5 pm", "At work", "Klaus"):
+        assert not words()._says_nothing(lead, NOW, ""), lead

@@ -141,6 +141,24 @@ _MARKER = re.compile(r"^\s*(?:(?:well|oh|so|now|say|anyway|honestly|mind you|you
 _JOINING = re.compile(r"^\s*(?:(?:and|but|then|ok|okay|alright|also|plus|um+)\s*,?\s+)+", re.I)
 
 
+_LEAD = re.compile(r"^\s*(?P<lead>[^,;:?.!]{1,30}?)\s*,\s+(?P<rest>.+)$", re.S)
+LEAD_WORDS = 3  # an opener this short before a question says how, not what, is asked
+
+
+def spoken_lead(text: str) -> tuple[str, str]:
+    """('ooh', 'and where's it being put on?'): a short opener before a comma and the
+    question that follows it, which opens as one once its joining words are off ('Go on
+    then, what are they like?', 'aww, how did you two meet?'); ('', text) for any other
+    line. Whether the opener names something is the reader's to check."""
+    m = _LEAD.match(text)
+    if m is None or len(words(m["lead"])) > LEAD_WORDS or _opens_as_question(m["lead"]):
+        return "", text  # 'When is it, do you know?' asks in its opener
+    rest = m["rest"]
+    if not rest.rstrip().endswith("?") or not _opens_as_question(joined_off(rest), _CLAUSE_STARTS):
+        return "", text
+    return m["lead"], rest
+
+
 def joined_off(text: str) -> str:
     """A line without the words that join it to the talk before ('And when do you knock
     off?' asks as 'When do you knock off?' does); kept apart from `unmarked`, since 'And

@@ -48,6 +48,7 @@ from .form import (
     focus,
     leftover,
     questions_in,
+    spoken_lead,
     unmarked,
 )
 from .form import is_yes_no as is_yes_no
@@ -135,6 +136,7 @@ class Understander:
         self._follows = np.zeros(0, dtype=bool)
         self._asking = np.zeros(0, dtype=bool)
         self._stems: list[set[str]] = []
+        self._stem_vocab: frozenset[str] | None = None  # every stem the exemplars use
         self._needs = np.zeros((0, len(SLOTS)), dtype=bool)
         self._memo: dict[tuple, Act] = {}
         self._vocab: set[str] = set()
@@ -271,6 +273,9 @@ class Understander:
         matrix = self._ready()
         whole = text
         text = unmarked(_without_vocatives(self._named_back(whole, focus(text)), self.lexicon))
+        lead, rest = spoken_lead(text)
+        if lead and self._says_nothing(lead, now, speaker):
+            text = rest  # 'ooh, and where's it on?' asks as 'and where's it on?' does
         opener = _SENTENCE.findall(text)
         if not questions_in(whole) and len(opener) > 1 and len(words(opener[0])) <= 3:
             first = self.understand(opener[0].strip(), now, state, speaker)
@@ -378,6 +383,19 @@ class Understander:
             return question
         name = _longest(lead.lower(), self.lexicon.people)
         return _PERSON_BACK.sub(name, question, count=1)
+
+    def _says_nothing(self, lead: str, now: datetime, speaker: str) -> bool:
+        """An opener that names nothing of the town, no time, and no word any exemplar
+        uses ('ooh', 'haha', 'btw'): it colours the question after it, it does not change
+        what is asked. 'At work, who...' or 'Tonight, where...' keep theirs."""
+        slots = find_slots(lead, self.lexicon, now, speaker)
+        if _names_any(slots) or slots.window is not None:
+            return False
+        if find_time(" ".join(stem(w) for w in words(lead)), now) is not None:
+            return False  # 'Sundays, what do you do?'
+        if self._stem_vocab is None:
+            self._stem_vocab = frozenset().union(*self._stems)
+        return not (content_stems(lead) & self._stem_vocab)
 
     def _reader(self, speaker: str, matrix: np.ndarray) -> tuple[Embedder, np.ndarray]:
         """The embedder a line is read with, and the exemplars' vectors under it: the
