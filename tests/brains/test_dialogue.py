@@ -305,3 +305,25 @@ def test_an_opener_naming_a_time_or_asking_itself_is_kept():
     assert spoken_lead("ooh, lovely.") == ("", "ooh, lovely.")
     for lead in ("Sundays", "Tonight", "At 5 pm", "At work", "Klaus"):
         assert not words()._says_nothing(lead, NOW, ""), lead
+
+
+@pytest.mark.parametrize(
+    ("text", "wh"),
+    [
+        ("staying on your own these days?", Wh.YESNO),  # the auxiliary dropped
+        ("Is the fridge at home broken or not working?", Wh.YESNO),  # 'or not' asks again
+        ("Are you a morning person or a night owl?", Wh.WHAT),  # a choice wants one of two
+    ],
+)
+def test_a_yes_no_question_stays_one_without_its_auxiliary_or_with_or_not(text, wh):
+    assert hear(text).wh is wh
+
+
+@pytest.mark.parametrize("text", ["ur usual weekday start to finish", "2nite u around or nah"])
+def test_an_unmarked_line_put_to_the_listener_asks(text):
+    assert hear(text).asks, hear(text)
+
+
+@pytest.mark.parametrize("text", ["your garden is lovely", "I like your hat"])
+def test_an_unmarked_line_telling_of_the_listener_does_not_ask(text):
+    assert not hear(text).asks, hear(text)

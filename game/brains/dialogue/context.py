@@ -175,7 +175,9 @@ def _about_person(act: Act, state: DialogueState) -> Act:
 # aspects whose words are about oneself or a named thing: a nearby intent does not take them
 _OF_ONESELF = frozenset({Aspect.EVENT, Aspect.PERSON, Aspect.PLACE, Aspect.HOME, Aspect.WORK,
                          Aspect.ROUTINE, Aspect.FAMILY, Aspect.IDENTITY})  # fmt: skip
-_CHOICE = re.compile(r"\w(?:,\s*|\s)or\s+[^?]*\?\s*$", re.I)
+# ... but 'or not', 'or nah', 'or anything' only ask the yes or the no again
+_CHOICE = re.compile(r"\w(?:,\s*|\s)or\s+(?!(?:not|no|nah|nope|anything|something|what|whatever)\b)"
+                     r"[^?]*\?\s*$", re.I)
 # 'Do you know when it is?' asks when; 'Is anyone in when you get back?' asks yes or no
 _EMBEDDED_WH = re.compile(r"\b(?:know|tell|remember|sure|recall|say|guess|idea|heard|hear|"
                           r"find out|wonder)\b[^?]*?\b(who|when|where|what time)\b", re.I)
@@ -200,10 +202,13 @@ def _wh_of(act: Act, text: str) -> Wh:
     if _YESNO_START.match(core):
         return Wh.YESNO
     if act.wh is Wh.YESNO:  # a label that is usually asked yes or no, asked otherwise
+        if said in (Wh.YESNO, Wh.NONE) and not _ANY_WH.search(text):
+            return Wh.YESNO  # its auxiliary dropped, as typed chat does ('living solo?')
         return said if said is not Wh.YESNO else Wh.WHAT
     return act.wh
 
 
+_ANY_WH = re.compile(r"\b(?:who|whom|whose|what|when|where|why|how|which)\b", re.I)
 _FOLLOW_BY_WH = {Wh.WHO: "follow.who", Wh.WHEN: "follow.when", Wh.WHERE: "follow.where",
                  Wh.WHY: "follow.why", Wh.YESNO: "follow.going"}  # fmt: skip
 

@@ -91,7 +91,21 @@ def _may_ask(text: str) -> bool:
         pairs = {f"{a} {b}" for a, b in zip(before, before[1:], strict=False)}
         if cue is not None and not (_SUBJECTS & set(before)) and not (_SUBJECT_PAIRS & pairs):
             return True
-    return False
+    said = set(words(text.lower()))
+    if said & _LISTENER and not said & _FIRST and not _TELLS_OF_YOU.search(text):
+        return True  # 'ur average day, start to end'
+    return bool(_EITHER_WAY.search(text))  # 'got a hobby or not', 'free tonight or nah'
+
+
+# a line put to the listener that says nothing of the speaker ('ur colleagues r they sound
+# or a pain', 'tmrw lunchtime u busy') asks, where 'I like your hat' tells
+_LISTENER = frozenset(words("you your yours yourself you're you've you'll you'd"))
+_FIRST = frozenset(words("i i'm i'll i've i'd im ive me my mine myself we we're our us"))
+# ... but 'your garden is lovely' and 'you look tired' tell ('are they' would ask)
+_TELLS_OF_YOU = re.compile(r"\b(?:you|your(?:\s+\w+){1,2})\s+(?:is|are|was|were|look|looks|"
+                           r"looked|seem|seems|sound|sounds|must|should|have|has|had)\b"
+                           r"(?!\s+(?:you|they|it|he|she|we)\b)|\byou're\b", re.I)
+_EITHER_WAY = re.compile(r"\bor (?:not|nah|no|nope)\b", re.I)
 
 
 _SUBJECT_PAIRS = frozenset({"this is", "that is", "it is", "there is", "here is"})

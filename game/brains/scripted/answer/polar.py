@@ -111,7 +111,13 @@ def _place_serves(ctx: AgentContext, act: Act, seed: int) -> bool | None:
         return True  # 'Are you studying at Oak Hill College?' of its student
     where = places.Directory.of(ctx)
     roles = {act.place: where.role(act.place)}
-    return places.serves(ctx.persona, _without_place(act), act.place, roles, where)
+    serves = places.serves(ctx.persona, _without_place(act), act.place, roles, where)
+    if serves is None and _YOURS.search(act.text):  # 'Is Hobbs Cafe one of your haunts?'
+        return _regular_at(ctx, act.place)  # asks of one's own visits, not of the place
+    return serves
+
+
+_YOURS = re.compile(r"\b(?:you|your|yours|ya|u|ur)\b", re.I)
 
 
 def _work_matches(ctx: AgentContext, act: Act, seed: int) -> bool | None:
