@@ -87,3 +87,42 @@ class Grid:
                 bucket = self._buckets.get((cx, cy))
                 if bucket:
                     yield from bucket.values()
+
+
+class RoomGrid:
+    """The residents one step's perception can see, bucketed by room and tile cell.
+
+    Why: every onlooker asked the town-wide grid for its 3 x 3 cells and then dropped the
+    residents asleep, idle or in another room, each of them once per onlooker. Built once a
+    step from the residents worth seeing (in the town's order), the buckets hold only
+    those, by (room, cell), so an onlooker's question touches the ones it may see and no
+    other. Nothing moves while perception runs, so the step's buckets stay true for it.
+    """
+
+    def __init__(self, agents: Iterable[Agent], cell: int) -> None:
+        self.cell = max(1, cell)
+        self._order: dict[str, int] = {}
+        self._buckets: dict[tuple[str, Cell], list[Agent]] = {}
+        for agent in agents:
+            self._order[agent.name] = len(self._order)
+            key = (agent.location, (agent.pos[0] // self.cell, agent.pos[1] // self.cell))
+            self._buckets.setdefault(key, []).append(agent)
+
+    def near(self, location: str, tile: Tile, radius: int) -> list[Agent]:
+        """Those in `location` within `radius` tiles of `tile` (Chebyshev), in order."""
+        x, y = tile
+        c = self.cell
+        found: list[Agent] = []
+        buckets = 0
+        for cx in range((x - radius) // c, (x + radius) // c + 1):
+            for cy in range((y - radius) // c, (y + radius) // c + 1):
+                bucket = self._buckets.get((location, (cx, cy)))
+                if not bucket:
+                    continue
+                buckets += 1
+                found += [
+                    a for a in bucket if max(abs(a.pos[0] - x), abs(a.pos[1] - y)) <= radius
+                ]
+        if buckets > 1:  # each bucket is in order; several need merging
+            found.sort(key=lambda a: self._order[a.name])
+        return found

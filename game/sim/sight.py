@@ -6,7 +6,12 @@ reaches its room, the visitor, and notices on boards in sight. Neighbours come f
 (`game.sim.nearby`), not from every pair, in the town's order of residents, so what each
 onlooker attends to, and remembers, is what the pairwise scan gave.
 
-How one resident or object looks is worked out once a step and shared by every onlooker.
+How one resident or object looks is worked out once a step and shared by every onlooker,
+and so is the rest of what does not depend on the onlooker: which residents are worth
+seeing, by room (`RoomGrid`), and which objects are not at rest, by room and in trouble by
+building, from one pass over the objects' states (`_index_objects`). Nothing perception
+does changes a position or a state, so what the step's first onlooker finds holds for the
+last.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from game.mind import facts
 from game.mind.agent import ActionKind, Agent
 from game.mind.perception import Sighting, attend, distance_to
 from game.sim.actions import Actions
-from game.sim.nearby import Grid
+from game.sim.nearby import Grid, RoomGrid
 from game.sim.player import Player
 from game.sim.state import SimState
 from game.world.town import sector_of
@@ -43,6 +48,10 @@ class Sight:
         self.player, self.settings, self.grid = player, settings, grid
         self.town = state.town
         self._troubled: dict[str, dict[str, Trouble]] = {}  # sector -> objects in trouble
+        self._astir: dict[str, list[str]] = {}  # room -> its objects not at rest, untroubled
+        self._seen = RoomGrid((), 1)  # this step's residents worth seeing
+        self._default: dict[str, str] = {}  # object -> its state at rest (the map's, fixed)
+        self._rank = {a: i for objs in actions.objects_in.values() for i, a in enumerate(objs)}
         self._looks: dict[str, Observation] = {}  # name or address -> this step's look
 
     def perceive_all(self) -> None:
@@ -50,9 +59,12 @@ class Sight:
         if not any(not a.asleep and a.seeded for a in self.agents.values()):
             return
         radius = self.settings.vision_radius
-        self._index_troubles()
+        self._index_objects()
         self._looks = {}  # how a resident or an object looks this step: alike to every onlooker
         self.grid.refresh()
+        self._seen = RoomGrid(
+            (o for o in self.agents.values() if not o.asleep and o.seeded and o.action), radius
+        )
         for agent in self.agents.values():
             if agent.asleep or not agent.seeded or agent.conversation is not None:
                 continue
@@ -68,15 +80,8 @@ class Sight:
 
     def _seen_residents(self, agent: Agent) -> list[Agent]:
         """The others awake within sight in the agent's room, doing something."""
-        return [
-            o
-            for o in self.grid.near(agent.pos, self.settings.vision_radius)
-            if o is not agent
-            and not o.asleep
-            and o.seeded
-            and o.location == agent.location
-            and o.action
-        ]
+        near = self._seen.near(agent.location, agent.pos, self.settings.vision_radius)
+        return [o for o in near if o is not agent]
 
     def _sight_agent(self, me: Agent, other: Agent) -> Sighting:
         d = max(abs(me.pos[0] - other.pos[0]), abs(me.pos[1] - other.pos[1]))
@@ -93,11 +98,9 @@ class Sight:
         troubled = self._troubled.get(sector_of(agent.location), {}) if agent.location else {}
         out = [self._sense(agent, a, t) for a, t in troubled.items()]
         out = [s for s in out if s is not None]
-        for address in self.actions.objects_in.get(agent.location, ()):
-            area = self.town.areas[address]
-            if address in troubled or self.town.state(address) == area.default_state:
-                continue  # most objects are at rest: asked before the distance
-            d = distance_to(area.rect, agent.pos)
+        areas = self.town.areas
+        for address in self._astir.get(agent.location, ()):
+            d = distance_to(areas[address].rect, agent.pos)
             if d <= radius:
                 out.append(self._object_sighting(address, d))
         return out
@@ -124,19 +127,37 @@ class Sight:
             self._looks[address] = obs
         return Sighting(obs, d)
 
-    def _index_troubles(self) -> None:
-        """Which objects are in trouble and left alone now, by building (once a step, for
-        every agent): trouble someone is already dealing with is seen like anything else."""
+    def _index_objects(self) -> None:
+        """Which objects are not at rest now, in one pass over the states (once a step,
+        for every agent): those in trouble and left alone, by building, and the others, by
+        room in the town's order (an onlooker's room's objects, as `_sight_objects` went
+        through them). Trouble someone is already dealing with is seen like anything else.
+        """
+        default = self._default
+        if len(default) != len(self.town.states):  # the map's, taken once
+            default.update((a, self.town.areas[a].default_state) for a in self.town.states)
+        astir = [(a, s) for a, s in self.town.states.items() if s != default[a]]
+        found = [(a, t) for a, s in astir if (t := trouble(s)) is not None]
+        tended: set[str] = set()
+        if found:  # asked only when there is trouble: nearly always there is none
+            tending = self.actions.tending
+            tended = {a.action.address for a in self.agents.values() if tending(a)}
         self._troubled = {}
-        tending = self.actions.tending
-        tended = {a.action.address for a in self.agents.values() if tending(a)}
-        for address, state in self.town.states.items():
-            if state == self.town.areas[address].default_state or address in tended:
-                continue  # asked first: nearly every object is at rest, every step
-            found = trouble(state)
-            if found is not None:
-                self._troubled.setdefault(sector_of(address), {})[address] = found
+        for address, what in found:
+            if address not in tended:
+                self._troubled.setdefault(sector_of(address), {})[address] = what
+        by_room: dict[str, list[str]] = {}
+        areas = self.town.areas
+        for address, _ in astir:
+            room = areas[address].parent or ""
+            if address in self._rank and not (room and self._is_troubled(address)):
+                by_room.setdefault(room, []).append(address)  # no room: trouble too
+        for objects in by_room.values():
+            objects.sort(key=self._rank.__getitem__)
+        self._astir = by_room
 
+    def _is_troubled(self, address: str) -> bool:
+        return address in self._troubled.get(sector_of(address), ())
 
 def agent_observation(other: Agent) -> Observation:
     """How a resident looks to whoever sees it: what it is doing, as a fact."""
