@@ -327,3 +327,17 @@ def test_an_unmarked_line_put_to_the_listener_asks(text):
 @pytest.mark.parametrize("text", ["your garden is lovely", "I like your hat"])
 def test_an_unmarked_line_telling_of_the_listener_does_not_ask(text):
     assert not hear(text).asks, hear(text)
+
+
+def test_a_name_the_line_points_back_at_is_its_topic_not_the_listener():
+    act = hear("Maria, wat r they like as a person")
+    assert act.person == "Maria Lopez" and act.aspect is Aspect.PERSON, act
+    assert hear("Maria, what do you do for work?").aspect is Aspect.WORK  # addresses Maria
+
+
+def test_a_one_word_question_after_another_says_what_is_wanted_of_it():
+    act = hear("Anyone you got chatting with yesterday? Names?")
+    alone = hear("Anyone you got chatting with yesterday?")
+    assert act.asks and (act.label, act.aspect) == (alone.label, alone.aspect), act
+    assert act.aspect is not Aspect.IDENTITY  # not 'what's your name?'
+    assert hear("Is there a party coming up? When?").wh is Wh.WHEN

@@ -196,13 +196,20 @@ def _without_vocatives(text: str, lex: Lexicon) -> str:
     """'Do you know much about piano, Tom?': a name set off by commas at a line's edge
     addresses the listener; it is not what the line is about."""
     out = text
+    topic = _POINTS_BACK.search(text) is not None  # 'Giorgio, wat r they like as a person'
     for form in sorted(lex.people, key=len, reverse=True):
         name = re.escape(form)
         out = re.sub(rf",\s*{name}\s*(?=[?.!]|$)", "", out, flags=re.I)
-        out = re.sub(rf"^(\s*(?:\w+\s*,\s*)?){name}\s*,", r"\1", out, flags=re.I)
+        if not topic:
+            out = re.sub(rf"^(\s*(?:\w+\s*,\s*)?){name}\s*[,:-]", r"\1", out, flags=re.I)
         hello = r"\b(?:hi|hey|hello|morning|evening|afternoon|again|oh)"
         out = re.sub(rf"({hello}\s*,?\s+){name}\b\s*,?", r"\1", out, flags=re.I)
     return out
+
+
+# a line that points back at someone is about the name it opens with, not addressed to it
+_POINTS_BACK = re.compile(r"\b(?:he|she|they|him|her|them|em|his|their|theirs|this person|"
+                          r"that person|the name|this name|that name|this guy|that guy)\b", re.I)
 
 
 def _longest(text: str, forms: Mapping[str, str], exclude: str = "") -> str:

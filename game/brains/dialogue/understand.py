@@ -210,6 +210,14 @@ class Understander:
         if self._speller is not None and speaker.lower() not in self.lexicon.people:
             text = self._speller.fix(text)  # a player's typing: 'wat r u doing rn'
         asked_all = questions_in(text)
+        if len(asked_all) >= 2 and len(words(asked_all[-1])) <= ELLIPTICAL_WORDS:
+            # 'Anybody you talked to yesterday? Names?': a last question of a word or two
+            # only says what is wanted of the one before it ('... Who? When?')
+            earlier = self._read(asked_all[-2], now, state, speaker)
+            if earlier.asks:
+                wanted = _wh_by_form(asked_all[-1])
+                earlier = replace(earlier, text=text)
+                return replace(earlier, wh=wanted) if wanted in _EXPLICIT_WH else earlier
         if len(asked_all) >= 2 and not _REFERS.search(asked_all[-1]):
             # 'Where do you get your news? Who tells you things?': two questions that do not
             # lean on each other; the one the exemplars know better is what is asked
@@ -542,6 +550,7 @@ def _masked_example(example: str) -> str:
 _UNMARKED_END = re.compile(r"[\w'\"]\s*$")  # a line ending without . ! ? (typed chat)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|im|ive)\b", re.I)
 UNMARKED_MARGIN = 0.05  # how much nearer a question an unmarked line must be to be one
+ELLIPTICAL_WORDS = 2  # a question this short leans on the one before it in the line
 TWO_QUESTIONS_MARGIN = 0.1  # how much surer the earlier of two questions must be read
 _SELF_LEADS = frozenset({"statement.self", "greeting"})  # a lead no bare question leans on
 
