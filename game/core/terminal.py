@@ -7,10 +7,16 @@ than trust every print, every command (game/cli.py `main`) writes through `Clean
 which drops them (`game.core.text.clean`) from everything written to stdout and stderr;
 newlines and tabs pass, and on stderr so does the carriage return that starts a redrawn
 progress line.
+
+A stream the process was started without (`main.py saves >&-`: Python then sets
+sys.stdout to None) is not written to as None (an AttributeError traceback): output
+meant for a closed stdout raises the OSError a closed file gives (one error line, exit
+1), and what was meant for a closed stderr goes nowhere, there being nowhere to say it.
 """
 
 from __future__ import annotations
 
+import errno
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,12 +46,33 @@ class CleanText:
         return getattr(self.stream, name)
 
 
+class ClosedStream:
+    """The stand-in for a standard stream the process has not got: a write is the error
+    a closed file descriptor gives, or with `silent` (stderr: nowhere left to say it)
+    nothing."""
+
+    def __init__(self, name: str, silent: bool = False) -> None:
+        self.name = name
+        self.silent = silent
+
+    def write(self, text: str) -> int:
+        if self.silent:
+            return len(text)
+        raise OSError(errno.EBADF, f"nothing was printed: the {self.name} is closed")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
 @contextmanager
 def clean_terminal() -> Iterator[None]:
     """sys.stdout and sys.stderr cleaned while inside (put back after)."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout = CleanText(out)  # type: ignore[assignment]
-    sys.stderr = CleanText(err, redraws=True)  # type: ignore[assignment]
+    sys.stdout = CleanText(out or ClosedStream("standard output"))  # type: ignore[assignment,arg-type]
+    sys.stderr = CleanText(err or ClosedStream("standard error", silent=True), redraws=True)  # type: ignore[assignment,arg-type]
     try:
         yield
     finally:

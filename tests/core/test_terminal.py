@@ -58,3 +58,28 @@ def test_main_py_cleans_whatever_a_command_prints(monkeypatch, capsys):
     assert done.value.code == 0
     printed = capsys.readouterr()
     assert printed.out == SHOWN + "\n" and printed.err == SHOWN + "\n"
+
+
+def test_a_command_started_without_stdout_is_one_line_and_exit_1(tmp_path):
+    """`main.py saves >&-`: Python sets sys.stdout to None, which was written to as a
+    stream (an AttributeError traceback). Now the closed stream is an OSError: one line
+    on stderr, exit 1."""
+    import os
+    import subprocess
+
+    env = {
+        **os.environ,
+        "SMALLVILLE_DATA": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, str(MAIN), "saves"],
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: os.close(1),
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert done.stderr.decode().strip() == (
+        "error: nothing was printed: the standard output is closed"
+    )
