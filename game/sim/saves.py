@@ -79,6 +79,20 @@ class SaveInfo:
     problem: str = ""  # why the folder could not be read ('' when it could): listed apart
 
 
+# What reading a save's fields can raise when an edit or damage gave them values of the
+# wrong type or size: each is "damaged", never a traceback. ArithmeticError: a seed of
+# 1e999 (Infinity) gave an OverflowError traceback at int(); RecursionError: nesting.
+DAMAGE = (
+    KeyError,
+    TypeError,
+    ValueError,
+    IndexError,
+    AttributeError,
+    ArithmeticError,
+    RecursionError,
+)
+
+
 def saves_root(root: Path | str | None = None) -> Path:
     """The saves folder in the user data folder (SMALLVILLE_DATA overrides it, as it does
     for every file the game keeps there)."""
@@ -417,14 +431,14 @@ def _read_folder(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
         raise SaveError(path, "not a Smallville save")
     try:
         doc = upgrade(doc, path)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+    except DAMAGE as exc:
         raise SaveError(path, f"damaged: cannot upgrade ({type(exc).__name__}: {exc})") from exc
     arrays = _read_arrays(folder, doc, path)
     from game.sim.autosave import apply_journal
 
     try:  # an autosave's journal: the changes written after its base (game/sim/autosave.py)
         return apply_journal(folder, doc, arrays)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
+    except DAMAGE as exc:
         raise SaveError(path, f"damaged journal ({type(exc).__name__}: {exc})") from exc
 
 
@@ -497,7 +511,7 @@ def load_game(
         raise
     except SmallvilleError as exc:
         raise SaveError(path, str(exc)) from exc
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+    except DAMAGE as exc:
         raise SaveError(path, f"damaged: {type(exc).__name__}: {exc}") from exc
     return sim
 

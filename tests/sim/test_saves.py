@@ -252,6 +252,19 @@ def test_a_save_whose_clock_the_game_cannot_run_from_is_one_line(fresh, tmp_path
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize("seed", ["1e999", "-1e999", "NaN", "1e400"])
+def test_a_save_whose_seed_is_no_integer_is_damaged_not_a_traceback(fresh, tmp_path, seed):
+    """A seed edited to 1e999 (JSON that Python reads as Infinity) gave `run --load` an
+    OverflowError traceback at int(); NaN a ValueError. Each is one SaveError line."""
+    shutil.copytree(fresh, tmp_path / "edited")
+    path = tmp_path / "edited" / "save.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**doc, "seed": "SEED"}).replace('"SEED"', seed), encoding="utf-8")
+    with pytest.raises(SaveError, match="damaged") as info:
+        load_game("edited", tmp_path)
+    assert "\n" not in str(info.value)
+
+
 def test_a_folder_that_holds_no_save_of_ours_is_refused_and_untouched(tmp_path):
     folder = tmp_path / "theirs"
     folder.mkdir()
