@@ -446,7 +446,7 @@ def config_from_args(args: argparse.Namespace, base: Config | None = None) -> Co
     return checked(checked_brains(config, "flag"))
 
 
-# Upper bounds of the numeric settings (the lower bound of every one is 0).
+# Upper bounds of the numeric settings (the lower bound is 0 but for those in LOWS).
 LIMITS: dict[str, float] = {
     "workers": 256,
     "embed_batch": 2048,
@@ -462,6 +462,14 @@ LIMITS: dict[str, float] = {
 }
 
 
+# Lower bounds that are not 0, and the range as the error line says it: `--workers 0`
+# was told "must be from 0 to 256, not 0".
+LOWS: dict[str, tuple[float, bool, str]] = {  # bound, whether the bound itself is allowed
+    "workers": (1, True, "from 1"),
+    "timeout": (0, False, "more than 0 and at most"),
+}
+
+
 def checked(config: Config) -> Config:
     """Every number finite and in range, wherever it came from: one clear line if not."""
     values = {"workers": config.workers} | {
@@ -470,10 +478,12 @@ def checked(config: Config) -> Config:
     for name, high in LIMITS.items():
         value = values[name]
         where = config.sources.get(name) or config.sources.get(f"llm.{name}") or "default"
-        ok = isinstance(value, (int, float)) and math.isfinite(value) and 0 <= value <= high
-        if not ok or (name == "workers" and value < 1) or (name == "timeout" and value <= 0):
+        low, inclusive, said = LOWS.get(name, (0, True, "from 0"))
+        ok = isinstance(value, (int, float)) and math.isfinite(value) and value <= high
+        if not ok or value < low or (value == low and not inclusive):
+            joined = "" if said.endswith("most") else " to"
             raise SmallvilleError(
-                f"{where}: setting {name!r} must be from 0 to {high:g}, not {value!r}"
+                f"{where}: setting {name!r} must be {said}{joined} {high:g}, not {value!r}"
             )
     return config
 
