@@ -24,6 +24,7 @@ from .util import (
     has_any,
     is_person,
     join_and,
+    mentions,
     pronouns,
     sentence,
 )
@@ -58,12 +59,18 @@ def people(persona: Resident, memories: Sequence[MemoryRecord]) -> dict[str, lis
     """Each person the memories name (other than the persona) -> positions naming them.
 
     Who they are comes from the persona's relationships and the memories' fields; a memory
-    names someone when its fields do, or its words mention a person so found."""
+    names someone when its fields do, or its words mention a person so found. (That is
+    `news.names` for each person and memory, with each memory's fields read once, not
+    once a person: a crowded hour's reflections read them a hundred thousand times.)"""
     known = {n for n, _ in persona.relationships}
-    for m in memories:
-        known.update(n for n in people_in(m.fact) if is_person(n))
+    fields = [people_in(m.fact) for m in memories]
+    for named in fields:
+        known.update(n for n in named if is_person(n))
     known.discard(persona.name)
-    found = {n: [i for i, m in enumerate(memories) if names(m, n)] for n in known}
+    found = {
+        n: [i for i, m in enumerate(memories) if n in fields[i] or mentions(m.text, n)]
+        for n in known
+    }
     return {n: pos for n, pos in found.items() if pos}
 
 
