@@ -79,6 +79,8 @@ def _run(args: argparse.Namespace) -> int:
     from game.sim.report import DayTimer, build_report
 
     hours = number("--hours", args.hours, 1 / 360, MAX_HOURS)
+    if args.save is not None:
+        _check_save_target(args.save)
     settings = config_from_args(args)  # defaults < config file < environment < flags
     args.brain, args.workers, args.llm = settings.brain, settings.workers, settings.llm
     build = partial(
@@ -169,6 +171,22 @@ def say(line: str) -> None:
     from game.core.text import single_line
 
     print(single_line(line, 500), file=sys.stderr)
+
+
+def _check_save_target(name: str) -> None:
+    """A save name that is no name ('', '../x', CON) or a saves folder that cannot be
+    written (read-only, a file in its place) fails before the run: it was found only
+    when the run, hours of it perhaps, tried to save. A full disk is found at the save."""
+    from game.core.files import check_writable
+    from game.sim.saves import DOCUMENT, name_folder
+
+    folder = probe = name_folder(name)
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent  # the nearest folder there is: where the save's folder goes
+    try:
+        check_writable(probe / DOCUMENT)
+    except FileProblem as exc:
+        raise FileProblem(folder, f"{exc.cause} (at {probe}); nothing was run", "save to") from None
 
 
 def _save(sim, name: str, problems: list[str]) -> None:

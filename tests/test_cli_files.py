@@ -235,3 +235,39 @@ def test_interview_and_evaluate_that_lost_a_recording_exit_1(saved, tmp_path, ca
     assert main(["evaluate", "--load", saved, "--report", str(tmp_path / "e.json")]) == 1
     assert lost in capsys.readouterr().err
     assert (tmp_path / "e.json").exists()  # the evaluation itself is written
+
+
+@pytest.mark.parametrize("name", ["", "../x", "CON", "a\nb"])
+def test_run_with_a_save_name_that_is_no_name_fails_before_the_run(name, tmp_path, capsys):
+    """A bad --save name was found only when the run, hours of it perhaps, tried to
+    save; '' saved nothing and said nothing."""
+    report = tmp_path / "r.json"
+    args = ["run", "--scenario", "three", "--hours", "1", "--quiet", "--report", str(report)]
+    assert main([*args, "--save", name]) == 2
+    one_error(capsys, "a save name" if name != "CON" else "device")
+    assert not report.exists()  # nothing was run
+
+
+def test_run_saving_into_a_read_only_folder_fails_before_the_run(
+    read_only, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("SMALLVILLE_DATA", str(read_only))
+    report = tmp_path / "r.json"
+    args = ["run", "--scenario", "three", "--hours", "1", "--quiet", "--report", str(report)]
+    assert main([*args, "--save", "later"]) == 1
+    one_error(capsys, str(read_only / "saves" / "later"), "nothing was run")
+    assert not report.exists()
+    assert sorted(p.name for p in read_only.iterdir()) == ["old.txt"]
+
+
+def test_run_saving_where_a_file_stands_for_the_saves_folder_fails_before_the_run(
+    tmp_path, capsys, monkeypatch
+):
+    (tmp_path / "data").write_text("not a folder")
+    monkeypatch.setenv("SMALLVILLE_DATA", str(tmp_path / "data"))
+    report = tmp_path / "r.json"
+    args = ["run", "--scenario", "three", "--hours", "1", "--quiet", "--report", str(report)]
+    assert main([*args, "--save", "later"]) == 1
+    one_error(capsys, "nothing was run")
+    assert not report.exists()
+    assert (tmp_path / "data").read_text() == "not a folder"
