@@ -19,6 +19,12 @@ class SmallvilleError(Exception):
     """Base of every error we raise on purpose; its str() is the line shown to a person."""
 
 
+class SettingsError(SmallvilleError):
+    """A setting that cannot be used (a malformed base URL, a number out of range): a
+    problem of the flags, environment or config file, whatever is being loaded, so a
+    save being loaded does not take the blame for it."""
+
+
 class MapError(SmallvilleError):
     """The map file is missing, unreadable or breaks the conventions of docs/MAP.md."""
 

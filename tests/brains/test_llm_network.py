@@ -101,6 +101,18 @@ def test_a_malformed_base_url_stops_a_run_in_one_line(cli) -> None:
     ]
 
 
+def test_a_malformed_base_url_loading_a_save_blames_the_url_not_the_save(cli) -> None:
+    """With --load, the URL's line came as '<save>/save.json: the base URL ...': the
+    save, which was whole, named as the problem."""
+    code, _, _ = cli(["run", "--scenario", "three", "--hours", "0.1", "--save", "s", "--quiet"])
+    assert code == 0
+    args = ["interview", "--load", "s", "--agent", "Klaus Mueller", "hi", "--talk-brain", "llm"]
+    code, _, err = cli([*args, "--model", "m", "--base-url", "http://[::1/v1"])
+    assert code == 2
+    assert err.startswith("error: the base URL 'http://[::1/v1' is malformed"), err
+    assert "save.json" not in err and err.count("\n") == 1
+
+
 @pytest.mark.parametrize(
     "url",
     [

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from game.core.errors import SmallvilleError
+from game.core.errors import SettingsError
 from game.core.keys import key_problem, named
 from game.core.text import public_url, single_line
 
@@ -39,11 +39,11 @@ def url_problem(url: str) -> str:
 
 
 def checked_url(url: str) -> str:
-    """The URL, or SmallvilleError in one line (never the URL's password)."""
+    """The URL, or SettingsError in one line (never the URL's password)."""
     problem = url_problem(url)
     if problem:
         shown = single_line(public_url(url), 120)
-        raise SmallvilleError(f"the base URL {shown!r} is malformed: {problem}; fix {URL_SOURCES}")
+        raise SettingsError(f"the base URL {shown!r} is malformed: {problem}; fix {URL_SOURCES}")
     return url
 
 
