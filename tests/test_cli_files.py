@@ -271,3 +271,19 @@ def test_run_saving_where_a_file_stands_for_the_saves_folder_fails_before_the_ru
     one_error(capsys, "nothing was run")
     assert not report.exists()
     assert (tmp_path / "data").read_text() == "not a folder"
+
+
+def test_a_cache_that_is_unusable_while_loading_a_save_blames_the_cache(
+    saved, read_only, tmp_path, capsys
+):
+    """With --load, a cache that is no database came as '<save>/save.json: <cache>: not
+    a usable record/replay cache', and a read-only cache folder as exit 2 under the
+    save's name: the whole save named as the problem."""
+    bad = tmp_path / "bad.sqlite3"
+    bad.write_text("not a database")
+    args = ["interview", "--load", saved, "--agent", "Klaus Mueller", "hi", "--talk-brain", "llm"]
+    args += ["--model", "m", "--base-url", "http://127.0.0.1:9/v1"]
+    assert main([*args, "--replay", "--cache-file", str(bad)]) == 2
+    assert one_error(capsys, str(bad), "not a usable").startswith(f"error: {bad}:")
+    assert main([*args, "--record", "--cache-file", str(read_only / "c.sqlite3")]) == 1
+    assert "save.json" not in one_error(capsys, str(read_only), "read-only")

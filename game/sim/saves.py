@@ -33,7 +33,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from game.core.config import DEFAULT_WORKERS, data_dir
-from game.core.errors import SettingsError, SmallvilleError
+from game.core.errors import FileProblem, SettingsError, SmallvilleError
 from game.core.mind_settings import MindSettings
 from game.core.text import bounded_loads
 from game.core.text import single_line as clean_line
@@ -507,8 +507,8 @@ def load_game(
         )
         sim = build_simulation(doc["scenario"], seed=seed, brain=chosen, config=config, **options)
         restore(sim, doc, arrays, path)
-    except (SaveError, SettingsError):
-        raise  # a malformed base URL is the settings' fault, not the save's
+    except (SaveError, SettingsError, FileProblem):
+        raise  # a malformed base URL, an unusable cache: not the save's fault
     except SmallvilleError as exc:
         raise SaveError(path, str(exc)) from exc
     except DAMAGE as exc:

@@ -58,7 +58,7 @@ from game.brains.llm.stored import (
     stored_chat,
     stored_vector,
 )
-from game.core.errors import FileProblem, SmallvilleError
+from game.core.errors import FileProblem, SettingsError
 from game.core.files import cause
 from game.core.text import bounded_loads, single_line
 
@@ -102,7 +102,7 @@ class ReplayCache:
         self.path = path
         self.replay = replay
         if replay and not path.is_file():
-            raise SmallvilleError(f"--replay: no recording at {path}; record one with --record")
+            raise SettingsError(f"--replay: no recording at {path}; record one with --record")
         if not replay:
             _writable(path)
         try:
@@ -110,7 +110,7 @@ class ReplayCache:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(SCHEMA)
         except sqlite3.DatabaseError as exc:
-            raise SmallvilleError(
+            raise SettingsError(
                 f"{path}: not a usable record/replay cache ({exc}); move it aside to start anew"
             ) from None
         self._lock = threading.Lock()
