@@ -178,9 +178,10 @@ def _check_save_target(name: str) -> None:
     written (read-only, a file in its place) fails before the run: it was found only
     when the run, hours of it perhaps, tried to save. A full disk is found at the save."""
     from game.core.files import check_writable
-    from game.sim.saves import DOCUMENT, name_folder
+    from game.sim.saves import DOCUMENT, check_save_folder, name_folder
 
     folder = probe = name_folder(name)
+    check_save_folder(folder)
     while not probe.exists() and probe.parent != probe:
         probe = probe.parent  # the nearest folder there is: where the save's folder goes
     try:

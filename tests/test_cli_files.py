@@ -287,3 +287,22 @@ def test_a_cache_that_is_unusable_while_loading_a_save_blames_the_cache(
     assert one_error(capsys, str(bad), "not a usable").startswith(f"error: {bad}:")
     assert main([*args, "--record", "--cache-file", str(read_only / "c.sqlite3")]) == 1
     assert "save.json" not in one_error(capsys, str(read_only), "read-only")
+
+
+def test_run_saving_into_a_folder_of_other_files_fails_before_the_run(
+    tmp_path, capsys, monkeypatch
+):
+    """A save name whose folder holds someone else's files (or links to such a folder)
+    was refused only when the finished run tried to save."""
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "notes.txt").write_text("keep me")
+    (tmp_path / "data" / "saves").mkdir(parents=True)
+    (tmp_path / "data" / "saves" / "linked").symlink_to(theirs)
+    monkeypatch.setenv("SMALLVILLE_DATA", str(tmp_path / "data"))
+    report = tmp_path / "r.json"
+    args = ["run", "--scenario", "three", "--hours", "1", "--quiet", "--report", str(report)]
+    assert main([*args, "--save", "linked"]) == 2
+    one_error(capsys, "not a Smallville save")
+    assert not report.exists()
+    assert [p.name for p in theirs.iterdir()] == ["notes.txt"]

@@ -281,6 +281,13 @@ def _refuse_foreign(folder: Path) -> None:
         raise SaveError(folder, "this folder holds files that are not a Smallville save")
 
 
+def check_save_folder(folder: Path) -> None:
+    """Refuse now what save_game would refuse later in a folder that is there (files
+    that are not a save of ours), so `run --save` says so before the run, not after it."""
+    if folder.is_dir():
+        _refuse_foreign(folder)
+
+
 def is_ours(name: str) -> bool:
     """A file name only we write into a save folder (save.json needs its format too)."""
     return bool(
