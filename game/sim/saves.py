@@ -580,8 +580,10 @@ def list_saves(root: Path | str | None = None) -> list[SaveInfo]:
     """Every save in the saves folder; one whose folder cannot be read is listed with its
     `problem` (the listing goes on). An unreadable saves folder is one SaveError."""
     base = saves_root(root)
-    try:
-        folders = sorted(base.iterdir() if base.is_dir() else [])
+    try:  # none yet when missing; a file where the folder (or one above it) should be is said
+        folders = sorted(base.iterdir())
+    except FileNotFoundError:
+        folders = []
     except OSError as exc:
         raise UnreadableSave(base, exc, " the saves folder") from None
     out = []

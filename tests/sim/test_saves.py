@@ -353,3 +353,12 @@ def test_a_deeply_nested_save_is_damaged_everywhere_it_is_read(tmp_path, content
     with pytest.raises(SaveError, match="damaged"):
         load_game(str(folder))
     assert [s.scenario for s in list_saves(tmp_path)] == ["(damaged)"]
+
+
+def test_a_file_where_the_saves_folder_should_be_is_said_not_listed_as_empty(tmp_path):
+    """`saves` with the data folder (or its saves folder) a file said "no saves yet"."""
+    assert list_saves(tmp_path / "missing") == []  # no folder yet: no saves, rightly
+    (tmp_path / "file").write_text("not a folder")
+    for root in (tmp_path / "file", tmp_path / "file" / "below"):
+        with pytest.raises(SaveError, match="cannot read the saves folder: Not a directory"):
+            list_saves(root)
