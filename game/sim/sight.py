@@ -68,7 +68,7 @@ class Sight:
         for agent in self.agents.values():
             if agent.asleep or not agent.seeded or agent.conversation is not None:
                 continue
-            sightings = [self._sight_agent(agent, o) for o in self._seen_residents(agent)]
+            sightings = self._sight_residents(agent, radius)
             sightings += self._sight_objects(agent, radius)
             seen_visitor = self.player.sighting(agent, radius)
             if seen_visitor is not None:
@@ -78,17 +78,20 @@ class Sight:
             if self.settings.ablation.memory:  # without memory nothing is kept
                 agent.pending.extend(new)
 
-    def _seen_residents(self, agent: Agent) -> list[Agent]:
-        """The others awake within sight in the agent's room, doing something."""
-        near = self._seen.near(agent.location, agent.pos, self.settings.vision_radius)
-        return [o for o in near if o is not agent]
-
-    def _sight_agent(self, me: Agent, other: Agent) -> Sighting:
-        d = max(abs(me.pos[0] - other.pos[0]), abs(me.pos[1] - other.pos[1]))
-        obs = self._looks.get(other.name)
-        if obs is None:
-            obs = self._looks[other.name] = agent_observation(other)
-        return Sighting(obs, d)
+    def _sight_residents(self, agent: Agent, radius: int) -> list[Sighting]:
+        """The others awake within sight in the agent's room, doing something, each as it
+        looks this step at its distance: one loop, without two calls a pair (a crowded
+        lunch room has thousands of pairs of onlookers a step)."""
+        looks, (x, y) = self._looks, agent.pos
+        out: list[Sighting] = []
+        for other in self._seen.near(agent.location, agent.pos, radius):
+            if other is agent:
+                continue
+            obs = looks.get(other.name)
+            if obs is None:
+                obs = looks[other.name] = agent_observation(other)
+            out.append(Sighting(obs, max(abs(x - other.pos[0]), abs(y - other.pos[1]))))
+        return out
 
     def _sight_objects(self, agent: Agent, radius: int) -> list[Sighting]:
         """Objects at rest are furniture, not events; an agent notices one whose state is
