@@ -341,3 +341,24 @@ def test_a_one_word_question_after_another_says_what_is_wanted_of_it():
     assert act.asks and (act.label, act.aspect) == (alone.label, alone.aspect), act
     assert act.aspect is not Aspect.IDENTITY  # not 'what's your name?'
     assert hear("Is there a party coming up? When?").wh is Wh.WHEN
+
+
+def _after(*lines: tuple[str, str]) -> DialogueState:
+    state = DialogueState()
+    for speaker, text in lines:
+        state = state.then(speaker, text, hear(text, state))
+    return state
+
+
+def test_a_pointing_word_asks_of_the_person_a_remark_named():
+    state = _after(("the visitor", "You must know Maria, everybody seems to."),
+                   ("Klaus Mueller", "Maria Lopez is a student I know from the cafe."))
+    act = hear("Go on then, what are they like to deal with?", state)
+    assert act.person == "Maria Lopez" and act.aspect is Aspect.PERSON, act
+
+
+def test_it_asks_of_the_event_the_answer_brought_up():
+    state = _after(("the visitor", "Has Sam got some kind of scheme going? People whisper."),
+                   ("Klaus Mueller", "Sam Moore is running for mayor in the local election."))
+    act = hear("And are you for it or against it?", state)
+    assert act.intent == "election" and act.aspect is Aspect.EVENT, act

@@ -75,7 +75,7 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
     act = _facet(act, topic)
     return replace(
         act,
-        aspect=act.aspect if act.aspect is Aspect.PERSON else topic.aspect,
+        aspect=act.aspect if act.aspect in _SUBJECTS else topic.aspect,
         person=act.person or topic.person,
         place=act.place or topic.place,
         obj=act.obj or topic.obj,
@@ -87,6 +87,9 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
         wh=topic.wh if act.about_you else act.wh,
         kind=topic.kind if act.about_you else act.kind,
     )
+
+
+_SUBJECTS = frozenset({Aspect.PERSON, Aspect.EVENT, Aspect.PLACE})  # what a question asks of
 
 
 def _facet(act: Act, topic: Act) -> Act:
@@ -268,3 +271,50 @@ def _in_conversation(
         if _HE_SHE.search(text) and state is not None:
             act = _about_person(act, state)
     return act
+
+
+def referent(state: DialogueState, text: str) -> tuple[Aspect, str, str] | None:
+    """What a pointing word of a line that names nothing stands for: the person or event
+    the talk's topic named, else the one the answer to it brought up when the topic
+    asked of news, events, plans or people ('Has Sam got a plan on the go?' - 'He's running
+    for mayor' - 'Are you for it?' asks of the election). 'He', 'she' and 'they' point at
+    people; 'it', 'this' and 'the whole thing' at an event.
+    Returns the kind, the name and the line with the word put as that kind of thing."""
+    topic = state.topic
+    if topic is None:
+        return None
+    at = max((i for i, s in enumerate(state.said) if s.act.text == topic.text), default=-1)
+    named = [state.said[at].act] if at >= 0 else []  # what the topic's line itself named
+    if topic.aspect in _BRINGS_UP:
+        named += [s.act for s in state.said[at + 1 :]]
+    for aspect, field, pattern, mask in _POINTERS:
+        m = pattern.search(text)
+        # people from the topic's own words only: 'who else said they'll come?' after the
+        # party points at nobody the answer named
+        said = named[:1] if aspect is Aspect.PERSON else named
+        source = next((a for a in said if getattr(a, field)), None)
+        if m and source is not None:
+            line = _agreeing(text[: m.start()] + mask + text[m.end():])
+            return aspect, getattr(source, field), line
+    return None
+
+
+_BRINGS_UP = frozenset({Aspect.NEWS, Aspect.EVENT, Aspect.GENERAL, Aspect.PLANS, Aspect.PERSON})
+_POINTERS = (
+    (Aspect.PERSON, "person",
+     re.compile(r"\b(?:he|she|him|her|they|them|em|this person|that person)\b", re.I), "someone"),
+    (Aspect.EVENT, "intent",
+     re.compile(r"\b(?:the whole thing|the thing|this thing|that thing|it|this|that)\b", re.I),
+     "the event"),
+)  # fmt: skip; a place is left to the follow-up ('who else do you see there?')
+_AGREE = ((re.compile(r"\bare someone\b", re.I), "is someone"),
+          (re.compile(r"\bsomeone (?:are|'re)\b", re.I), "someone is"),
+          (re.compile(r"\bwere someone\b", re.I), "was someone"),
+          (re.compile(r"\bsomeone were\b", re.I), "someone was"))  # fmt: skip
+
+
+def _agreeing(text: str) -> str:
+    """'what are someone like' as 'what is someone like': the mask is singular."""
+    for pattern, said in _AGREE:
+        text = pattern.sub(said, text)
+    return text

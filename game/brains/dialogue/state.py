@@ -58,8 +58,10 @@ class DialogueState:
         ('Anything on this week?' - 'Isabella's party...' - 'Who's behind it?')."""
         for k in range(len(self.said) - 1, -1, -1):
             a = self.said[k].act
-            if not a.asks or a.kind in (ActKind.GREETING, ActKind.FAREWELL, ActKind.THANKS):
+            if a.kind in (ActKind.GREETING, ActKind.FAREWELL, ActKind.THANKS):
                 continue
+            if not a.asks and not (_named(a) and self._replied(k)):
+                continue  # ... or the remark the other side took up ('You must know Giorgio.')
             if a.aspect is Aspect.GENERAL and not (_named(a) or a.event):
                 continue
             if _named(a):
@@ -69,6 +71,10 @@ class DialogueState:
                 return a
             return replace(a, person=answer.person, place=answer.place, intent=answer.intent)
         return next((s.act for s in reversed(self.said) if _named(s.act)), None)
+
+    def _replied(self, k: int) -> bool:
+        """Whether the other side spoke after line `k` (so that line was taken up)."""
+        return k + 1 < len(self.said) and self.said[k + 1].speaker != self.said[k].speaker
 
     def lines_of(self, speaker: str) -> tuple[str, ...]:
         return tuple(s.text for s in self.said if s.speaker == speaker)

@@ -33,7 +33,15 @@ from game.brains.protocol import Embedder
 from game.world import troubles
 
 from .acts import Act, ActKind, Aspect, Wh
-from .context import _EVENT_BY_WH, _by_slots, _by_what_it_says, _in_conversation, _tense, _wh_of
+from .context import (
+    _EVENT_BY_WH,
+    _by_slots,
+    _by_what_it_says,
+    _in_conversation,
+    _tense,
+    _wh_of,
+    referent,
+)
 from .form import (
     _EXPLICIT_WH,
     _REFERS,
@@ -323,6 +331,10 @@ class Understander:
             sims = np.where(self._asking, -1.0, sims)  # ... and a line that does not ask, not
         if len(leftover(query).split()) > FOLLOW_WORDS or state is None or not state.said:
             sims = np.where(self._follows, -1.0, sims)
+        pointed = deep and not _names_any(slots) and state is not None
+        if pointed:
+            sims, slots = self._in_topic(sims, query, reader, matrix, state, slots)
+            pointed = _names_any(slots)  # it points at the talk's subject: a follow-up
         label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
         near, word = ("", "") if slots.intent else self._near_word(text)
         if near:
@@ -362,7 +374,27 @@ class Understander:
             act = replace(act, aspect=Aspect.EVENT, label=_EVENT_BY_WH.get(act.wh, "event.know"))
         act = self._in_trouble(act, whole, now, speaker)
         act = _by_what_it_says(act, text, label, slots, seen_doing, now)
-        return _in_conversation(act, text, label, state, now)
+        act = _in_conversation(act, text, label, state, now)
+        return replace(act, follow_up=True) if pointed else act
+
+    def _in_topic(
+        self, sims: np.ndarray, query: str, reader: Embedder, matrix: np.ndarray,
+        state: DialogueState, slots: Slots,
+    ) -> tuple[np.ndarray, Slots]:
+        """A line that names nothing but points at someone or something the talk is about
+        is read with its pointing word put as that kind of thing (after Giorgio, 'what are
+        they like to deal with?' as 'what is someone like to deal with?'; after the party,
+        'whose idea was the whole thing?' as '... the event'), leans towards the questions
+        asked of such things, and asks of what it points at."""
+        found = referent(state, query)
+        if found is None:
+            return sims, slots
+        aspect, name, resolved = found
+        sims = np.maximum(sims, matrix @ reader.embed([resolved])[0])
+        inside = np.array([o.aspect is aspect for o in self._owners])
+        sims = np.where(inside & (sims > 0), sims + IN_TOPIC, sims)
+        field = "person" if aspect is Aspect.PERSON else "intent"
+        return sims, replace(slots, **{field: name})
 
     def _in_trouble(self, act: Act, whole: str, now: datetime, speaker: str) -> Act:
         """A trouble told, then a question about it ('The tap won't stop dripping. What's
@@ -509,6 +541,9 @@ class Understander:
         best, score = scored[0][1], scored[0][0]
         floor = INTENT_FLOOR if label.aspect in (Aspect.EVENT, Aspect.GENERAL) else INTENT_STRONG
         return best if score >= floor and score - runner_up >= INTENT_MARGIN else ""
+
+
+IN_TOPIC = 0.06  # how much nearer a pointing line is to the questions of what it points at
 
 
 def _group(label: Label) -> str:
