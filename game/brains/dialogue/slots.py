@@ -195,16 +195,23 @@ def _names_any(slots: Slots) -> bool:
 def _without_vocatives(text: str, lex: Lexicon) -> str:
     """'Do you know much about piano, Tom?': a name set off by commas at a line's edge
     addresses the listener; it is not what the line is about."""
-    out = text
-    topic = _POINTS_BACK.search(text) is not None  # 'Giorgio, wat r they like as a person'
-    for form in sorted(lex.people, key=len, reverse=True):
-        name = re.escape(form)
-        out = re.sub(rf",\s*{name}\s*(?=[?.!]|$)", "", out, flags=re.I)
-        if not topic:
-            out = re.sub(rf"^(\s*(?:\w+\s*,\s*)?){name}\s*[,:-]", r"\1", out, flags=re.I)
-        hello = r"\b(?:hi|hey|hello|morning|evening|afternoon|again|oh)"
-        out = re.sub(rf"({hello}\s*,?\s+){name}\b\s*,?", r"\1", out, flags=re.I)
-    return out
+    at_end, at_start, after_hello = _vocatives(tuple(sorted(lex.people, key=len, reverse=True)))
+    out = at_end.sub("", text)
+    if not _POINTS_BACK.search(text):  # 'Giorgio, wat r they like as a person'
+        out = at_start.sub(r"\1", out)
+    return after_hello.sub(r"\1", out)
+
+
+@cache
+def _vocatives(forms: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The three places a name addresses the listener, each one pattern for every name
+    (longest first): compiled once a town, not once a line and name (a hundred residents'
+    names overflow the regex cache and recompile every line)."""
+    names = "|".join(re.escape(f) for f in forms) or "(?!)"
+    hello = r"\b(?:hi|hey|hello|morning|evening|afternoon|again|oh)"
+    return (re.compile(rf",\s*(?:{names})\s*(?=[?.!]|$)", re.I),
+            re.compile(rf"^(\s*(?:\w+\s*,\s*)?)(?:{names})\s*[,:-]", re.I),
+            re.compile(rf"({hello}\s*,?\s+)(?:{names})\b\s*,?", re.I))  # fmt: skip
 
 
 # a line that points back at someone is about the name it opens with, not addressed to it
