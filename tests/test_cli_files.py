@@ -260,14 +260,20 @@ def test_run_saving_into_a_read_only_folder_fails_before_the_run(
     assert sorted(p.name for p in read_only.iterdir()) == ["old.txt"]
 
 
+def _saving_run(name: str, tmp_path):
+    """An hour of the three-resident town saved as `name`: its exit code and report path."""
+    report = tmp_path / "r.json"
+    args = ["run", "--scenario", "three", "--hours", "1", "--quiet", "--report", str(report)]
+    return main([*args, "--save", name]), report
+
+
 def test_run_saving_where_a_file_stands_for_the_saves_folder_fails_before_the_run(
     tmp_path, capsys, monkeypatch
 ):
     (tmp_path / "data").write_text("not a folder")
     monkeypatch.setenv("SMALLVILLE_DATA", str(tmp_path / "data"))
-    report = tmp_path / "r.json"
-    args = ["run", "--scenario", "three", "--hours", "1", "--quiet", "--report", str(report)]
-    assert main([*args, "--save", "later"]) == 1
+    code, report = _saving_run("later", tmp_path)
+    assert code == 1
     one_error(capsys, "nothing was run")
     assert not report.exists()
     assert (tmp_path / "data").read_text() == "not a folder"
@@ -300,9 +306,8 @@ def test_run_saving_into_a_folder_of_other_files_fails_before_the_run(
     (tmp_path / "data" / "saves").mkdir(parents=True)
     (tmp_path / "data" / "saves" / "linked").symlink_to(theirs)
     monkeypatch.setenv("SMALLVILLE_DATA", str(tmp_path / "data"))
-    report = tmp_path / "r.json"
-    args = ["run", "--scenario", "three", "--hours", "1", "--quiet", "--report", str(report)]
-    assert main([*args, "--save", "linked"]) == 2
+    code, report = _saving_run("linked", tmp_path)
+    assert code == 2
     one_error(capsys, "not a Smallville save")
     assert not report.exists()
     assert [p.name for p in theirs.iterdir()] == ["notes.txt"]
