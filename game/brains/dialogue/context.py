@@ -20,7 +20,7 @@ from .form import (
     _wh_by_form,
     main_clause,
 )
-from .slots import Slots, words
+from .slots import PERSON_BACK, Slots, words
 from .state import DialogueState
 
 if TYPE_CHECKING:
@@ -301,8 +301,7 @@ def referent(state: DialogueState, text: str) -> tuple[Aspect, str, str] | None:
 
 _BRINGS_UP = frozenset({Aspect.NEWS, Aspect.EVENT, Aspect.GENERAL, Aspect.PLANS, Aspect.PERSON})
 _POINTERS = (
-    (Aspect.PERSON, "person",
-     re.compile(r"\b(?:he|she|him|her|they|them|em|this person|that person)\b", re.I), "someone"),
+    (Aspect.PERSON, "person", PERSON_BACK, "someone"),
     (Aspect.EVENT, "intent",
      re.compile(r"\b(?:the whole thing|the thing|this thing|that thing|it|this|that)\b", re.I),
      "the event"),

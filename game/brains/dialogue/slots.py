@@ -214,9 +214,12 @@ def _vocatives(forms: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]
             re.compile(rf"({hello}\s*,?\s+)(?:{names})\b\s*,?", re.I))  # fmt: skip
 
 
+# the words that point at a person already named ('what are they like?', 'know this person?'):
+# one pattern for a line's own earlier name, the talk's topic and the vocative check below
+PERSON_BACK = re.compile(r"\b(?:he|she|him|her|they|them|em|this person|that person)\b", re.I)
 # a line that points back at someone is about the name it opens with, not addressed to it
-_POINTS_BACK = re.compile(r"\b(?:he|she|they|him|her|them|em|his|their|theirs|this person|"
-                          r"that person|the name|this name|that name|this guy|that guy)\b", re.I)
+_POINTS_BACK = re.compile(rf"{PERSON_BACK.pattern}|\b(?:his|their|theirs|the name|this name|"
+                          r"that name|this guy|that guy)\b", re.I)
 
 
 def _longest(text: str, forms: Mapping[str, str], exclude: str = "") -> str:

@@ -65,6 +65,7 @@ from .form import main_clause as main_clause
 from .slots import (
     _SEEN_DOING,
     MASKS,
+    PERSON_BACK,
     STOP,
     Lexicon,
     Slots,
@@ -415,14 +416,14 @@ class Understander:
         """The question with the person an earlier part of the line named in place of the
         pronoun that refers to them ('Klaus... do you know them at all?' asks about Klaus)."""
         lead = whole[: max(0, whole.rfind(question))] if question != whole else ""
-        if not lead.strip() or not _PERSON_BACK.search(question):
+        if not lead.strip() or not PERSON_BACK.search(question):
             return question
         if _longest(lead.lower(), self.lexicon.people) == "":
             return question
         if _longest(question.lower(), self.lexicon.people):
             return question
         name = _longest(lead.lower(), self.lexicon.people)
-        return _PERSON_BACK.sub(name, question, count=1)
+        return PERSON_BACK.sub(name, question, count=1)
 
     def _says_nothing(self, lead: str, now: datetime, speaker: str) -> bool:
         """An opener that names nothing of the town, no time, and no word any exemplar
@@ -589,7 +590,6 @@ ELLIPTICAL_WORDS = 2  # a question this short leans on the one before it in the 
 TWO_QUESTIONS_MARGIN = 0.1  # how much surer the earlier of two questions must be read
 _SELF_LEADS = frozenset({"statement.self", "greeting"})  # a lead no bare question leans on
 
-_PERSON_BACK = re.compile(r"\b(?:him|her|them|he|she|they)\b", re.I)
 
 
 @cache
