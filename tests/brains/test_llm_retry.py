@@ -74,3 +74,21 @@ def test_backoff_grows_with_jitter_and_is_capped() -> None:
     assert all(0.25 <= w <= 0.75 for w in first) and all(1.0 <= w <= 3.0 for w in third)
     assert len(set(first)) > 1  # jitter: parallel workers do not march
     assert all(w <= 45.0 for w in (backoff(20) for _ in range(50)))
+
+
+def test_a_wait_longer_than_we_wait_is_not_waited_for_but_said() -> None:
+    """A 429 asking for 99999999999 s once held every question two silent minutes (two
+    capped 60 s waits) before the fallback answered: now it fails at once, naming it."""
+    inner = FakeModel(Transient("rate limited (429)", 99999999999.0), OK)
+    model, sleeps, _ = retrying(inner)
+    with pytest.raises(Transient, match=r"asks for a wait of 99999999999 s.*not retried"):
+        model.chat(ask())
+    assert sleeps == [] and len(inner.chats) == 1
+
+
+def test_a_long_wait_that_is_honoured_is_said_as_it_starts() -> None:
+    said: list[str] = []
+    inner = FakeModel(Transient("rate limited (429)", 30.0), Transient("429", 1.0), OK)
+    model = Retrying(inner, 2, sleep=lambda s: None, on_wait=said.append)
+    assert model.chat(ask()) is OK
+    assert said == ["waiting 30 s before asking the model again (rate limited (429))"]

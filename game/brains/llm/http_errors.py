@@ -18,7 +18,6 @@ import openai
 from game.brains.llm.model import ParamRefused, Quirk, Refused
 from game.brains.llm.wire import LIMIT_KEYWORDS
 
-MAX_WAIT = 60.0  # seconds: the longest Retry-After we honour
 # Words in a 400/422 answer that say the endpoint disliked our response_format.
 FORMAT_NAMES = ("response_format", "json_schema", "json_object")
 FORMAT_WORDS = (*FORMAT_NAMES, "schema", "format", "grammar")
@@ -95,7 +94,8 @@ def _body_message(exc: openai.APIStatusError) -> str:
 
 
 def retry_after(exc: openai.APIStatusError) -> float | None:
-    """Seconds the server asked us to wait (Retry-After or retry-after-ms), capped."""
+    """Seconds the server asked us to wait (Retry-After or retry-after-ms), as asked:
+    Retrying decides whether a wait that long is worth it (game/brains/llm/retry.py)."""
     try:
         headers = exc.response.headers if exc.response is not None else {}
         return _wait_asked(headers)
@@ -117,7 +117,7 @@ def _wait_asked(headers: Any) -> float | None:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
-    return min(MAX_WAIT, max(0.0, when.timestamp() - time.time()))
+    return max(0.0, when.timestamp() - time.time())
 
 
 def _seconds(value: str | None, scale: float = 1.0) -> float | None:
@@ -127,7 +127,7 @@ def _seconds(value: str | None, scale: float = 1.0) -> float | None:
         seconds = float(value) / scale
     except (ValueError, OverflowError):
         return None
-    return min(MAX_WAIT, max(0.0, seconds)) if math.isfinite(seconds) else None
+    return max(0.0, seconds) if math.isfinite(seconds) else None
 
 
 def hung_up(exc: Exception) -> bool:

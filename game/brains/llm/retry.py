@@ -1,7 +1,13 @@
 """Retry with backoff: a transient failure (429, 5xx, a timeout, a dropped connection) is
 asked again, at most `retries` more times, after the wait the server asked for
 (Retry-After) or else an exponential backoff with jitter. Every other failure passes
-straight up: retrying cannot mend a refused key or a rejected request."""
+straight up: retrying cannot mend a refused key or a rejected request.
+
+A server that asks for a wait longer than `MAX_WAIT` is not waited for at all: a 429
+with `Retry-After: 99999999999` once held every question for two silent minutes (two
+capped waits of 60 s) before the scripted fallback answered. It fails at once, saying
+the wait asked, and the breaker rests the endpoint. A wait we do honour that a person
+would notice (`NOTICE_WAIT` or more) is said as it starts, never waited out in silence."""
 
 from __future__ import annotations
 
@@ -22,6 +28,8 @@ from game.brains.llm.model import (
 )
 
 T = TypeVar("T")
+MAX_WAIT = 60.0  # seconds: the longest Retry-After we wait out
+NOTICE_WAIT = 10.0  # seconds: a wait at least this long is said
 
 
 def backoff(attempt: int, base: float = 0.5, cap: float = 30.0) -> float:
@@ -31,7 +39,8 @@ def backoff(attempt: int, base: float = 0.5, cap: float = 30.0) -> float:
 
 class Retrying(Wrapper):
     """`on_retry(purpose, agent, failure)` hears of each retry (the usage meter counts
-    them, the audit log keeps the failure with its HTTP error body)."""
+    them, the audit log keeps the failure with its HTTP error body); `on_wait(line)` of
+    each long wait, as one line for the person at the game."""
 
     def __init__(
         self,
@@ -40,10 +49,12 @@ class Retrying(Wrapper):
         sleep: Callable[[float], None] = time.sleep,
         on_retry: Callable[[str, str, Exception], None] = lambda purpose, agent, exc: None,
         wait: Callable[[int], float] = backoff,
+        on_wait: Callable[[str], None] = lambda line: None,
     ) -> None:
         super().__init__(inner)
         self.retries = max(0, retries)
         self._sleep, self._on_retry, self._wait = sleep, on_retry, wait
+        self._on_wait = on_wait
 
     def chat(self, request: ChatRequest) -> ChatReply:
         return self._retrying(lambda: self.inner.chat(request), request.purpose, request.agent)
@@ -60,8 +71,16 @@ class Retrying(Wrapper):
                 attempt += 1
                 if attempt > self.retries:
                     raise Transient(f"{exc}; gave up after {attempt} tries") from exc
+                asked = exc.retry_after
+                if asked is not None and asked > MAX_WAIT:
+                    raise Transient(
+                        f"{exc}: the endpoint asks for a wait of {asked:.0f} s, longer than"
+                        f" the {MAX_WAIT:g} s we wait; not retried"
+                    ) from exc
                 self._on_retry(purpose, agent, exc)
-                wait = exc.retry_after if exc.retry_after is not None else self._wait(attempt)
+                wait = asked if asked is not None else self._wait(attempt)
+                if wait >= NOTICE_WAIT:
+                    self._on_wait(f"waiting {wait:.0f} s before asking the model again ({exc})")
                 self._sleep(wait)
 
 

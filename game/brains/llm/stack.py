@@ -81,7 +81,7 @@ def build_model(
         count("retries", purpose, agent)
         audit[0].retried(purpose, agent, failure)
 
-    model = Retrying(model, settings.network_retries, sleep, retried)
+    model = Retrying(model, settings.network_retries, sleep, retried, on_wait=signals.tell)
 
     def refused(request, failure: Exception) -> None:
         audit[0].refused(request, failure, chat_arguments(request))
