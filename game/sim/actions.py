@@ -9,9 +9,9 @@ so each of those changes is logged alike and a replay follows it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
-from datetime import timedelta
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from game.core.clock import minute_of_day
 from game.mind import facts
@@ -48,6 +48,20 @@ def fixing(town: Town, action: Action | None) -> Trouble | None:
     return found if found is not None and fix_of(action.description) is found else None
 
 
+@dataclass(frozen=True)
+class Frozen:
+    """How a group of residents stepping apart from the town (game.sim.apart) reads the
+    residents outside it and the objects it has not touched: as they were at the last sync
+    point. Why: the others are somewhere else in their own game time meanwhile, and what
+    the group decides must not depend on how far they have got."""
+
+    group: frozenset[str]
+    targets: Mapping[str, str]  # resident -> the address of its action ('' for none)
+    tiles: Mapping[str, Tile]  # resident -> where it stands, or the end of its walk
+    states: Mapping[str, str]  # object -> its state at the sync point
+    since: datetime  # the sync point
+
+
 class Actions:
     """Routes, goal tiles, spots, capacity and opening hours for the town's residents."""
 
@@ -57,6 +71,35 @@ class Actions:
         self.finder = PathFinder(self.town.walkable)
         self.spots = Spots(self.town)  # distinct seats at tables, counters and benches
         self.objects_in = objects_by_area(self.town)
+        self.frozen: Frozen | None = None  # set while a group steps apart
+
+    def _target(self, agent: Agent) -> str:
+        """The address an agent's action is at, as the group being stepped reads it."""
+        frozen = self.frozen
+        if frozen is not None and agent.name not in frozen.group:
+            return frozen.targets.get(agent.name, "")
+        return agent.action.address if agent.action is not None else ""
+
+    def _tile(self, agent: Agent) -> Tile:
+        """Where an agent stands or is headed, as the group being stepped reads it."""
+        frozen = self.frozen
+        if frozen is not None and agent.name not in frozen.group:
+            return frozen.tiles.get(agent.name, agent.pos)
+        return agent.path[-1] if agent.path else agent.pos
+
+    def _states(self) -> dict[str, str]:
+        """The objects' states as the group being stepped reads them: its own doings, and
+        the rest as at the sync point."""
+        frozen = self.frozen
+        if frozen is None:
+            return dict(self.town.states)
+        out = dict(frozen.states)
+        since, by = self.state.state_since, self.state.state_by
+        for address, setter in by.items():
+            when = since.get(address)
+            if setter in frozen.group and when is not None and when > frozen.since:
+                out[address] = self.town.state(address)
+        return out
 
     # -- objects ------------------------------------------------------------------------
     def set_object_state(self, address: str, state: str, by: str, keep_player: bool = False):
@@ -133,10 +176,11 @@ class Actions:
             self.set_object_state(address, default, agent.name)
         agent.action = None
 
-    def enforce_hours(self) -> None:
-        """Visitors still inside a place when it closes stop what they do there and leave."""
+    def enforce_hours(self, among: Collection[Agent] | None = None) -> None:
+        """Visitors still inside a place when it closes stop what they do there and leave
+        (of `among`, when a group steps apart)."""
         minute = minute_of_day(self.state.now)
-        for agent in self.agents.values():
+        for agent in self.agents.values() if among is None else among:
             action = agent.action
             if action is None or action.kind in (ActionKind.SLEEP, ActionKind.CHAT):
                 continue
@@ -161,8 +205,8 @@ class Actions:
                 1
                 for o in self.agents.values()
                 if o is not agent
-                and o.action is not None
-                and (o.action.address == key or o.action.address.startswith(key + SEP))
+                and (at := self._target(o))
+                and (at == key or at.startswith(key + SEP))
             )
             if others >= area.capacity:
                 return True
@@ -173,14 +217,15 @@ class Actions:
         occupancy: dict[str, int] = {}
         targets: dict[str, str] = {}
         for agent in self.agents.values():
-            if agent.action is None or not agent.action.address:
+            address = self._target(agent)
+            if not address:
                 continue
-            targets[agent.name] = agent.action.address
-            parts = split(agent.action.address)
+            targets[agent.name] = address
+            parts = split(address)
             for depth in range(1, len(parts) + 1):
                 key = SEP.join(parts[:depth])
                 occupancy[key] = occupancy.get(key, 0) + 1
-        return Surroundings(self.town, dict(self.town.states), occupancy, targets)
+        return Surroundings(self.town, self._states(), occupancy, targets)
 
     # -- routes ---------------------------------------------------------------------------
     def stop(self, agent: Agent) -> None:
@@ -221,4 +266,4 @@ class Actions:
 
     def _spots_taken(self, agent: Agent) -> set[Tile]:
         """Where the others stand or are walking to: readable crowds need distinct spots."""
-        return {o.path[-1] if o.path else o.pos for o in self.agents.values() if o is not agent}
+        return {self._tile(o) for o in self.agents.values() if o is not agent}

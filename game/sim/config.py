@@ -33,19 +33,25 @@ class Timing:
       burning, gets `decision_steps`); reflecting, which nothing waits for, gets twice
       as long;
     - `ask_ahead`: ask the next action while the current one runs (and waking up during
-      the night), used if the plan has not changed by then.
+      the night), used if the plan has not changed by then;
+    - `apart_steps`: a headless lockstep run is cut into epochs of this many steps, in
+      which residents who cannot affect each other step apart (game.sim.apart); 0 or 1
+      keeps the whole town in one lockstep.
     """
 
     decision_steps: int = 1
     thought_steps: int = 1
     talk_steps: int = 1
     ask_ahead: bool = False
+    apart_steps: int = 0
 
 
 INSTANT = Timing()  # the scripted brain answers within the step
 # A model: a game minute for a decision, three to start a conversation, ten for a
-# thought (10-second steps).
-MODEL_TIMING = Timing(decision_steps=6, thought_steps=60, talk_steps=18, ask_ahead=True)
+# thought (10-second steps); residents step apart in epochs of ten game minutes.
+MODEL_TIMING = Timing(
+    decision_steps=6, thought_steps=60, talk_steps=18, ask_ahead=True, apart_steps=60
+)
 # Asking ahead needs at least this many steps before the action ends to be worth it.
 MIN_AHEAD_STEPS = 6
 # Waking up is asked this close to it (two game hours), not at bedtime: the night's

@@ -9,7 +9,7 @@ order a run depends on for its determinism.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -60,6 +60,8 @@ class Decisions:
         self.scheduler, self.mind, self.config, self.jobs = scheduler, mind, config, jobs
         self.prepared: dict[str, Prepared] = {}  # decisions asked ahead, by agent
         self._ahead: dict[str, tuple[datetime, DayPlan]] = {}  # in flight: for when, from
+        # whom each resident's latest perception may ask to talk (game.sim.apart reads it)
+        self.wishes: dict[str, frozenset[str]] = {}
         self._makers = self._job_table()
 
     @property
@@ -97,11 +99,12 @@ class Decisions:
         return action.kind is ActionKind.SLEEP and action.over(self.now)
 
     # -- the step's jobs ------------------------------------------------------------------
-    def schedule(self) -> Iterator[tuple[Effect, ...]]:
-        """Start the jobs residents need, in name order; a prepared answer they have got
-        to is yielded instead, to be applied before the next resident is looked at."""
+    def schedule(self, among: Collection[str] | None = None) -> Iterator[tuple[Effect, ...]]:
+        """Start the jobs residents need (of `among`, a group stepping apart), in name
+        order; a prepared answer they have got to is yielded instead, to be applied before
+        the next resident is looked at."""
         world = None
-        for name in sorted(self.agents):
+        for name in sorted(self.agents if among is None else among):
             agent = self.agents[name]
             ready = self._take_prepared(agent)
             if ready is not None:
@@ -155,6 +158,7 @@ class Decisions:
     def _perceive_args(self, agent: Agent, world: Surroundings) -> tuple[Any, tuple]:
         snap, talkable = agent.snapshot(self.now), self.talkable(agent)
         observations, agent.pending = tuple(agent.pending), []
+        self.wishes[agent.name] = talkable  # whom its reaction may stop for a talk
         return perceive_job, (snap, world, observations, talkable)
 
     def _reflect_args(self, agent: Agent, world: Surroundings) -> tuple[Any, tuple]:

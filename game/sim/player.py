@@ -538,5 +538,11 @@ class Player:
         return (visitor_chat_job, ctx.mind, snap, ctx.town, self.visitor.name, history)
 
 
+def idle(player: Player) -> bool:
+    """No visitor, no conversation with one and no job queued: nothing the player does
+    can touch the town until a command comes (residents may step apart meanwhile)."""
+    return player.visitor is None and not player._jobs and player.live_chat is None
+
+
 def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))

@@ -200,16 +200,49 @@ class Scheduler:
         """A read-only job outside the one-per-agent rule (an interview)."""
         return self._pool.submit(fn, *args)
 
-    def collect(self, block: bool, step: int | None = None) -> list[Finished]:
+    def blockers(self, names: frozenset[str], step: int) -> list[Future]:
+        """The jobs of these agents due by `step` and not yet done: what a group of
+        residents stepping apart from the town (game.sim.apart) must wait for."""
+        return [
+            j.future
+            for j in self._jobs
+            if j.due <= step and not j.future.done() and not names.isdisjoint(j.agents)
+        ]
+
+    def dues(self, step: int) -> dict[str, int]:
+        """Agent -> steps from `step` to its first job in flight that lands on what it
+        does (a question asked ahead only proposes, when its action ends)."""
+        out: dict[str, int] = {}
+        for job in self._jobs:
+            if job.lane is Lane.AHEAD:
+                continue
+            for name in job.agents:
+                out[name] = min(out.get(name, job.due - step), job.due - step)
+        return out
+
+    def partners(self) -> list[tuple[str, ...]]:
+        """The agents of every job in flight for more than one (a conversation's lines):
+        they step together."""
+        return [j.agents for j in self._jobs if len(j.agents) > 1]
+
+    def collect(
+        self, block: bool, step: int | None = None, names: frozenset[str] | None = None
+    ) -> list[Finished]:
         """Finished jobs in submission order. With block (lockstep), wait for every job due
         by `step` (all jobs when step is None) and hand back exactly those; without it,
-        hand back whatever has finished."""
+        hand back whatever has finished. With `names`, only those agents' jobs."""
         if block:
-            due = [j for j in self._jobs if step is None or j.due <= step]
+            due = [
+                j
+                for j in self._jobs
+                if (step is None or j.due <= step) and (names is None or _of(j, names))
+            ]
             self._wait(due, step)
             ready = {id(j) for j in due}
         else:
-            ready = {id(j) for j in self._jobs if j.future.done()}
+            ready = {
+                id(j) for j in self._jobs if j.future.done() and (names is None or _of(j, names))
+            }
         done, keep = [], []
         for job in self._jobs:
             if id(job) in ready:
@@ -231,5 +264,46 @@ class Scheduler:
         out = sum(not j.future.done() for j in self._jobs)
         self.meter.measure(self.step if step is None else step, blockers, out, self.alone)
 
+    def wait_any(self, waiting: list[tuple[frozenset[str], int]]) -> None:
+        """Every group of residents stepping apart is held, each by its own due jobs
+        (names, the step it is at): wait until one of those jobs is done. With a meter,
+        the wait is recorded like a lockstep one, at the earliest group's step."""
+        held = [
+            j
+            for names, step in waiting
+            for j in self._jobs
+            if j.due <= step and not j.future.done() and _of(j, names)
+        ]
+        if not held:
+            return
+        began = time.perf_counter()
+        area0 = self.meter.area() if self.meter and self.meter.area else 0.0
+        lone = {id(j): self.alone is not None and self.alone(j.agents) for j in held}
+        wait([j.future for j in held], return_when=FIRST_COMPLETED)
+        if self.meter is None:
+            return
+        seconds = time.perf_counter() - began
+        area = self.meter.area
+        flight = (area() - area0) / seconds if area and seconds > 0 else -1.0
+        holds = tuple(
+            Hold(
+                j.label,
+                j.agents,
+                j.lane,
+                j.due - j.submitted + 1,
+                seconds / len(held),
+                began - j.began,
+                lone[id(j)],
+            )
+            for j in held
+        )
+        out = sum(not j.future.done() for j in self._jobs)
+        step = min(step for _, step in waiting)
+        self.meter.waits.append(Wait(step, seconds, holds, flight, out))
+
     def shutdown(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _of(job: _Job, names: frozenset[str]) -> bool:
+    return not names.isdisjoint(job.agents)

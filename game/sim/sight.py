@@ -16,7 +16,7 @@ last.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 
 from game.core.mind_settings import MindSettings
@@ -54,18 +54,19 @@ class Sight:
         self._rank = {a: i for objs in actions.objects_in.values() for i, a in enumerate(objs)}
         self._looks: dict[str, Observation] = {}  # name or address -> this step's look
 
-    def perceive_all(self) -> None:
-        """Every awake resident looks around; what it attends to waits in `pending`."""
-        if not any(not a.asleep and a.seeded for a in self.agents.values()):
+    def perceive_all(self, among: Collection[Agent] | None = None) -> None:
+        """Every awake resident looks around; what it attends to waits in `pending`. With
+        `among` (a group stepping apart, game.sim.apart), only they look, and only at each
+        other: the rest of the town is out of their sight until the next sync point."""
+        agents = list(self.agents.values() if among is None else among)
+        if not any(not a.asleep and a.seeded for a in agents):
             return
         radius = self.settings.vision_radius
-        self._index_objects()
+        self._index_objects(agents)
         self._looks = {}  # how a resident or an object looks this step: alike to every onlooker
         self.grid.refresh()
-        self._seen = RoomGrid(
-            (o for o in self.agents.values() if not o.asleep and o.seeded and o.action), radius
-        )
-        for agent in self.agents.values():
+        self._seen = RoomGrid((o for o in agents if not o.asleep and o.seeded and o.action), radius)
+        for agent in agents:
             if agent.asleep or not agent.seeded or agent.conversation is not None:
                 continue
             sightings = self._sight_residents(agent, radius)
@@ -130,7 +131,7 @@ class Sight:
             self._looks[address] = obs
         return Sighting(obs, d)
 
-    def _index_objects(self) -> None:
+    def _index_objects(self, agents: list[Agent]) -> None:
         """Which objects are not at rest now, in one pass over the states (once a step,
         for every agent): those in trouble and left alone, by building, and the others, by
         room in the town's order (an onlooker's room's objects, as `_sight_objects` went
@@ -144,7 +145,7 @@ class Sight:
         tended: set[str] = set()
         if found:  # asked only when there is trouble: nearly always there is none
             tending = self.actions.tending
-            tended = {a.action.address for a in self.agents.values() if tending(a)}
+            tended = {a.action.address for a in agents if tending(a)}
         self._troubled = {}
         for address, what in found:
             if address not in tended:
@@ -161,6 +162,7 @@ class Sight:
 
     def _is_troubled(self, address: str) -> bool:
         return address in self._troubled.get(sector_of(address), ())
+
 
 def agent_observation(other: Agent) -> Observation:
     """How a resident looks to whoever sees it: what it is doing, as a fact."""

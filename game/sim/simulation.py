@@ -33,6 +33,7 @@ from game.mind.cognition import Mind, Surroundings, foresee, standing_queries
 from game.mind.dialogue import understander_for
 from game.mind.effects import Effect
 from game.sim.actions import Actions
+from game.sim.apart import SHORTEST, Apart, Group
 from game.sim.appliers import PERCEIVED, Appliers
 from game.sim.config import (
     INSTANT,
@@ -50,6 +51,7 @@ from game.sim.health import NOTICE_AFTER, JobHealth
 from game.sim.nearby import Grid
 from game.sim.pace import Pace, PaceMeter
 from game.sim.player import Player, PlayerContext, Visitor
+from game.sim.player import idle as player_idle
 from game.sim.scheduler import Scheduler
 from game.sim.setup import make_agent
 from game.sim.sight import Sight
@@ -129,6 +131,9 @@ class Simulation:
         run_parts = (self.player, self.scheduler, self.mind, self.config, self.jobs)
         self.decisions = Decisions(*town_parts, *run_parts)
         self.appliers = Appliers(*town_parts, self.decisions, *run_parts)
+        parts = (self.sight, self.decisions, self.appliers, self.scheduler)
+        self.apart = Apart(*town_parts, *parts, radius, self.config.timing)
+        self.apart.on_step = self._meter_group
         self.pace_meter = PaceMeter()
         self.wall_clock: Callable[[], float] = time.monotonic  # real time, for the pace
         self._wall_last: float | None = None
@@ -158,6 +163,7 @@ class Simulation:
         """The window switches a run to real time: every collaborator reads the new one."""
         self._config = config
         self.decisions.config = self.appliers.config = config
+        self.apart.timing = config.timing
         self.sight.settings = config.mind
 
     @property
@@ -301,6 +307,18 @@ class Simulation:
         if self.steps:
             self.pace_meter.record(waiting, awake, seconds)
 
+    def _meter_group(self, group: Group) -> None:
+        """A group stepping apart took a step: its residents' share of the pace meter,
+        as the lockstep step counts every resident (all of them standing still for a
+        decision count as waiting: the group's clock waited for them)."""
+        waiting = awake = 0
+        for name in group:
+            agent = self.agents[name]
+            stands = self.decisions.needs_decision(agent)
+            waiting += stands
+            awake += stands or not agent.asleep
+        self.pace_meter.record(waiting, awake, self.step_seconds / 60)
+
     def _pace_seconds(self, lockstep: bool) -> float:
         """The real time one step stood for: since the last step in real time (at most a
         second: a pause or a stalled frame is nobody's waiting), what it takes at 1x in
@@ -317,13 +335,30 @@ class Simulation:
 
     def run_until(self, end: datetime, progress: Callable[[Simulation], None] | None = None):
         while self.now < end:
-            self.step()
-            if progress is not None:
+            steps = self._apart_steps(end)
+            if steps < 2 or not self.apart.epoch(steps, self.step_seconds):
+                for _ in range(min(steps, SHORTEST)):  # one group: lockstep till the next try
+                    self.step()
+                    if progress is not None:
+                        progress(self)
+            elif progress is not None:
                 progress(self)
         if self.config.mode is ClockMode.LOCKSTEP:
             for finished in self.scheduler.collect(block=True, step=self.steps):
                 self.appliers.apply(finished)
             self.scheduler.settle()  # the same bill whatever the threads did
+
+    def _apart_steps(self, end: datetime) -> int:
+        """How many steps the next epoch runs, residents apart (game.sim.apart): the
+        timing's epoch, cut at `end`; 1 (lockstep) in real time, with a script's hooks,
+        or while the player is about."""
+        epoch = self.config.timing.apart_steps
+        if epoch < 2 or self.config.mode is not ClockMode.LOCKSTEP:
+            return 1
+        if self.on_tick or not player_idle(self.player):
+            return 1
+        left = -(-int((end - self.now).total_seconds()) // self.step_seconds)
+        return max(1, min(epoch, left))
 
     def usage(self) -> dict:
         """Model usage so far, the run report's section (zeros for a brain with no model)."""
