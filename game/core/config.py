@@ -21,8 +21,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from game.core.errors import SmallvilleError, clip
-from game.core.files import read_problem, write_atomic
+from game.core.errors import FileProblem, SmallvilleError, clip
+from game.core.files import not_a_file, read_problem, write_atomic
 from game.core.keys import key_problem
 from game.core.text import public_url, single_line
 
@@ -199,7 +199,10 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
 def _config_exists(path: Path) -> bool:
     """Whether there is a config file to read. A folder that cannot be read is one line
     (FileProblem, exit 1), not a traceback: its settings may hold the brain and the key,
-    so running on the defaults instead would be a surprise."""
+    so running on the defaults instead would be a surprise. So is a folder, a device or a
+    pipe where the file should be (`SMALLVILLE_CONFIG=/dev/zero` ran on the defaults)."""
+    if problem := not_a_file(path):
+        raise FileProblem(path, problem, "read the config file")
     try:
         return path.is_file()
     except OSError as exc:

@@ -277,12 +277,43 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     _unlink(tmp)
 
 
+def _kind_problem(mode: int) -> str | None:
+    """Why a file of this mode is none to read (None: a regular file)."""
+    if stat.S_ISDIR(mode):
+        return "it is a folder, not a file"
+    if not stat.S_ISREG(mode):
+        return "it is not a regular file (a device, pipe or socket)"
+    return None
+
+
+def not_a_file(path: str | os.PathLike[str]) -> str | None:
+    """Why `path`, which is there, is no file to read: a folder, a device or a pipe
+    (None: a regular file or a link to one, or nothing there to see, which the read
+    itself says). A map or scenario that was /dev/zero, a folder or a pipe was called
+    "not found" (it is there); a config file that was one was silently skipped."""
+    try:
+        return _kind_problem(os.stat(path).st_mode)
+    except OSError:
+        return None
+
+
 def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     """At most `limit` + 1 bytes of a file a person named (so a caller can tell it is too
     long without reading it all): /dev/zero or an endless pipe as input once read until
-    memory ran out. OSError passes through."""
-    chunks, size = [], 0
-    with open(path, "rb") as f:
+    memory ran out. Only a regular file is read: it is opened without blocking and
+    looked at first, since opening a pipe (`--script FIFO`) waited for a writer forever.
+    OSError passes through (a folder, device or pipe as one whose strerror says so)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        problem = _kind_problem(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    if problem:
+        os.close(fd)
+        raise OSError(errno.EINVAL, problem, str(path))
+    with open(fd, "rb") as f:
+        chunks, size = [], 0
         while size <= limit:  # in pieces: read(limit + 1) sets aside all of it at once
             chunk = f.read(min(1 << 20, limit + 1 - size))
             if not chunk:

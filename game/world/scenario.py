@@ -14,6 +14,7 @@ from typing import Any
 
 from game.core.clock import parse_hhmm
 from game.core.errors import ScenarioError
+from game.core.files import not_a_file
 from game.core.names import name_problem, slug
 from game.core.paths import MAPS, SCENARIOS
 from game.core.records import Event
@@ -319,6 +320,8 @@ def load_scenario(name_or_path: str | Path, town: Town | None = None) -> Scenari
     """Read and check a scenario; with a town, also check every place it names exists."""
     path = scenario_path(name_or_path)
     label = str(path)
+    if problem := not_a_file(path):
+        raise ScenarioError(label, f"cannot be read as a scenario: {problem}")
     if not path.is_file():
         names = ", ".join(bundled_scenarios())
         raise ScenarioError(label, f"no such scenario file (bundled scenarios: {names})")

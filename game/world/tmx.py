@@ -15,6 +15,7 @@ import numpy as np
 
 from game.core.clock import parse_hhmm
 from game.core.errors import MapError
+from game.core.files import not_a_file
 from game.core.images import ImageError, png_size
 from game.core.names import place_problem
 from game.world.roles import Role, parse_role
@@ -55,6 +56,8 @@ _LEVEL = {"sector": AreaKind.SECTOR, "arena": AreaKind.ARENA, "object": AreaKind
 def load_town(path: str | Path) -> Town:
     """Read the map; any problem becomes one MapError naming the file and the fault."""
     path = Path(path)
+    if problem := not_a_file(path):
+        raise MapError(str(path), f"cannot read the map: {problem}")
     if not path.is_file():
         raise MapError(str(path), "map file not found")
     prescan(path)

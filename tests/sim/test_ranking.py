@@ -185,6 +185,12 @@ def test_a_human_file_with_no_end_or_not_text_is_one_error(town, tmp_path):
     bad.write_bytes(b'{"agent": "\xff"}\n')
     with pytest.raises(SmallvilleError, match="not UTF-8 text"):
         read_human(bad, town)
-    if os.path.exists("/dev/zero"):
-        with pytest.raises(SmallvilleError, match="larger than such a file may be"):
+    from game.sim.ranking import MAX_HUMAN
+
+    with bad.open("wb") as f:
+        f.truncate(MAX_HUMAN + 10)  # sparse: no disk spent
+    with pytest.raises(SmallvilleError, match="larger than such a file may be"):
+        read_human(bad, town)
+    if os.path.exists("/dev/zero"):  # a device is refused unread
+        with pytest.raises(SmallvilleError, match="/dev/zero: it is not a regular file"):
             read_human(Path("/dev/zero"), town)

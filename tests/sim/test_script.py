@@ -145,13 +145,19 @@ def test_what_the_run_ends_before_is_reported_not_done(tmp_path):
     sim.close()
 
 
-def test_a_script_with_no_end_is_refused_after_its_bound_not_read_whole(stage):
-    """`--script /dev/zero` read until memory ran out (MemoryError traceback)."""
+def test_a_script_with_no_end_is_refused_after_its_bound_not_read_whole(stage, tmp_path):
+    """`--script /dev/zero` read until memory ran out (MemoryError traceback): a device
+    is refused unread, and a file larger than a script is refused at its bound."""
     import os
 
+    from game.core.errors import FileProblem
     from game.sim.script import MAX_BYTES, read_script
 
-    if not os.path.exists("/dev/zero"):
-        pytest.skip("no /dev/zero here")
+    huge = tmp_path / "huge.jsonl"
+    with huge.open("wb") as f:
+        f.truncate(MAX_BYTES + 10)  # sparse: no disk spent
     with pytest.raises(ScriptError, match=f"larger than a script may be \\({MAX_BYTES}"):
-        read_script("/dev/zero", stage)
+        read_script(huge, stage)
+    if os.path.exists("/dev/zero"):
+        with pytest.raises(FileProblem, match="/dev/zero: it is not a regular file"):
+            read_script("/dev/zero", stage)
