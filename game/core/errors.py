@@ -7,12 +7,13 @@ where (file, resident, field), so the CLI can print it without a traceback.
 from __future__ import annotations
 
 MAX_PROBLEM = 300  # characters: a damaged file must not flood the screen with its contents
+NAME_SHOWN = 64  # characters of a name an error names: a name is at most 64 long
 
 
-def clip(text: str) -> str:
+def clip(text: str, most: int = MAX_PROBLEM) -> str:
     """One line, of reasonable length, whatever a damaged file put into it."""
     line = " ".join(str(text).split())
-    return line if len(line) <= MAX_PROBLEM else line[: MAX_PROBLEM - 3] + "..."
+    return line if len(line) <= most else line[: most - 3] + "..."
 
 
 class SmallvilleError(Exception):
@@ -42,7 +43,7 @@ class ScenarioError(SmallvilleError):
     ) -> None:
         where = [path]
         if resident is not None:
-            where.append(f"resident {clip(resident)!r}")
+            where.append(f"resident {clip(resident, NAME_SHOWN)!r}")
         if field is not None:
             where.append(f"field {field!r}")
         super().__init__(": ".join([*where, clip(problem)]))

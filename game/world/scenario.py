@@ -378,9 +378,11 @@ def _residents(label: str, raw: list) -> tuple[Resident, ...]:
         name = item.get("name") if isinstance(item, dict) else None
         who = name if isinstance(name, str) and name.strip() else f"#{i + 1}"
         resident = _resident(_Reader(label, item, who))
-        if resident.name in seen:
-            raise ScenarioError(label, "duplicate name", resident.name, "name")
-        seen.add(resident.name)
+        key = slug(resident.name)  # 'Klaus Müller' twice (NFC, NFD), or 'klaus mueller'
+        if key in seen:  # look alike in the window, and share a sprite file's name
+            raise ScenarioError(label, "duplicate name (or one that looks the same)",
+                                resident.name, "name")  # fmt: skip
+        seen.add(key)
         out.append(resident)
     return tuple(with_households(out))
 

@@ -2,6 +2,7 @@
 
 import copy
 import json
+import unicodedata
 
 import pytest
 from test_town_model import AREAS, ART
@@ -97,6 +98,27 @@ def two_johns():
     return doc
 
 
+def look_alike(name: str):
+    """A second resident whose name prints like the first's ('John Lin', 'john lin')."""
+    doc = two_johns()
+    doc["residents"][-1]["name"] = name
+    return doc
+
+
+def test_a_look_alike_in_unicode_is_a_duplicate(tmp_path, town):
+    doc = look_alike(unicodedata.normalize("NFD", "Jóhn Lin"))  # the same letters,
+    doc["residents"][0]["name"] = unicodedata.normalize("NFC", "Jóhn Lin")  # composed apart
+    with pytest.raises(ScenarioError, match="duplicate name"):
+        load_scenario(write(tmp_path, doc), town)
+
+
+def test_a_long_name_is_shown_clipped(tmp_path, town):
+    path = write(tmp_path, mutate("residents.0.name", "A" * 500))
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path, town)
+    assert "A" * 61 + "..." in str(info.value) and "A" * 62 not in str(info.value)
+
+
 @pytest.mark.parametrize(
     ("doc", "expected"),
     [
@@ -115,6 +137,8 @@ def two_johns():
         ),
         (mutate("residents.0.look.hair_style", "mohawk"), "unknown hair_style"),
         (two_johns(), "resident 'John Lin': field 'name': duplicate name"),
+        (look_alike("john lin"), "resident 'john lin': field 'name': duplicate name"),
+        (look_alike("John Lin."), "field 'name': duplicate name"),
         (mutate("intents.0.holder", "Nobody"), "holder 'Nobody' is not a resident"),
         (mutate("start", "Feb 13"), "field 'start': expected a date and time"),
         (mutate("format", 9), "unsupported format version"),
