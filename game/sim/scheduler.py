@@ -106,19 +106,27 @@ class WaitMeter:
             pending, last = [j for j in pending if not j.future.done()], now
         seconds = last - began
         flight = (self.area() - area0) / seconds if self.area and seconds > 0 else -1.0
-        holds = tuple(
-            Hold(
-                j.label,
-                j.agents,
-                j.lane,
-                j.due - j.submitted + 1,
-                shares[id(j)],
-                began - j.began,
-                lone[id(j)],
-            )
-            for j in blockers
-        )
+        holds = _holds(blockers, shares, began, lone)
         self.waits.append(Wait(step, seconds, holds, flight, out))
+
+
+def _holds(
+    jobs: list[_Job], shares: dict[int, float], began: float, lone: dict[int, bool]
+) -> tuple[Hold, ...]:
+    """What each job that held the clock from `began` is recorded as: its share of the
+    wait (`shares`, by job id) and whether its resident was alone (`lone`)."""
+    return tuple(
+        Hold(
+            j.label,
+            j.agents,
+            j.lane,
+            j.due - j.submitted + 1,
+            shares[id(j)],
+            began - j.began,
+            lone[id(j)],
+        )  # fmt: skip
+        for j in jobs
+    )
 
 
 class Scheduler:
@@ -285,18 +293,7 @@ class Scheduler:
         seconds = time.perf_counter() - began
         area = self.meter.area
         flight = (area() - area0) / seconds if area and seconds > 0 else -1.0
-        holds = tuple(
-            Hold(
-                j.label,
-                j.agents,
-                j.lane,
-                j.due - j.submitted + 1,
-                seconds / len(held),
-                began - j.began,
-                lone[id(j)],
-            )
-            for j in held
-        )
+        holds = _holds(held, {id(j): seconds / len(held) for j in held}, began, lone)
         out = sum(not j.future.done() for j in self._jobs)
         step = min(step for _, step in waiting)
         self.meter.waits.append(Wait(step, seconds, holds, flight, out))

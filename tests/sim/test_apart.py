@@ -14,6 +14,7 @@ from game.sim.apart import Outlook, calm_of, form_groups, reach, settled
 from game.sim.factory import make_brain, make_embedder
 from game.sim.simulation import MODEL_TIMING, SimConfig, Simulation
 from game.world.scenario import load_world
+from tests.sim.outcomes import memories_of
 
 RADIUS = 4
 SEED = 3
@@ -58,13 +59,7 @@ def outcome(sim: Simulation, hours: float) -> dict:
         sim.run_until(sim.now + timedelta(hours=hours))
     finally:
         sim.close()
-    memories = {
-        name: [
-            (r.kind.value, r.text, r.created.isoformat(), r.importance)
-            for r in (agent.memory.record(i) for i in range(len(agent.memory)))
-        ]
-        for name, agent in sorted(sim.agents.items())
-    }
+    memories = memories_of(sim)
     log = [e.to_dict() for e in sim.log.events]
     return {
         "memories": memories,

@@ -24,6 +24,7 @@ from protocol_server import ProtocolServer  # noqa: E402
 
 from game.sim.factory import build_simulation  # noqa: E402
 from game.sim.scheduler import WaitMeter  # noqa: E402
+from tests.sim.outcomes import memories_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 HOURS = 2
@@ -50,13 +51,7 @@ def outcome(scenario: Path, server: ProtocolServer, tmp: Path, workers: int) -> 
         sim.run_until(sim.now + timedelta(hours=HOURS))
     finally:
         sim.close()
-    memories = {
-        name: [
-            (r.kind.value, r.text, r.created.isoformat(), r.importance)
-            for r in (agent.memory.record(i) for i in range(len(agent.memory)))
-        ]
-        for name, agent in sorted(sim.agents.items())
-    }
+    memories = memories_of(sim)
     by = sim.usage().get("by_question", {})
     asked = {q: t["calls"] for q, t in sorted(by.items()) if q != "embeddings"}
     return {"memories": memories, "asked": asked, "fallbacks": sim.usage().get("fallbacks")}
