@@ -155,3 +155,26 @@ def test_a_verb_told_of_the_persona_is_conjugated_for_i() -> None:
     maria = next(p for p in smallville().residents if p.name == "Maria Lopez")
     said = relation_in_first_person("the owner of the cafe where she studies", maria)
     assert said == "the owner of the cafe where I study"
+
+
+def test_a_seed_clause_in_the_first_person_says_i_for_every_he_or_she_of_the_persona() -> None:
+    """'Arthur wants to invite as many people as he can' is 'I want to invite as many
+    people as I can', not '... as he can' (an independent check found the latter)."""
+    from test_scripted_personas import smallville
+
+    from game.brains.scripted.wording import first_person
+
+    town = {p.name: p for p in smallville().residents}
+    arthur, isabella = town["Arthur Burton"], town["Isabella Rodriguez"]
+    said = first_person("Arthur wants to invite as many people as he can", arthur)
+    assert said == "I want to invite as many people as I can"
+    said = first_person(
+        "Arthur Burton hopes he goes home early and that it makes him smile", arthur
+    )
+    assert said == "I hope I go home early and that it makes me smile"
+    said = first_person("Isabella thinks she has earned it, and she's proud of herself", isabella)
+    assert said == "I think I have earned it, and I'm proud of myself"
+    said = first_person("Isabella hopes her friends will bring their own cups", isabella)
+    assert said == "I hope my friends will bring their own cups"  # 'their' is the friends'
+    said = first_person("Arthur likes Isabella because she listens", arthur)
+    assert said == "I like Isabella because she listens"  # another's pronoun stays

@@ -25,12 +25,34 @@ def first_person(fact: str, persona: Resident) -> str:
     rest = next((fact[len(n) + 1 :] for n in names if fact.startswith(n + " ")), None)
     if rest is None:
         return fact
-    rest = mine(rest, persona)
+    rest = subject_as_me(mine(rest, persona), persona)
     verb, _, tail = rest.partition(" ")
     head = {"is": "I'm", "has": "I have", "was": "I was", "does": "I do"}.get(verb)
     if head is None:
         head = "I " + (verb[:-3] + "y" if verb.endswith("ies") else verb.removesuffix("s"))
     return f"{head} {tail}".replace(" and is ", " and am ").strip()
+
+
+def subject_as_me(text: str, me: Resident) -> str:
+    """'as many people as he can' said by Arthur: 'as many people as I can'; 'makes him
+    smile' 'makes me smile'; 'proud of herself' 'proud of myself'. A seed clause is about
+    its persona, so a he or she of the persona's own pronoun in it is the persona; with
+    'they' it may be anyone ('their own cups'), so it is left alone."""
+    subj, obj, _ = pronouns(me)
+    if subj == "they":
+        return text
+    text = re.sub(rf"\b{obj}self\b" if obj == "him" else r"\bherself\b", "myself", text)
+    if obj == "him":
+        text = re.sub(r"\bhim\b", "me", text)
+    text = re.sub(rf"\b{subj}'s (been|got)\b", r"I've \1", text)
+    text = re.sub(rf"\b{subj}'s\b", "I'm", text)
+    if not re.search(rf"\b{subj}\b", text):
+        return text
+    text = re.sub(rf"\b{subj}\b", "I", text)
+    return re.sub(rf"\bI({ADVERBS}*) (\w+)", _fix_verb, text)
+
+
+ADVERBS = r"(?: (?:often|sometimes|always|also|really|usually|never|still|just))"
 
 
 def mine(text: str, me: Resident) -> str:
@@ -105,9 +127,7 @@ def relation_in_first_person(relation: str, persona: Resident) -> str:
         text = re.sub(rf"\b{subj}\b", "I", text)
         text = re.sub(rf"\b{poss}\b", "my", text)
         text = re.sub(rf"\b{obj}\b(?! I)", "me", text) if obj != poss else text
-    text = re.sub(
-        r"\bI((?: (?:often|sometimes|always|also|really|usually))*) (\w+)", _fix_verb, text
-    )
+    text = re.sub(rf"\bI({ADVERBS}*) (\w+)", _fix_verb, text)
     return text.replace("I does not", "I don't").replace(" but has ", " but have ")
 
 
@@ -115,7 +135,7 @@ def _fix_verb(m: re.Match[str]) -> str:
     verb = m.group(2)
     fixed = {"is": "am", "has": "have", "does": "do", "was": "was"}.get(verb)
     if fixed is None:
-        if verb.endswith(("shes", "ches", "sses", "xes")):
+        if verb.endswith(("shes", "ches", "sses", "xes", "oes")):  # 'goes' -> 'go'
             fixed = verb[:-2]
         elif verb.endswith("ies") and len(verb) > 4:  # 'studies' -> 'study' ('dies' stays)
             fixed = verb[:-3] + "y"
