@@ -328,3 +328,56 @@ def test_a_plan_memory_keeps_the_party_on_a_new_plan() -> None:
     assert party.end <= datetime(2023, 2, 14, 19) and party.minutes >= 60
     assert items[0].start == now and not items[0].description.startswith("waking up")
     assert not any("breakfast" in i.description for i in items)
+
+
+@pytest.mark.parametrize(
+    ("what", "host", "place"),
+    [
+        ("stargazing evening", "Giorgio Rossi", "Johnson Park"),
+        ("quiz night", "Arthur Burton", "The Rose and Crown Pub"),
+        ("book launch", "Tamara Taylor", "The Rose and Crown Pub"),
+    ],
+)
+def test_an_event_of_any_name_is_hosted_and_attended_in_its_own_words(
+    what: str, host: str, place: str
+) -> None:
+    """An event the code has no word for is a gathering by the planner's own wording: the
+    host hosts it and a guest mingles at it, and every step says the event's name or
+    nothing of its kind. A quiz night's guests were 'meeting new people at the party' and
+    'trying the party food'; a book launch's were reading; a stargazing evening's were
+    'going to Giorgio's stargazing evening' for two hours on end."""
+    from game.brains.scripted.activities import classify
+    from game.brains.scripted.plans import event_text
+    from game.core.records import Event
+
+    town = smallville()
+    event = Event(place, DAY + timedelta(hours=19), DAY + timedelta(hours=21), what, host)
+    guest = next(p for p in town.residents if p.name not in (host,))
+    for persona, kinds in ((town.resident(host), {"hosting"}), (guest, {"event_visit"})):
+        ctx = context(persona)
+        item = PlanItem(event_text(persona, event), event.start, 120, place)
+        assert classify(item.description).key in kinds, item.description
+        hours = BRAIN.decompose(ctx, item, 60)
+        steps = [s.description for h in hours for s in BRAIN.decompose(ctx, h, 15)]
+        said = [h.description for h in hours] + steps
+        assert not [s for s in said if "party" in s or "speakers" in s], said
+        assert all(classify(h.description).key in kinds for h in hours), hours
+        assert any(what in h.description for h in hours), hours
+        assert len(set(steps)) >= 4, steps  # mingling, not one line for two hours
+
+
+def test_the_bundled_party_is_still_a_party_in_its_own_name() -> None:
+    from game.brains.scripted.activities import classify
+    from game.brains.scripted.plans import event_text
+    from game.core.records import Event
+
+    town = smallville()
+    party = Event(
+        "Hobbs Cafe", DAY + timedelta(hours=17), DAY + timedelta(hours=19),
+        "Valentine's Day party", "Isabella Rodriguez",
+    )  # fmt: skip
+    for persona in (town.resident("Isabella Rodriguez"), town.resident("Maria Lopez")):
+        item = PlanItem(event_text(persona, party), party.start, 120, "Hobbs Cafe")
+        hours = BRAIN.decompose(context(persona), item, 60)
+        assert [classify(h.description).key for h in hours] == ["party"] * len(hours)
+        assert all("Valentine's Day party" in h.description for h in hours), hours

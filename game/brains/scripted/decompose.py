@@ -21,7 +21,7 @@ from game.core.records import PlanItem
 from game.world.scenario import Resident
 from game.world.town import sector_of
 
-from .activities import GENERIC, Activity, Step, classify, fitting, usable
+from .activities import GENERIC, Activity, Step, classify, event_of, fitting, usable
 from .places import Directory, refine
 from .spots import ANYTHING, Offers
 from .util import pick, stable_int
@@ -63,6 +63,14 @@ class Job:
     @property
     def meal(self) -> str:
         return meal_word(self.item.description)
+
+    @property
+    def event(self) -> str:
+        """The event's own name ('quiz night'), for a step's {event}."""
+        return event_of(self.item.description.removeprefix(STILL).removeprefix(RESUME))
+
+    def fill(self, text: str) -> str:
+        return text.format(what=self.what, meal=self.meal, event=self.event)
 
 
 def meal_word(text: str) -> str:
@@ -113,7 +121,6 @@ def _chunk_texts(job: Job, n: int) -> list[str]:
     role = _role(job)
     if job.activity.hours and role not in (Role.WHOLE, Role.RESUME):
         hours = DEFAULT_HOURS  # a chunk of a chunk: keep its words
-    fill = {"what": job.what, "meal": job.meal}
     first, middles = hours[0], hours[1:-1] or hours[-1:]
     last = hours[-1] if job.activity.hours else hours[1]
     if role is Role.RESUME:
@@ -122,7 +129,7 @@ def _chunk_texts(job: Job, n: int) -> list[str]:
     for i in range(1, n - 1):
         texts.append(pick(middles, *job.key, "hour", i))
     texts.append(last)
-    return [t.format(**fill) for t in texts]
+    return [job.fill(t) for t in texts]
 
 
 def split_evenly(total: int, n: int) -> list[int]:
@@ -141,7 +148,7 @@ def _role(job: Job) -> Role:
         return Role.MIDDLE
     if text.startswith(RESUME):
         return Role.RESUME
-    hours = [h.format(what=job.what, meal=job.meal) for h in job.activity.hours]
+    hours = [job.fill(h) for h in job.activity.hours]
     if not hours or text not in hours:
         return Role.WHOLE
     if text == hours[0]:
@@ -153,7 +160,7 @@ def _actions(job: Job) -> list[PlanItem]:
     out: list[PlanItem] = []
     start = job.item.start
     for text, minutes, spot in _steps(job):
-        text = text.format(what=job.what, meal=job.meal)
+        text = job.fill(text)
         place = refine(job.item.place, spot, job.persona, job.directory)
         if out and out[-1].description == text and out[-1].place == place:
             out[-1] = PlanItem(text, out[-1].start, out[-1].minutes + minutes, place)

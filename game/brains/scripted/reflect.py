@@ -42,8 +42,8 @@ ACTIVITY_PHRASES = {
     "teaching": "teaching", "class": "in class", "exercise": "exercising",
     "walking": "walking", "reading": "reading", "gardening": "gardening",
     "cooking": "cooking", "socialising": "with friends", "campaign": "campaigning",
-    "performing": "rehearsing and performing", "party_prep": "preparing for the party",
-    "party": "at the party",
+    "performing": "rehearsing and performing", "party_prep": "getting ready for guests",
+    "party": "out among guests", "hosting": "hosting guests", "event_visit": "out at events",
 }  # fmt: skip
 TOPICS = (
     (("valentine", "party", "celebrat"), "party"),

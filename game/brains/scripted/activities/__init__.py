@@ -5,8 +5,8 @@ description wins, so specific activities (a party, breakfast) come before broad 
 at the cafe). Each activity (`kind`) carries its own decomposition: `hours` are hour-level
 phrases (opening, middles..., closing) and `first`/`middle`/`last` are 5-15 minute
 actions. A step is (text, nominal minutes, spot); a spot (spots.py: a shower in a
-bathroom, by role) refines where it happens. `{meal}` and `{what}` in a step are filled
-from the item's description. The entries are kept by topic: `home`, `work`, `social` and
+bathroom, by role) refines where it happens. `{meal}`, `{what}` and `{event}` in a step are
+filled from the item's description. The entries are kept by topic: `home`, `work`, `social` and
 `pursuits`.
 
 What a place must offer is data too: `needs` lists the rooms or things an activity needs
@@ -19,7 +19,7 @@ the place has (spots.affords), so no step is placed at a thing that cannot host 
 from __future__ import annotations
 
 from .kind import FIXING, GENERIC, Activity, Step
-from .table import ACTIVITIES, BY_KEY, classify, fits, fitting, steps_named, usable
+from .table import ACTIVITIES, BY_KEY, classify, event_of, fits, fitting, steps_named, usable
 
 __all__ = [
     "ACTIVITIES",
@@ -29,6 +29,7 @@ __all__ = [
     "Activity",
     "Step",
     "classify",
+    "event_of",
     "fits",
     "fitting",
     "steps_named",

@@ -36,13 +36,13 @@ PARTY_PREP = Activity(
         ("hanging up streamers", 10, None),
         ("arranging the chairs", 10, None),
         ("writing a welcome sign", 10, None),
-        ("baking treats for the party", 15, None),
+        ("baking treats for the {event}", 15, None),
     ),
-    last=(("checking that everything is ready for the party", 5, None),),
+    last=(("checking that everything is ready for the {event}", 5, None),),
     hours=(
-        "clearing space and hanging up decorations for the party",
-        "decorating for the party",
-        "checking the party decorations are ready",
+        "clearing space and hanging up decorations for the {event}",
+        "decorating for the {event}",
+        "checking the decorations for the {event} are ready",
     ),
 )
 
@@ -57,11 +57,37 @@ EVENT_VISIT = Activity(
     middle=(
         ("looking around", 10, None),
         ("chatting with the other guests", 15, None),
-        ("listening to the speakers", 10, None),
+        ("hearing what the host has to say", 10, None),
         ("getting a drink", 5, None),
     ),
     last=(("saying goodbye and heading out", 5, None),),
-    hours=("arriving at the event", "enjoying the event", "leaving the event"),
+    hours=(
+        "arriving at the {event} and saying hello",
+        "taking in the {event} with the other guests",
+        "leaving the {event} and heading off",
+    ),
+)
+
+# Hosting an event the words give no kind of (a quiz night, a stargazing evening): the
+# planner's own 'hosting the X at P' is this (classify), a party's is a party.
+HOSTING = Activity(
+    "hosting",
+    (),
+    first=(("welcoming the first guests", 10, None),),
+    middle=(
+        ("chatting with the guests", 15, None),
+        ("making sure everyone has what they need", 10, None),
+        ("introducing guests to each other", 10, None),
+        ("telling the guests about the {event}", 10, None),
+        ("getting a drink for a guest", 5, None),
+        ("thanking people for coming", 5, None),
+    ),
+    last=(("seeing the last guests off", 5, None),),
+    hours=(
+        "welcoming the guests to the {event}",
+        "looking after the guests at the {event}",
+        "seeing the guests off after the {event}",
+    ),
 )
 
 PARTY = Activity(
@@ -74,16 +100,16 @@ PARTY = Activity(
         ("getting a drink and a snack", 5, CAFE_COUNTER),
         ("dancing to the music", 10, CAFE_FLOOR),
         ("laughing with friends", 10, CAFE_SEAT),
-        ("meeting new people at the party", 10, CAFE_FLOOR),
+        ("meeting new people at the {event}", 10, CAFE_FLOOR),
         ("toasting with the others", 5, CAFE_COUNTER),
         ("listening to the music", 10, CAFE_SEAT),
-        ("trying the party food", 10, CAFE_COUNTER),
+        ("trying the food", 10, CAFE_COUNTER),
     ),
     last=(("saying goodbye to everyone", 5, CAFE_FLOOR),),
     hours=(
-        "arriving at the party and greeting everyone",
-        "enjoying the party",
-        "saying goodbye at the end of the party",
+        "arriving at the {event} and greeting everyone",
+        "enjoying the {event} with the guests",
+        "saying goodbye at the end of the {event}",
     ),
 )
 

@@ -44,6 +44,7 @@ from .social import (
     EATING_OUT,
     EVENT_VISIT,
     EXERCISE,
+    HOSTING,
     PARTY,
     PARTY_PREP,
     PUB,
@@ -70,6 +71,7 @@ ACTIVITIES: tuple[Activity, ...] = (
     PARTY_PREP,
     EVENT_VISIT,
     PARTY,
+    HOSTING,
     SLEEPING,
     BEDTIME,
     MORNING,
@@ -149,17 +151,71 @@ def _steps_by_text() -> dict[str, tuple[tuple[Activity, Spot | None], ...]]:
 
 
 def classify(description: str, at_home: bool | None = None) -> Activity:
-    """The first activity in the table whose keys match (and whose home rule fits).
+    """The first activity in the table whose keys match (and whose home rule fits); an
+    event in the planner's words or an hour of one is a gathering whatever its name.
 
     A place's name says where, not what: 'reading at Hobbs Cafe' is reading, not cafe
     work, so the words without proper place names are tried first; the full words only
     when those name no activity ('working at Hobbs Cafe'). What one reads about is a
     topic too: 'reading about cooking' is reading, not cooking at a stove."""
+    gathering = _gathering(description)
+    if gathering is not None:
+        return gathering
     bare = READ_TOPIC.sub(r"\1", PLACE_NAME.sub("", description))
     found = _first_match(bare, at_home) if bare != description else GENERIC
     return found if found is not GENERIC else _first_match(description, at_home)
 
 
+def event_of(description: str) -> str:
+    """The event a description is about, by name ('quiz night' in "going to Arthur's quiz
+    night at The Rose and Crown Pub" or 'enjoying the quiz night'), else 'event': what a
+    step's {event} says, so the words are the scenario's and never a kind the code
+    assumed."""
+    for pattern, _ in (*HOUR_PATTERNS, *PLANNER_PATTERNS):
+        m = pattern.fullmatch(description)
+        if m is not None:
+            return m.group("event")
+    m = FOR_THE.search(description)
+    return m.group(1) if m else "event"
+
+
+def _gathering(description: str) -> Activity | None:
+    """An hour of a gathering, told by its activity's own hour words ('enjoying the quiz
+    night'), or an event as the planner words it (plans.event_text): a host hosts, a
+    guest visits, and either is at a party when the name says party."""
+    for pattern, activity in HOUR_PATTERNS:
+        if pattern.fullmatch(description):
+            return activity
+    for pattern, hosts in PLANNER_PATTERNS:
+        m = pattern.fullmatch(description)
+        if m is not None:
+            if has_any(m.group("event"), PARTY.keys):
+                return PARTY
+            return HOSTING if hosts else EVENT_VISIT
+    return None
+
+
+def _hour_patterns() -> tuple[tuple[re.Pattern[str], Activity], ...]:
+    out = []
+    for activity in (PARTY_PREP, EVENT_VISIT, PARTY, HOSTING):
+        for hour in activity.hours:
+            head, _, tail = hour.partition("{event}")
+            if _:
+                out.append(
+                    (re.compile(re.escape(head) + r"(?P<event>.+?)" + re.escape(tail)), activity)
+                )
+    return tuple(out)
+
+
+HOUR_PATTERNS = _hour_patterns()
+# The planner's words for an event (plans.event_text), host first: 'hosting the quiz night
+# at The Rose and Crown Pub', "going to Arthur's quiz night at ...", 'going to the fair at ...'
+_AT_PLACE = r" (?:at|in) \S.*"
+PLANNER_PATTERNS = (
+    (re.compile(r"hosting the (?P<event>.+?)" + _AT_PLACE), True),
+    (re.compile(r"going to (?:the |[A-Z][\w-]*'s )(?P<event>.+?)" + _AT_PLACE), False),
+)
+FOR_THE = re.compile(r"\bfor the ((?:(?!\bfor the\b).)+?)(?: at [A-Z].*)?$")
 READ_TOPIC = re.compile(r"\b(read\w*|learn\w*) (?:up )?(?:about|on) .*?(?=\s(?:at|in) |$)")
 # ' at Hobbs Cafe', ' to The Rose and Crown Pub': a preposition and capitalised words
 PLACE_NAME = re.compile(
