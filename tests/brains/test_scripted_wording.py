@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from test_scripted_personas import NORA
@@ -178,3 +179,19 @@ def test_a_seed_clause_in_the_first_person_says_i_for_every_he_or_she_of_the_per
     assert said == "I hope my friends will bring their own cups"  # 'their' is the friends'
     said = first_person("Arthur likes Isabella because she listens", arthur)
     assert said == "I like Isabella because she listens"  # another's pronoun stays
+
+
+def test_ones_own_occupation_is_said_with_my_not_his() -> None:
+    """Ryan's occupation is 'software engineer building his own app': asked what he does,
+    he said 'By trade I'm a software engineer building his own app'."""
+    from test_scripted_personas import context, smallville
+
+    from game.brains.scripted import interview
+
+    asked = ("What do you do for a living?", "Tell me about yourself.", "Where do you work?")
+    for name in ("Ryan Park", "Rajiv Patel"):
+        me = smallville().resident(name)
+        for seed in range(3):
+            for question in asked:
+                said = interview.answer(context(me), question, seed)
+                assert not re.search(r"\b(?:his|her)\b", said), (name, question, said)

@@ -21,8 +21,8 @@ from .lexicon import trouble
 from .news import Stated, chat_partner, facts_in, is_private, names, people_in, shareable
 from .plans import attends, event_key, event_text, remembered_events
 from .traits import declines, dislikes, tension
-from .util import article, content_words, counts, first_name, has_any, join_and, pick, sentence
-from .wording import first_person, mine, relation_in_first_person
+from .util import content_words, counts, first_name, has_any, join_and, pick, sentence
+from .wording import first_person, mine, my_occupation, relation_in_first_person
 
 TOPICS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("mayor", "election", "office", "candida", "campaign", "vote"), "anyone running for mayor"),
@@ -57,7 +57,7 @@ def answer(ctx: AgentContext, question: str, seed: int) -> str:
 # -- about oneself ---------------------------------------------------------------------------
 def _intro(ctx: AgentContext, question: str, seed: int) -> str:
     me = ctx.persona
-    parts = [f"I'm {me.name}, I'm {me.age}, and I'm {article(me.occupation)}."]
+    parts = [f"I'm {me.name}, I'm {me.age}, and I'm {my_occupation(me)}."]
     if me.traits:
         parts.append(f"People would say I'm {join_and(list(me.traits))}.")
     if me.interests:

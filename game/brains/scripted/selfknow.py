@@ -21,8 +21,8 @@ from game.world.scenario import Resident
 
 from .news import chat_partner, is_private
 from .places import Directory
-from .util import article, content_words, first_name, has_any, join_and, pick, sentence
-from .wording import first_person, mine, relation_in_first_person
+from .util import content_words, first_name, has_any, join_and, pick, sentence
+from .wording import first_person, mine, my_occupation, relation_in_first_person
 
 HOUSEHOLD_KEYS = (
     "wife", "husband", "married", "son\\b", "daughter", "father", "mother", "roommate",
@@ -68,7 +68,7 @@ def occupation(ctx: AgentContext, question: str, seed: int) -> str:
     me = ctx.persona
     block = _main_block(me)
     lead = pick(("I'm", "I work as", "By trade I'm"), seed, me.name, "job")
-    text = f"{lead} {article(me.occupation)}."
+    text = f"{lead} {my_occupation(me)}."
     if block is not None:
         text += f" Most days I'm {mine(block.activity, me)}, from {clock(block.start)}."
     return text

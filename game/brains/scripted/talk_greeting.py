@@ -14,8 +14,8 @@ from . import hearsay
 from .news import chat_partner
 from .talk_lines import lower_first
 from .traits import BLUNT_TRAITS, WARM_TRAITS, has_trait, tension
-from .util import article, first_name, has_any, pick
-from .wording import mine
+from .util import first_name, has_any, pick
+from .wording import mine, my_occupation
 
 FAMILY_NAMES = (("father", "Dad"), ("mother", "Mum"), ("wife", "dear"), ("husband", "dear"))
 
@@ -40,7 +40,7 @@ def _opening(ctx: AgentContext, partner: str, reply: str, opener: bool, key: tup
     if opener and hello.endswith("?"):
         return hello  # the question is the line's last word, for the partner to answer
     if not opener and _strangers(ctx, partner):
-        who = f"I'm {first_name(ctx.persona.name)}, {article(ctx.persona.occupation)}"
+        who = f"I'm {first_name(ctx.persona.name)}, {my_occupation(ctx.persona)}"
         nice = pick(MEET_LINES, *key).format(name=first_name(partner))
         hello = f"{nice}; {who}."
     if reply and doing:
@@ -127,7 +127,7 @@ def _time_hello(ctx: AgentContext) -> str:
 
 def _introduce(ctx: AgentContext, partner: str, key: tuple) -> str:
     me = ctx.persona
-    who = f"I'm {first_name(me.name)}, {article(me.occupation)}"
+    who = f"I'm {first_name(me.name)}, {my_occupation(me)}"
     if is_visitor(ctx, partner):
         return pick(VISITOR_HELLOS, *key).format(who=who, home=me.home)
     where = ctx.location.split(":")[0] if ctx.location else "town"

@@ -11,7 +11,7 @@ import re
 
 from game.world.scenario import Resident
 
-from .util import first_name, pronouns
+from .util import article, first_name, pronouns
 
 PROJECT_KEYS = (
     "working on", "writing", "preparing", "building", "getting ready", "planning", "hopes",
@@ -31,6 +31,12 @@ def first_person(fact: str, persona: Resident) -> str:
     if head is None:
         head = "I " + (verb[:-3] + "y" if verb.endswith("ies") else verb.removesuffix("s"))
     return f"{head} {tail}".replace(" and is ", " and am ").strip()
+
+
+def my_occupation(me: Resident) -> str:
+    """'a software engineer building my own app': one's occupation with an article, in
+    one's own words (the scenario writes it of the persona: 'building his own app')."""
+    return article(subject_as_me(mine(me.occupation, me), me))
 
 
 def subject_as_me(text: str, me: Resident) -> str:

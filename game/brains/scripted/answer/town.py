@@ -16,11 +16,10 @@ from game.core.records import FactKind, Source
 from game.core.text import with_article
 from game.world.roles import OFFERS
 
-from .. import interview as iv
 from .. import places, selfknow
 from ..plans import remembered_events
 from ..util import first_name, join_and
-from ..wording import mine, relation_in_first_person
+from ..wording import mine, my_occupation, relation_in_first_person
 from .events import event_line
 
 
@@ -51,7 +50,7 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
     if place == me.home:
         parts.append(f"That's my home, {selfknow.home_phrase(me)}.")
     elif place == me.workplace:
-        parts.append(f"I work there: I'm {iv.article(me.occupation)}.")
+        parts.append(f"I work there: I'm {my_occupation(me)}.")
     elif place in me.known_places or place in ctx.known_places:
         usual = next((b for b in me.routine if b.place.split(":")[0] == place), None)
         if usual is not None:
@@ -121,7 +120,7 @@ def _seen_at_place(ctx: AgentContext, place: str) -> str:
             counts[f.subject] = counts.get(f.subject, 0) + 1
     staff = _staff_of(me, place, {n for n, _ in known})
     if place == me.workplace:
-        mine_too = f"I work there myself: I'm {iv.article(me.occupation)}."
+        mine_too = f"I work there myself: I'm {my_occupation(me)}."
         return " ".join(x for x in (mine_too, _belong(known, me), staff) if x)
     if known or staff:
         return " ".join(x for x in (_belong(known, me), staff) if x)
