@@ -148,10 +148,12 @@ DiffusionAnswers = Mapping[str, Mapping[str, Mapping[str, Answered]]]
 def reply(
     intent: Intent, question: str, name: str, said: Answered, brain: Brain | None = None
 ) -> Reply:
-    """One conversation judged: it carries the fact when either answer passes the rubric
-    (keyword judge); the model, when given, judges the same answers beside it."""
+    """One conversation judged: it carries the fact when the first answer passes the rubric
+    (keyword judge), or the follow-up's does and leans on a first answer that knew of it;
+    the model, when given, judges the same answers beside it."""
+    first = keyword_verdict(intent, said.answer, name)
     asked = [("answer", question, said.answer)]
-    if intent.follow_up and said.follow_up:
+    if intent.follow_up and said.follow_up and leans(intent, said.answer, first):
         asked.append(("follow_up", intent.follow_up, said.follow_up))
     verdicts = [(which, keyword_verdict(intent, text, name)) for which, _, text in asked]
     carrying = tuple(which for which, v in verdicts if v.carries)
@@ -160,6 +162,15 @@ def reply(
     if brain is not None:
         model = any(model_verdict(brain, intent, name, text, q) for _, q, text in asked)
     return Reply(name, said.answer, said.follow_up, bool(carrying), missing, model, carrying)
+
+
+def leans(intent: Intent, answer: str, verdict: Verdict) -> bool:
+    """Whether a first answer knew something of the intent for the follow-up to complete:
+    it names a part of the rubric ('Yes, at Hobbs Cafe'), or the intent's words without
+    denying it ('a party, I think'). 'No idea' followed by a full answer to a self-contained
+    follow-up is the phrasing failing, not the resident knowing."""
+    parts = len(intent.rubric.parts)
+    return len(verdict.missing) < parts or (intent.mentioned_in(answer) and not _denies(answer))
 
 
 def judge_answers(

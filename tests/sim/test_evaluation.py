@@ -107,6 +107,23 @@ def test_an_answer_to_the_follow_up_counts_too(history):
     assert party.end == 1 and party.to_json()["phrasings"][0]["answers"][KLAUS]["follow_up"]
 
 
+def test_a_follow_up_counts_only_when_it_leans_on_a_first_answer_that_knows(history):
+    """'Any parties I should know about?' - 'No idea.' - 'Who's behind it, and when?' -
+    'Isabella, on February 14 at 5 pm': the phrasing found nothing, so the conversation
+    does not carry the fact (a self-contained follow-up hid a phrasing that failed: 24
+    knowers by the headline, 12 by the phrasings alone, in an independent check). A first
+    answer that names nothing of the event but the event ('Yes, a party, I think.') is
+    knowledge the follow-up completes."""
+    questions = history.scenario.intent("party").questions
+    full = "Isabella, on February 14 at 5 pm."
+    cases = {"No idea.": False, "I've been busy at the college.": False,
+             "Yes, a party, I think.": True, "Yes, at Hobbs Cafe.": True}  # fmt: skip
+    for first, counts in cases.items():
+        said = {q: {KLAUS: Answered(first, full)} for q in questions}
+        reply = measures.diffusion(history, {"party": said})["party"].phrasings[0].replies[0]
+        assert reply.carries is counts, (first, reply)
+
+
 def test_the_headline_is_the_median_and_a_far_phrasing_is_flagged(history):
     """Six phrasings; one finds nobody. The median (2) is the headline, the spread is 0-2,
     and in a town of 3 'far' is more than 3 away: none is flagged. In a town of 25 the
