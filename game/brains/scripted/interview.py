@@ -129,6 +129,17 @@ def _details(ctx: AgentContext, name: str, about: list[MemoryRecord]) -> list[st
     return out
 
 
+def _ended(ctx: AgentContext, s: Stated) -> str:
+    """News of an event that is over, in the past ('There was Giorgio's stargazing evening
+    at Johnson Park yesterday...'), not as it was told ('... is hosting ... on February 14')."""
+    from game.brains.dialogue.acts import Wh
+
+    from .answer.events import event_line
+
+    assert s.fact.event is not None
+    return event_line(ctx, s.fact.event, s.text, s.source, s.fact.intent, Wh.NONE)
+
+
 def _seen_doing(m: MemoryRecord, name: str) -> bool:
     f = m.fact
     return f.kind is FactKind.DOING and f.source is Source.SEEN and f.subject == name
@@ -139,6 +150,8 @@ def _detail(ctx: AgentContext, name: str, m: MemoryRecord) -> str:
     if _seen_doing(m, name):
         return f"Last time I saw {first_name(name)}, they were {sentence(fact.object)}."
     for s in facts_in(m, me):
+        if s.fact.event is not None and s.fact.event.end <= ctx.now:
+            return _ended(ctx, s)
         if s.subject == me.name:
             return first_person(s.text, me) + "."
         if s.source == name:
