@@ -96,7 +96,28 @@ def parse_event(
     end = datetime.combine(day, datetime.min.time()) + timedelta(minutes=window[1])
     if end <= start:
         end += timedelta(days=1)
-    return Event(place, start, end, event_name(text), event_host(text))
+    return Event(place, start, end, hosted_name(text, event_name(text)), event_host(text))
+
+
+def hosted_name(text: str, known: str = "") -> str:
+    """What the host hosts, in a sentence that dates and places it: 'stargazing evening'
+    in '... is hosting a stargazing evening in Johnson Park on ...', 'quiz night' (not the
+    'quiz' the known nouns give). `known` (the noun-based name) wins when this names
+    nothing else or does not contain it."""
+    m = _HOSTED.search(text)
+    if m is None:
+        return known
+    found = m.group(1).strip()
+    return found if not known or known.lower() in found.lower() else known
+
+
+# 'hosting a stargazing evening in Johnson Park on ...': up to five words after the verb and
+# an article, up to where the sentence says where, when or for whom
+_HOSTED = re.compile(
+    rf"\b(?:{HOST_VERBS})\s+(?:a|an|the|her|his|their|my|our)\s+"
+    r"((?:[\w'’-]+\s+){0,4}?[\w'’-]+)\s+(?:at|in|on|from|this|next|tomorrow|tonight|for)\b",
+    re.I,
+)
 
 
 def find_place(text: str, places: Collection[str]) -> str | None:

@@ -143,3 +143,25 @@ def test_possessive_event_names() -> None:
     assert event_name("going to Isabella's Valentine's Day party at Hobbs Cafe") == (
         "Valentine's Day party"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("Giorgio is hosting a stargazing evening in Johnson Park on February 14 from 7 pm to "
+         "9 pm", "stargazing evening"),
+        ("Arthur is hosting a quiz night at The Rose and Crown Pub on February 14 from 8 pm to "
+         "10 pm", "quiz night"),
+        ("Isabella is planning a Valentine's Day party at Hobbs Cafe on February 14 from 5 pm "
+         "to 7 pm", "Valentine's Day party"),
+        ("Tom is hosting a chili cook-off at The Rose and Crown Pub on February 14 from 6 pm to "
+         "8 pm", "chili cook-off"),
+    ],
+)  # fmt: skip
+def test_an_event_is_named_by_what_is_hosted_not_only_by_a_known_noun(text: str, what: str):
+    """An event's name is what the host hosts, whether or not the code knows its kind: the
+    host of a stargazing evening planned 'hosting the event at Johnson Park', and a quiz
+    night's host 'the quiz', while the guests said 'quiz night'."""
+    places = ("Johnson Park", "The Rose and Crown Pub", "Hobbs Cafe")
+    event = parse_event(text, places, today=date(2023, 2, 13))
+    assert event is not None and event.what == what

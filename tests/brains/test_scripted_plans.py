@@ -381,3 +381,19 @@ def test_the_bundled_party_is_still_a_party_in_its_own_name() -> None:
         hours = BRAIN.decompose(context(persona), item, 60)
         assert [classify(h.description).key for h in hours] == ["party"] * len(hours)
         assert all("Valentine's Day party" in h.description for h in hours), hours
+
+
+def test_a_host_whose_event_has_no_known_kind_hosts_it_by_name() -> None:
+    """Giorgio's seed says he is hosting a stargazing evening in Johnson Park: he planned
+    'decorating Johnson Park for the event' and 'hosting the event at Johnson Park', and
+    told his guests about 'the event'."""
+    from dataclasses import replace
+
+    giorgio = smallville().resident("Giorgio Rossi")
+    seed = giorgio.seed + (
+        "; Giorgio is hosting a stargazing evening in Johnson Park on February 14 from 7 pm "
+        "to 9 pm"
+    )
+    texts = [i.description for i in plan(replace(giorgio, seed=seed), 14)]
+    assert "hosting the stargazing evening at Johnson Park" in texts, texts
+    assert "decorating Johnson Park for the stargazing evening" in texts, texts
