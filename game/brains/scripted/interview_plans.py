@@ -27,8 +27,37 @@ def _event_when(now: datetime, event: Event) -> str:
 
 def _ahead(ctx: AgentContext, question: str, seed: int) -> str:
     """What one looks forward to: the next event one means to go to, else the work one
-    cares about, else what is left of the day. Never "I don't know": everyone has
-    something ahead of them."""
+    cares about, else what is left of the day, with an event just over said as past.
+    Never "I don't know": everyone has something ahead of them."""
+    ahead = _looking_ahead(ctx, seed)
+    just_over = _just_over(ctx)
+    if not just_over or ahead.startswith("I'm looking forward"):
+        return ahead
+    return f"{ahead} Mind you, {just_over[:1].lower()}{just_over[1:]}"
+
+
+JUST_OVER = timedelta(hours=36)  # an event over for less than this is still spoken of
+
+
+def _just_over(ctx: AgentContext) -> str:
+    """The latest event one knows of that ended lately, in the past ('There was Giorgio's
+    stargazing evening at Johnson Park yesterday ...'): asked what is coming the morning
+    after, people say what just was, and knowing of it shows."""
+    from game.brains.dialogue.acts import Wh
+
+    from .answer.events import event_line
+
+    over = [
+        k for k in remembered_events(ctx.memories)
+        if ctx.now - JUST_OVER <= k.event.end <= ctx.now
+    ]  # fmt: skip
+    if not over:
+        return ""
+    last = max(over, key=lambda k: k.event.end)
+    return event_line(ctx, last.event, "", "", last.intent, Wh.NONE)
+
+
+def _looking_ahead(ctx: AgentContext, seed: int) -> str:
     me = ctx.persona
     coming = sorted(
         (k.event for k in remembered_events(ctx.memories) if k.event.end > ctx.now),
