@@ -476,3 +476,31 @@ def test_news_of_an_ended_event_is_told_in_the_past_when_asked_of_a_person():
         assert "is hosting a Valentine's Day party" in then, then
         now = interview.answer(after, q, 0)
         assert "Valentine's Day party" in now and " is hosting" not in now, now
+
+
+def test_a_wish_tied_to_an_event_that_is_over_is_no_longer_ones_project():
+    """Giorgio's 'I want to show my telescope to as many neighbours as I can' the morning
+    after his stargazing evening was the evaluation's last stale answers: the clause names
+    no date, but its memory is tied to the event (by the intent's keywords)."""
+    from dataclasses import replace
+
+    from test_scripted_personas import of
+
+    from game.core.records import MemoryKind
+
+    party = replace(smallville().intents[0], keywords=("valentine", "party", "lanterns"))
+    assert party.event is not None
+    seed = (
+        "Isabella Rodriguez is the owner of Hobbs Cafe; Isabella loves people; Isabella is "
+        "hosting a Valentine's Day party at Hobbs Cafe on February 14 from 5 pm to 7 pm; "
+        "Isabella wants to hang lanterns for as many neighbours as she can"
+    )
+    me = replace(smallville().resident("Isabella Rodriguez"), seed=seed)
+    held = tuple(
+        of(i, facts.seed(me, text, (party,)), MemoryKind.OBSERVATION, 5, DAY)
+        for i, text in enumerate(me.seed_memories())
+    )
+    before = answer.selfknow.own_project(me, DAY, held)
+    assert before == "I want to hang lanterns for as many neighbours as I can", before
+    after = answer.selfknow.own_project(me, party.event.end + timedelta(hours=10), held)
+    assert "lanterns" not in after, after

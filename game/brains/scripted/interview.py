@@ -62,7 +62,7 @@ def _intro(ctx: AgentContext, question: str, seed: int) -> str:
         parts.append(f"People would say I'm {join_and(list(me.traits))}.")
     if me.interests:
         parts.append(f"I care about {join_and(list(me.interests))}.")
-    project = selfknow.own_project(me, ctx.now)
+    project = selfknow.own_project(me, ctx.now, ctx.memories)
     if project:
         parts.append(project + ".")
     return " ".join(parts)

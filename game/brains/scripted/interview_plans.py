@@ -67,7 +67,7 @@ def _looking_ahead(ctx: AgentContext, seed: int) -> str:
         if attends(me, event, seed):
             when = _event_when(ctx.now, event)
             return f"I'm looking forward to {event_text(me, event)} {when}."
-    project = selfknow.own_project(me, ctx.now)
+    project = selfknow.own_project(me, ctx.now, ctx.memories)
     over = [
         k.event.what for k in remembered_events(ctx.memories)
         if k.event.host == me.name and k.event.end <= ctx.now and k.event.what

@@ -84,23 +84,42 @@ def interests(ctx: AgentContext, question: str, seed: int) -> str:
         return ""
     lead = pick(("I love", "I'm really into", "Mostly"), seed, me.name, "interests")
     text = f"{lead} {join_and(list(mine(i, me) for i in me.interests))}."
-    project = own_project(me, ctx.now)
+    project = own_project(me, ctx.now, ctx.memories)
     if project:
         text += f" Lately {lower_first(project)}."
     return text
 
 
-def own_project(me: Resident, now: datetime | None = None) -> str:
+def own_project(
+    me: Resident, now: datetime | None = None, memories: Sequence[MemoryRecord] = ()
+) -> str:
     """What the persona is working on, from its own seed (skipping who and how it is, and a
-    project whose date has passed: a party planned for Tuesday is no project on Wednesday)."""
+    project whose date has passed: a party planned for Tuesday is no project on Wednesday,
+    nor a wish whose memory is tied to an event that is over)."""
     from .wording import PROJECT_KEYS
 
     clauses = [c for c in me.seed_memories()[2:] if has_any(c, PROJECT_KEYS) and not is_private(c)]
     over = {w for c in clauses if stale(c, now) for w in content_words(c)}
+    ended = _ended_clauses(memories, me, now)
     for clause in clauses:
+        if clause.rstrip(".").lower() in ended:
+            continue
         if not stale(clause, now) and not over & set(content_words(clause)):
             return first_person(sentence(clause), me)  # ('... invite everyone to the party')
     return ""
+
+
+def _ended_clauses(
+    memories: Sequence[MemoryRecord], me: Resident, now: datetime | None
+) -> set[str]:
+    """One's own seed clauses whose memory is tied to an event that has ended."""
+    if now is None:
+        return set()
+    return {
+        m.fact.object.rstrip(".").lower()
+        for m in memories
+        if m.fact.subject == me.name and m.fact.event is not None and m.fact.event.end <= now
+    }
 
 
 def stale(clause: str, now: datetime | None) -> bool:
@@ -306,7 +325,7 @@ def inspires(ctx: AgentContext, question: str, seed: int) -> str:
     me = ctx.persona
     clauses = [sentence(c) for c in me.seed_memories()[1:] if not is_private(c)]
     reasons = [c for c in clauses if has_any(c, REASON_KEYS)]
-    project = own_project(me, ctx.now)
+    project = own_project(me, ctx.now, ctx.memories)
     parts = []
     if project:
         parts.append(f"Right now it's my work: {lower_first(project)}.")

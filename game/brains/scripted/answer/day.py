@@ -271,7 +271,7 @@ def _ahead(ctx: AgentContext, seed: int) -> str:
 
 
 def _work_ahead(ctx: AgentContext, seed: int) -> str:
-    project = selfknow.own_project(ctx.persona, ctx.now)
+    project = selfknow.own_project(ctx.persona, ctx.now, ctx.memories)
     if project:
         return f"Getting on with my work, mostly. {project.rstrip('.')}."
     return "A quiet few days, mostly, and that suits me."

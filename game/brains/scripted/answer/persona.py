@@ -211,7 +211,7 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
         return plan_work_here(ctx, act, seed)  # 'is this where you work?'
     bare = not act.place and not content_stems(_without_place(act)) - _WORK_WORDS
     if act.wh is Wh.YESNO and bare or act.kind is ActKind.OPINION:
-        project = selfknow.own_project(me, ctx.now)
+        project = selfknow.own_project(me, ctx.now, ctx.memories)
         return f"I do, mostly. {project.rstrip('.')}." if project else "I do, most days."
     return f"{lead}{where}.{hours}"
 
