@@ -177,3 +177,23 @@ def test_a_notice_is_passed_on_as_what_the_notice_says() -> None:
     assert board in line.text and '"Quiz night at the pub on Friday"' in line.text
     relayed = facts.claim("Latoya Williams", line.shares, line.shared)
     assert relayed.origin is Source.NOTICE and "a notice read" in facts.render(relayed)
+
+
+def test_a_host_asks_whoever_it_meets_at_its_own_event_to_join_until_it_is_over() -> None:
+    """Tamara, welcoming the first guests at her book launch in the pub, met Arthur (at the
+    bar he runs) and talked of his regulars: an event under way was no news to anyone, so
+    the host never asked him. Under way, the host still asks; a guest does not pass it on,
+    and once it is over nobody does."""
+    tom, jane = resident("Tom Moreno"), resident("Jane Moreno")
+    hosted = (seed_fact(tom.name, COOKOFF_TEXT, COOKOFF),)
+    during = COOKOFF.start + timedelta(minutes=20)
+    news = news_for(hosted, tom, "Arthur Burton", now=during)
+    assert news and news[0].own
+    ctx = context(tom, during, hosted)
+    hello = (Utterance(tom.name, "Hello!"), Utterance("Arthur Burton", "Hi, how are you?"))
+    line = BRAIN.utter(ctx, "Arthur Burton", list(hello))
+    assert line.shared is not None and line.shared.invited, line.text
+    assert "chili cook-off" in line.text and "8 pm" in line.text, line.text
+    heard_of = (heard(1, tom.name, COOKOFF_TEXT, shared=hosted[0].fact),)
+    assert news_for(heard_of, jane, "Arthur Burton", now=during) == []
+    assert news_for(hosted, tom, "Arthur Burton", now=COOKOFF.end) == []

@@ -318,11 +318,18 @@ def news_for(
     now: datetime | None = None,
 ) -> list[News]:
     """What the holder could still tell this partner, best first (`_telling_order`); an
-    event that is over is no longer news to advertise."""
+    event under way is news only to its host (who asks whoever it meets to join), and
+    one that is over is news to nobody."""
     out = []
     for n in shareable(memories, holder):
-        if now is not None and n.fact.event is not None and n.fact.event.start <= now:
-            continue  # under way or over: not something to advertise any more
+        event = n.fact.event
+        if (
+            now is not None
+            and event is not None
+            and event.start <= now
+            and (event.end <= now or not n.own)
+        ):
+            continue  # over, or under way and not one's own: nothing to advertise
         if n.subject == partner:
             continue  # nobody needs to be told about their own party
         if n.source == partner or told(n, partner, memories) or _in_talk(n, history):

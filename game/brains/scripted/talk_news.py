@@ -49,6 +49,10 @@ def _share(ctx: AgentContext, partner: str, news: News, key: tuple) -> str:
 def invitation(me: Resident, partner: str, event: Event, key: tuple, now: datetime) -> str:
     """The host's invitation, worded from the event's fields and the relationship."""
     what = event.what or "get-together"
+    if event.start <= now < event.end:  # under way: join us now
+        until = _hour(event.end)
+        lead = pick(INVITE_NOW, *key).format(what=what, place=event.place, until=until)
+        return f"{lead} {pick(INVITE_CLOSE_NOW, *key, 'close')}"
     when = hearsay.when(event, now, me.name, partner)
     lead = pick(INVITE_LEADS, *key).format(what=what, a_what=hearsay.an(what), place=event.place,
                                           when=when)  # fmt: skip
@@ -65,6 +69,12 @@ INVITE_LEADS = (
     "Let me tell you about my {what}: it's at {place} {when}.",
     "You're invited to my {what} at {place} {when}.",
 )
+INVITE_NOW = (
+    "My {what} is on right now at {place}, until {until}.",
+    "You're just in time for my {what}: it's on at {place} until {until}.",
+    "We're in the middle of my {what} here at {place}; it goes on until {until}.",
+)
+INVITE_CLOSE_NOW = ("Do join us!", "Stay a while, won't you?", "Come and join in!")
 INVITE_CLOSE = ("Would you like to come?", "I'd love for you to come.", "Do come if you can!")
 INVITE_CLOSE_FRIEND = (
     "It wouldn't be the same without you, {name}.",
