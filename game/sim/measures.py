@@ -10,6 +10,7 @@ result (game/sim/results.py); its JSON is rendered from it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -146,22 +147,51 @@ DiffusionAnswers = Mapping[str, Mapping[str, Mapping[str, Answered]]]
 
 
 def reply(
-    intent: Intent, question: str, name: str, said: Answered, brain: Brain | None = None
+    intent: Intent,
+    question: str,
+    name: str,
+    said: Answered,
+    brain: Brain | None = None,
+    now: datetime | None = None,
 ) -> Reply:
     """One conversation judged: it carries the fact when the first answer passes the rubric
     (keyword judge), or the follow-up's does and leans on a first answer that knew of it;
     the model, when given, judges the same answers beside it."""
-    first = keyword_verdict(intent, said.answer, name)
+    first = keyword_verdict(intent, dated(said.answer, intent, now), name)
     asked = [("answer", question, said.answer)]
     if intent.follow_up and said.follow_up and leans(intent, said.answer, first):
         asked.append(("follow_up", intent.follow_up, said.follow_up))
-    verdicts = [(which, keyword_verdict(intent, text, name)) for which, _, text in asked]
+    verdicts = [
+        (which, keyword_verdict(intent, dated(text, intent, now), name)) for which, _, text in asked
+    ]
     carrying = tuple(which for which, v in verdicts if v.carries)
     missing = min((v.missing for _, v in verdicts), key=len)
     model = None
     if brain is not None:
         model = any(model_verdict(brain, intent, name, text, q) for _, q, text in asked)
     return Reply(name, said.answer, said.follow_up, bool(carrying), missing, model, carrying)
+
+
+# words that name a day by the day they are said on, and how many days from it
+RELATIVE_DAYS = (
+    (re.compile(r"\b(?:yesterday|last night)\b", re.I), -1),
+    (re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", re.I), 0),
+    (re.compile(r"\btomorrow\b", re.I), 1),
+)
+
+
+def dated(answer: str, intent: Intent, now: datetime | None) -> str:
+    """The answer with the event's date put beside a day it names relative to when it was
+    said ('yesterday evening' the morning after: '... (February 14, Tuesday)'), so the
+    rubric's dates find it; a relative day that is another day adds nothing."""
+    event = intent.event
+    if event is None or now is None:
+        return answer
+    day = event.start.date()
+    for pattern, offset in RELATIVE_DAYS:
+        if (now + timedelta(days=offset)).date() == day and pattern.search(answer):
+            return f"{answer} ({event.start:%B} {day.day}, {event.start:%A})"
+    return answer
 
 
 def leans(intent: Intent, answer: str, verdict: Verdict) -> bool:
@@ -206,7 +236,9 @@ def diffusion(sim, answers: DiffusionAnswers, brain: Brain | None = None) -> dic
         phrasings = []
         for question in intent.questions:
             said = given.get(question, {})
-            replies = tuple(reply(intent, question, n, said[n], brain) for n in sorted(said))
+            replies = tuple(
+                reply(intent, question, n, said[n], brain, sim.now) for n in sorted(said)
+            )
             loose = sum(loosely(intent, a) for a in said.values())
             phrasings.append(Phrasing(question, replies, loose))
         asked = sorted({r.resident for p in phrasings for r in p.replies})

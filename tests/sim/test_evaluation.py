@@ -124,6 +124,24 @@ def test_a_follow_up_counts_only_when_it_leans_on_a_first_answer_that_knows(hist
         assert reply.carries is counts, (first, reply)
 
 
+def test_a_day_said_relative_to_the_interview_names_the_events_day(history):
+    """'Isabella's party at Hobbs Cafe, yesterday evening', said the morning after, names
+    the party's day as surely as 'February 14' does; said on the 14th it names the 13th.
+    A resident who told his day ('Yesterday ... in the evening I was going to Giorgio's
+    stargazing evening at Johnson Park') was not counted as knowing of it."""
+    questions = history.scenario.intent("party").questions
+    for said, counts in (("Isabella's party at Hobbs Cafe, yesterday evening.", True),
+                         ("I was at Isabella's do at Hobbs Cafe last night.", True),
+                         ("Isabella's party at Hobbs Cafe, I think.", False)):  # fmt: skip
+        answers = {"party": {q: {KLAUS: Answered(said)} for q in questions}}
+        party = measures.diffusion(history, answers)["party"]
+        assert party.phrasings[0].replies[0].carries is counts, said
+    history.clock.now = datetime(2023, 2, 14, 10, 0)
+    answers = {"party": {q: {KLAUS: Answered("Isabella's, at Hobbs Cafe, yesterday.")}
+                         for q in questions}}  # fmt: skip
+    assert not measures.diffusion(history, answers)["party"].phrasings[0].replies[0].carries
+
+
 def test_the_headline_is_the_median_and_a_far_phrasing_is_flagged(history):
     """Six phrasings; one finds nobody. The median (2) is the headline, the spread is 0-2,
     and in a town of 3 'far' is more than 3 away: none is flagged. In a town of 25 the
