@@ -195,3 +195,20 @@ def test_ones_own_occupation_is_said_with_my_not_his() -> None:
             for question in asked:
                 said = interview.answer(context(me), question, seed)
                 assert not re.search(r"\b(?:his|her)\b", said), (name, question, said)
+
+
+def test_ones_own_interests_in_small_talk_are_said_with_my() -> None:
+    """Arthur's interest "his regulars' stories" came out as 'I've been thinking a lot
+    about his regulars' stories lately.'"""
+    from test_scripted_personas import context, smallville
+
+    from game.brains.scripted.talk_small import _interest_lines
+
+    arthur = smallville().resident("Arthur Burton")
+    said = [
+        line
+        for seed in range(12)
+        for line in _interest_lines(context(arthur), "Tom Moreno", (seed, "x"))
+        if "regulars" in line
+    ]
+    assert said and not [s for s in said if re.search(r"\bhis\b", s)], said

@@ -15,7 +15,7 @@ from .news import is_news, is_private
 from .talk_greeting import _part_of_day, _public_place, _seen_doing
 from .traits import BLUNT_TRAITS, has_trait
 from .util import first_name, has_any, pick, shuffled
-from .wording import PROJECT_KEYS, first_person
+from .wording import PROJECT_KEYS, first_person, mine
 
 WEATHER_LINES = (
     "Lovely {part} for it.",
@@ -41,7 +41,7 @@ def _opening_words(line: str) -> str:
 def _interest_lines(ctx: AgentContext, partner: str, key: tuple) -> list[str]:
     if not ctx.persona.interests:
         return []
-    interest = pick(ctx.persona.interests, *key, "interest")
+    interest = mine(pick(ctx.persona.interests, *key, "interest"), ctx.persona)
     lines = INTEREST_LINES[:1] if has_trait(ctx.persona, BLUNT_TRAITS) else INTEREST_LINES
     where = _public_place(ctx) or "here"
     fill = {"interest": interest, "name": first_name(partner), "part": _part_of_day(ctx),
