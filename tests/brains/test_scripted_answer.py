@@ -504,3 +504,7 @@ def test_a_wish_tied_to_an_event_that_is_over_is_no_longer_ones_project():
     assert before == "I want to hang lanterns for as many neighbours as I can", before
     after = answer.selfknow.own_project(me, party.event.end + timedelta(hours=10), held)
     assert "lanterns" not in after, after
+    ctx = context(me, party.event.end + timedelta(hours=10), held, "", me.home)
+    for seed in range(4):
+        said = answer.selfknow.inspires(ctx, "What inspires you in life the most?", seed)
+        assert "lanterns" not in said, said

@@ -263,7 +263,12 @@ def why(ctx: AgentContext, question: str, seed: int) -> str:
     about = max(clauses, key=lambda c: len(wanted & content_words(c)), default="")
     if not about or not wanted & content_words(about):
         return ""
-    reasons = [c for c in clauses if c != about and has_any(c, REASON_KEYS)]
+    ended = _ended_clauses(ctx.memories, me, ctx.now)
+    reasons = [
+        c
+        for c in clauses
+        if c != about and has_any(c, REASON_KEYS) and c.rstrip(".").lower() not in ended
+    ]
     near = content_words(about) | wanted
     reasons.sort(key=lambda c: -len(near & content_words(c)))
     if not reasons:
@@ -323,8 +328,11 @@ def friend(ctx: AgentContext, question: str, seed: int) -> str:
 # -- what one thinks of others ----------------------------------------------------------------
 def inspires(ctx: AgentContext, question: str, seed: int) -> str:
     me = ctx.persona
+    ended = _ended_clauses(ctx.memories, me, ctx.now)
     clauses = [sentence(c) for c in me.seed_memories()[1:] if not is_private(c)]
-    reasons = [c for c in clauses if has_any(c, REASON_KEYS)]
+    reasons = [
+        c for c in clauses if has_any(c, REASON_KEYS) and c.rstrip(".").lower() not in ended
+    ]
     project = own_project(me, ctx.now, ctx.memories)
     parts = []
     if project:
