@@ -508,3 +508,16 @@ def test_a_wish_tied_to_an_event_that_is_over_is_no_longer_ones_project():
     for seed in range(4):
         said = answer.selfknow.inspires(ctx, "What inspires you in life the most?", seed)
         assert "lanterns" not in said, said
+
+
+def test_a_trouble_then_a_question_of_one_s_first_move_is_about_the_trouble():
+    line = "Your toast catches fire under the grill. What's the first thing you'd do about it?"
+    assert words().understand(line, NOW).label == "object.trouble"
+    asks_else = "The sink is leaking. Is Tom Moreno at home today?"  # names someone else
+    assert words().understand(asks_else, NOW).label != "object.trouble"
+
+
+def test_where_one_lives_names_the_home_as_the_town_does_not_only_my_house():
+    me = smallville().resident("Adam Smith")
+    got = ask(me.name, "Where do you live?")
+    assert me.home in got, got

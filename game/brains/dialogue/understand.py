@@ -406,8 +406,10 @@ class Understander:
             return act
         if act.label in TROUBLE_LABELS and act.label != "fridge":  # an empty fridge is none
             return act
-        if len(leftover(" ".join(questions_in(whole))).split()) > FOLLOW_WORDS:
-            return act  # 'The sink is leaking. Is Tom at home today?' asks something else
+        asks_more = len(leftover(" ".join(questions_in(whole))).split()) > FOLLOW_WORDS
+        if asks_more and not (act.aspect in _ONES_DOING and not (act.person or act.place)):
+            return act  # 'The sink is leaking. Is Tom at home today?' asks something else,
+            # while 'Your toast catches fire. What's the first thing you do?' asks one's move
         obj = act.obj or find_slots(whole, self.lexicon, now, speaker).obj
         return replace(act, label="object.trouble", aspect=Aspect.OBJECT, obj=obj,
                        kind=ActKind.QUESTION)  # fmt: skip
@@ -568,6 +570,8 @@ INTENT_STRONG = 0.55  # ... or, for a line that seems about something else, very
 WORD_NEAR = 0.5  # a word this near one of an intent's own words names the intent
 
 FOLLOW_WORDS = 2  # a line naming more than this is not a bare follow-up
+# what a question after a trouble told may seem about when it asks what one would do
+_ONES_DOING = frozenset({Aspect.DOING, Aspect.PLANS, Aspect.PAST, Aspect.ROUTINE, Aspect.GENERAL})
 TROUBLE_LABELS = frozenset({"object.trouble", "object.state", "fridge"})  # asked of trouble
 
 

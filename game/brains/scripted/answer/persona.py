@@ -34,6 +34,8 @@ def plan_home(ctx: AgentContext, act: Act, seed: int) -> str:
     others = [n for n in ctx.persona.household if n != me.name]
     if act.kind is ActKind.OPINION:
         return _home_life(me, others, home)
+    if home != me.home and act.wh in (Wh.WHERE, Wh.WHAT):  # 'my house' finds nothing for a visitor
+        home = f"{home}, {me.home}"  # 'my house, Adam Smith's house', as the town names it
     if not others:
         return f"I live on my own, at {home}."
     people = []
