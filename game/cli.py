@@ -15,6 +15,7 @@ import json
 import math
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 
 from game.core.config import DEFAULT_WORKERS
 from game.core.errors import FileProblem, SmallvilleError
@@ -69,6 +70,19 @@ def _start_run(args: argparse.Namespace, settings, build):
 
 
 def _run(args: argparse.Namespace) -> int:
+    at: list = []  # the game time reached, then "saving" once the save has begun
+    try:
+        return _run_steps(args, at)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: one line says what was kept
+        if args.save and "saving" in at:  # atomic: the new save whole, or the old one
+            exc.add_note(f"{args.save!r} is the new save or the one before, never half")
+        elif args.save:
+            reached = f" (stopped at {at[-1]:%Y-%m-%d %H:%M})" if at else ""
+            exc.add_note(f"{args.save!r} was not saved{reached}")
+        raise
+
+
+def _run_steps(args: argparse.Namespace, at: list) -> int:
     import time
     from datetime import timedelta
     from functools import partial
@@ -109,6 +123,7 @@ def _run(args: argparse.Namespace) -> int:
     timer = DayTimer(start)
 
     def watch(s) -> None:
+        at[:] = [s.now]
         _stop_if_fatal(s)
         timer(s)
         if not args.quiet:
@@ -121,6 +136,7 @@ def _run(args: argparse.Namespace) -> int:
         line.end()
         _stop_if_fatal(sim)
         if args.save:
+            at.append("saving")
             _save(sim, args.save, problems)
     finally:
         line.end()
@@ -438,7 +454,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from game.core.terminal import clean_terminal
 
     with clean_terminal():
-        return _main(argv)
+        try:
+            return _main(argv)
+        except KeyboardInterrupt:  # Ctrl-C while the commands load, before one runs
+            say("stopped")
+            return 130
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -449,7 +469,8 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return 2
     try:
-        return handler(args)
+        with _stopped_by_sigterm(handler not in (_play, _replay)):
+            return handler(args)
     except FileProblem as exc:
         say(f"error: {exc}")
         return 1
@@ -465,6 +486,42 @@ def _main(argv: Sequence[str] | None) -> int:
     except SmallvilleError as exc:
         say(f"error: {exc}")
         return 2
-    except KeyboardInterrupt:
-        print("stopped", file=sys.stderr)
+    except Terminated as exc:
+        say(f"stopped by SIGTERM{_noted(exc)}")
+        return 143  # 128 + 15, as a shell reports a process SIGTERM ended
+    except KeyboardInterrupt as exc:
+        say(f"stopped{_noted(exc)}")
         return 130
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a `kill`, a logout, a service manager) stops a command as Ctrl-C does:
+    its `finally` blocks run (the cognition threads stop, the brain's logs are flushed),
+    a save being written is never left half (saves are atomic), one line says so."""
+
+
+@contextmanager
+def _stopped_by_sigterm(wanted: bool):
+    """SIGTERM raises Terminated in the main thread while a command runs. Not for the
+    window: SDL turns SIGTERM into the window's close (autosaved, exit 0), and keeps a
+    handler of ours instead when one is set."""
+    import signal
+
+    def stop(signum, frame) -> None:
+        raise Terminated
+
+    try:
+        before = signal.signal(signal.SIGTERM, stop) if wanted else None
+    except ValueError:  # not the main thread (a test calling main): nothing to catch it
+        before = None
+    try:
+        yield
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGTERM, before)
+
+
+def _noted(exc: BaseException) -> str:
+    """What a command added to its interruption (`run --save`: that it saved nothing)."""
+    notes = getattr(exc, "__notes__", None) or ()
+    return "".join(f"; {note}" for note in notes)
