@@ -6,6 +6,7 @@ person editing the JSON by hand sees exactly what to fix.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -130,6 +131,21 @@ def _word(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){re.escape(term)}(?![\w])", re.IGNORECASE)
 
 
+# what a keyword's last word may end with and still be the keyword: a plural, a verb's
+# forms, a possessive ('Valentine's'); 'ies' and 'ied' stand for a final 'y' ('parties')
+_INFLECTED = r"(?:s|es|ed|d|ing|'s|\u2019s)?"
+
+
+@functools.lru_cache(maxsize=256)
+def _keyword(term: str) -> re.Pattern[str]:
+    body = re.escape(term)
+    if term.endswith("y") and len(term) > 2:
+        body = rf"(?:{body}|{re.escape(term[:-1])}(?:ies|ied))"
+    elif term.endswith("e"):
+        body = rf"(?:{body}|{re.escape(term[:-1])}(?=ing))"  # 'volunteering' is in any case
+    return re.compile(rf"(?<![\w]){body}{_INFLECTED}(?![\w])", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Rubric:
     """What an interview answer must contain to carry an intent's fact: every part.
@@ -199,8 +215,10 @@ class Intent:
         return self.questions[0] if self.questions else ""
 
     def mentioned_in(self, text: str) -> bool:
-        low = text.lower()
-        return any(k in low for k in self.keywords)
+        """A keyword as a whole word, in any of its inflected forms ('volunteers' and
+        'volunteering' for 'volunteer', 'parties' for 'party'), never inside another word:
+        the keyword 'app' is not in 'happy' or 'apple'."""
+        return any(_keyword(k).search(text) for k in self.keywords)
 
     def given_away(self, question: str) -> tuple[str, ...]:
         """The rubric terms a question names: an echo of it would pass for knowing."""

@@ -320,3 +320,16 @@ def test_a_holder_whose_seed_speaks_of_its_intent_is_not_told_it_twice(tmp_path,
     other["residents"][0]["seed"] = "John Lin is a pharmacist"
     told = load_scenario(write(tmp_path, other), town).resident("John Lin").seed_memories()
     assert told[-1] == "John Lin is hosting a party at Hobbs Cafe."
+
+
+def test_an_intent_keyword_is_a_whole_word_in_any_of_its_forms():
+    from game.world.scenario import Intent
+
+    app = Intent("app", "Ryan Park", "Ryan Park wants people to test his app", ("app",))
+    assert app.mentioned_in("Would you try my new app?") and app.mentioned_in("two apps")
+    for text in ("I'm so happy today", "an apple a day", "she applied", "it snapped"):
+        assert not app.mentioned_in(text), text
+    party = Intent("p", "Ann Lee", "Ann is having a party", ("party", "volunteer", "celebrate"))
+    for text in ("parties", "she partied", "volunteers", "volunteering", "celebrating"):
+        assert party.mentioned_in(text), text
+    assert not party.mentioned_in("a partyline") and not party.mentioned_in("counterparty")
