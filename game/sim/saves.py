@@ -17,6 +17,7 @@ What a save holds, its version and the upgrades from older ones: game/sim/save_f
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -198,7 +199,7 @@ def claim(folder: Path, wait: float = 1.0) -> Claim | None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _refuse_foreign(folder)
-        fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = _open_lock(folder)
     except OSError as exc:
         raise cannot_write(folder, exc) from None
     if _wait_for_lock(fd, wait):
@@ -286,6 +287,9 @@ def check_save_folder(folder: Path) -> None:
     that are not a save of ours), so `run --save` says so before the run, not after it."""
     if folder.is_dir():
         _refuse_foreign(folder)
+        lock = folder / LOCK
+        if lock.is_symlink() or (lock.exists() and not lock.is_file()):
+            raise SaveError(folder, f"{LOCK} is not the save's lock file (a link or no file)")
 
 
 def is_ours(name: str) -> bool:
@@ -302,7 +306,7 @@ def is_ours(name: str) -> bool:
 def _locked(folder: Path, wait: float | None = None):
     """The save's own lock: one writer at a time, across processes (LOCK_WAIT unless
     `wait` says otherwise)."""
-    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = _open_lock(folder)
     try:
         if not _wait_for_lock(fd, LOCK_WAIT if wait is None else wait):
             raise SaveError(
@@ -314,6 +318,22 @@ def _locked(folder: Path, wait: float | None = None):
             _unlock(fd)
     finally:
         os.close(fd)
+
+
+def _open_lock(folder: Path) -> int:
+    """The save's lock file, never through a link: a `.lock` planted as a link made the
+    lock's O_CREAT make an empty file wherever it pointed (as its owner, root perhaps)."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(folder / LOCK, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OSError(errno.ELOOP, f"{LOCK} is a link, not the save's lock file") from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a pipe or a device put there
+        os.close(fd)
+        raise OSError(errno.EINVAL, f"{LOCK} is not a regular file")
+    return fd
 
 
 def _wait_for_lock(fd: int, wait: float) -> bool:

@@ -154,3 +154,23 @@ def test_a_pipe_planted_at_the_journal_never_hangs_the_autosave(tmp_path, sim):
     assert isinstance(outcome[0], SaveError)
     writer.write(snapshot(sim))  # the next is a new base, which takes the pipe away
     assert read_save(AUTOSAVE, tmp_path)[0]["clock"] == sim.now.isoformat()
+
+
+@pytest.mark.parametrize("writer", ["save", "claim"])
+def test_a_lock_planted_as_a_link_is_refused_and_not_followed(tmp_path, sim, writer):
+    """`.lock` linked to a path outside: the lock's O_CREAT made an empty file there."""
+    from game.sim.saves import check_save_folder, claim
+
+    save_game(sim, "s", tmp_path)
+    folder = save_path("s", tmp_path)
+    target = tmp_path / "outside" / "planted"
+    target.parent.mkdir()
+    (folder / LOCK).unlink()
+    os.symlink(target, folder / LOCK)
+    before = (folder / "save.json").read_bytes()
+    with pytest.raises(SaveError, match="link"):
+        save_game(sim, "s", tmp_path) if writer == "save" else claim(folder, wait=0.0)
+    with pytest.raises(SaveError, match="lock file"):
+        check_save_folder(folder)  # `run --save` says so before the run
+    assert not target.exists()
+    assert (folder / "save.json").read_bytes() == before
