@@ -101,3 +101,22 @@ def test_an_unreadable_saves_folder_is_one_line_and_exit_1(tmp_path):
     done = _main(tmp_path, saves, "saves")
     assert done.returncode == 1, done.stderr
     assert "cannot read the saves folder" in _one_line(done.stderr)
+
+
+def test_saving_over_a_save_one_may_not_read_says_so(tmp_path):
+    """`run --load s --save s` by a user who may list the folder but not read its
+    save.json (another user's, 0600) was 'this folder holds files that are not a
+    Smallville save', exit 2: the save was blamed, not the permission."""
+    made = subprocess.run(
+        [sys.executable, "main.py", "run", "--scenario", "three", "--hours", "0.2",
+         "--save", "theirs", "--quiet"],
+        cwd=ROOT, env={**os.environ, "SMALLVILLE_DATA": str(tmp_path)},
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    document = tmp_path / "saves" / "theirs" / "save.json"
+    for args in (("--load", "theirs"), ("--scenario", "three")):
+        done = _main(tmp_path, document, "run", *args, "--hours", "0.2", "--save", "theirs")
+        assert done.returncode == 1, done.stderr
+        line = _one_line(done.stderr)
+        assert "cannot read: Permission denied" in line and "not a Smallville save" not in line

@@ -274,6 +274,8 @@ def _refuse_foreign(folder: Path) -> None:
     if DOCUMENT in entries:
         try:
             doc = _read_document(folder / DOCUMENT)
+        except UnreadableSave:  # no permission: said as such, not as someone else's files
+            raise
         except SaveError:
             doc = None
         if isinstance(doc, dict) and doc.get("format") == FORMAT:
