@@ -167,7 +167,9 @@ def cannot_write(folder: Path, exc: OSError) -> SaveError:
     ('the disk is full', not 'No space left on device')."""
     from game.core.files import cause
 
-    return SaveError(folder, f"cannot write the save: {cause(exc)}")
+    name = Path(exc.filename).name if isinstance(exc.filename, str) else ""
+    which = f"{name}: " if name and Path(exc.filename).parent == folder else ""
+    return SaveError(folder, f"cannot write the save: {which}{cause(exc)}")
 
 
 class Claim:
@@ -292,6 +294,8 @@ def check_save_folder(folder: Path) -> None:
         lock = folder / LOCK
         if lock.is_symlink() or (lock.exists() and not lock.is_file()):
             raise SaveError(folder, f"{LOCK} is not the save's lock file (a link or no file)")
+        if lock.exists() and not os.access(lock, os.R_OK | os.W_OK):  # another user's
+            raise FileProblem(lock, "Permission denied (another user's lock file)", "save to")
 
 
 def is_ours(name: str) -> bool:

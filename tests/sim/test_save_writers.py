@@ -174,3 +174,24 @@ def test_a_lock_planted_as_a_link_is_refused_and_not_followed(tmp_path, sim, wri
         check_save_folder(folder)  # `run --save` says so before the run
     assert not target.exists()
     assert (folder / "save.json").read_bytes() == before
+
+
+def test_a_lock_one_may_not_write_is_said_before_the_run(tmp_path, sim, monkeypatch):
+    """Another user's `.lock` (root's, 0644): `run --save` ran the whole run, then said
+    'cannot write the save: Permission denied' of a folder the user may write."""
+    from game.core.errors import FileProblem
+    from game.sim import saves
+    from game.sim.saves import cannot_write, check_save_folder
+
+    save_game(sim, "s", tmp_path)
+    folder = save_path("s", tmp_path)
+    (folder / LOCK).chmod(0o444)
+    if os.geteuid() == 0:  # root may write anything: the check is told what a user is told
+        real = os.access
+        monkeypatch.setattr(
+            saves.os, "access", lambda p, mode: False if str(p).endswith(LOCK) else real(p, mode)
+        )
+    with pytest.raises(FileProblem, match=r"\.lock: Permission denied"):
+        check_save_folder(folder)
+    said = cannot_write(folder, PermissionError(13, "Permission denied", str(folder / LOCK)))
+    assert str(said).endswith("cannot write the save: .lock: Permission denied")
