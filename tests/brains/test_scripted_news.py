@@ -93,6 +93,26 @@ def test_someone_who_cares_passes_on_an_intent_with_no_date() -> None:
     assert news_for(memories, stranger, "John Lin", now=NOW) == []
 
 
+def test_a_public_intent_heard_is_news_whatever_its_words() -> None:
+    """The scenario declares the intent public: heard, it rates as news (the election's
+    level), so whoever hears it passes it on and recalls it as news; a private one, or the
+    same words with no intent, rate by their words ('help': 5)."""
+    from game.brains.scripted.lexicon import importance
+    from game.brains.scripted.news import NEWS_MIN_IMPORTANCE
+
+    text = "Jane Moreno is looking for volunteers to help her repaint the old benches"
+    shared = seed_fact("Jane Moreno", text, intent="benches").fact
+    stranger = replace(resident("John Lin"), relationships=(), interests=())
+    rating = importance(stranger, text, facts.claim("Jane Moreno", text, shared))
+    assert rating >= NEWS_MIN_IMPORTANCE
+    memories = (heard(0, "Jane Moreno", text, importance=rating, shared=shared),)
+    assert [n.text for n in news_for(memories, stranger, "Tom Moreno", now=NOW)] == [text]
+    secret = replace(shared, private=True)
+    assert importance(stranger, text, facts.claim("Jane Moreno", text, secret)) < 6
+    plain = facts.claim("Jane Moreno", text, None)
+    assert importance(stranger, text, plain) < NEWS_MIN_IMPORTANCE
+
+
 # -- the visitor's words ---------------------------------------------------------------------
 def test_a_visitors_news_is_passed_on_as_the_visitors_words() -> None:
     latoya = "Latoya Williams"

@@ -41,6 +41,7 @@ IMPORTANCE_RULES: tuple[tuple[int, tuple[str, ...]], ...] = (
          "getting dressed", "making the bed", "bed\\b")),
 )  # fmt: skip
 IMPORTANCE_DEFAULT = 2
+PUBLIC_NEWS = 7  # a public intent of the scenario, told or heard: the table's news level
 EVERYDAY_MIN, EVERYDAY_MAX = 2, 4  # everyday doings scored in this range count a point less
 IMPORTANCE_SELF_DEFAULT = 3  # a seed fact about oneself ('Isabella is the owner of ...')
 IMPORTANCE_CHAT_DEFAULT = 4  # any conversation matters a little
@@ -162,8 +163,13 @@ OBJECT_STATE_DEFAULT = "in use"
 
 def importance(persona: Resident, text: str, fact: Fact) -> int:
     """Poignancy 1..10 of one memory for this persona: its words by the keyword table,
-    its shape (someone's everyday doing, a conversation) by its fields."""
+    its shape (someone's everyday doing, a conversation) by its fields, and a public
+    intent of the scenario (`fact.intent`, not private) stated or heard is news whatever
+    its words: 'Jane is looking for volunteers to repaint the benches' rated 5 by 'help'
+    and was neither passed on nor recalled as news, while the election rated 7 by 'mayor'."""
     score = max((s for s, keys in IMPORTANCE_RULES if has_any(text, keys)), default=0)
+    if fact.intent and not fact.private and fact.kind in (FactKind.CLAIM, FactKind.STATEMENT):
+        score = max(score, PUBLIC_NEWS)
     seen = trouble(fact.state) if fact.kind is FactKind.OBJECT_STATE else None
     score = max(score, seen.importance if seen is not None else 0)
     if score == 0:
