@@ -35,10 +35,28 @@ def grounded(mind: Mind, snap: AgentSnapshot, records: list[MemoryRecord]) -> li
     """Retrieved memories plus what a person always has at hand when asked about its days:
     the latest plans and the events it knows of (interviews and the visitor's chat)."""
     seen = {r.index for r in records}
-    extra = [
-        r for r in [*latest_plans(mind, snap), *event_facts(mind, snap)] if r.index not in seen
-    ]
+    at_hand = [*latest_plans(mind, snap), *event_facts(mind, snap), *cause_facts(mind, snap)]
+    extra = [r for r in at_hand if r.index not in seen]
     return [*records, *dict((r.index, r) for r in extra).values()]
+
+
+def cause_facts(mind: Mind, snap: AgentSnapshot) -> list[MemoryRecord]:
+    """Per public intent with no event (a campaign, a call for volunteers, a petition)
+    the memory names: the first statement or claim of it (a holder's own declaration) and
+    the latest, so one who was told of it remembers it when asked, as one does an event.
+    Retrieval alone missed it: John, told by Jane that she is looking for volunteers to
+    repaint the benches, answered 'Is anyone looking for volunteers?' with 'I don't know
+    anything about a volunteers'."""
+    if not mind.settings.ablation.memory:
+        return []
+    first: dict[str, int] = {}
+    latest: dict[str, int] = {}
+    for i, f in enumerate(snap.memory.facts):
+        told = f.kind in (FactKind.STATEMENT, FactKind.CLAIM)
+        if f.intent and f.event is None and told and not f.private and f.rsvp is None:
+            first.setdefault(f.intent, i)
+            latest[f.intent] = i
+    return snap.memory.records(dict.fromkeys([*first.values(), *latest.values()]))
 
 
 def event_facts(mind: Mind, snap: AgentSnapshot) -> list[MemoryRecord]:
