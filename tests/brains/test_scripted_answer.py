@@ -521,3 +521,35 @@ def test_where_one_lives_names_the_home_as_the_town_does_not_only_my_house():
     me = smallville().resident("Adam Smith")
     got = ask(me.name, "Where do you live?")
     assert me.home in got, got
+
+
+def test_asked_who_wants_a_hand_one_names_the_causes_it_knows_of():
+    """'Can I help?' offers help; 'Is anyone looking for help with something?' asks who in
+    town wants some: the public intents with no date one holds or heard (here the
+    candidacy), and an honest no from one who knows of none."""
+    sam = "Sam Moore is running for mayor of Smallville in the upcoming election"
+    told = (heard(0, "Sam Moore", sam, importance=7),)
+    for question in ("Is anyone looking for help with something?",
+                     "Does anybody around here need a hand?"):  # fmt: skip
+        got = ask("Klaus Mueller", question, told)
+        assert "Sam" in got and "mayor" in got, (question, got)
+        assert "mayor" not in ask("Klaus Mueller", question), question
+    own = ask("Sam Moore", "Is anyone looking for help with something?",
+              [memory(0, sam, fact=facts.seed(smallville().resident("Sam Moore"), sam,
+                                              smallville().intents))])  # fmt: skip
+    assert own.startswith("I am!") and "mayor" in own
+    assert "mayor" not in ask("Klaus Mueller", "Can I help you with anything?", told)
+
+
+def test_a_name_one_only_heard_news_come_by_way_of_is_no_acquaintance():
+    """Klaus heard Sam's news from Maria, passed on from Arthur: asked 'Do you know Arthur
+    Burton?', he has nothing of Arthur to tell, so he does not answer with the news."""
+    from dataclasses import replace
+
+    sam = "Sam Moore is running for mayor of Smallville in the upcoming election"
+    news = heard(0, "Maria Lopez", sam, importance=7)
+    passed = replace(news, fact=replace(news.fact, via=("Arthur Burton",)))
+    passed = replace(passed, text=facts.render(passed.fact))
+    assert "Arthur Burton" in passed.text  # '(passed on from Arthur Burton)'
+    got = ask("Klaus Mueller", "Do you know Arthur Burton?", [passed])
+    assert "mayor" not in got and not got.startswith("Yes"), got

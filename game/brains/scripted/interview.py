@@ -21,7 +21,16 @@ from .lexicon import trouble
 from .news import Stated, chat_partner, facts_in, is_private, names, people_in, shareable
 from .plans import attends, event_key, event_text, remembered_events
 from .traits import declines, dislikes, tension
-from .util import content_words, counts, first_name, has_any, join_and, pick, sentence
+from .util import (
+    content_words,
+    counts,
+    first_name,
+    has_any,
+    join_and,
+    mentions,
+    pick,
+    sentence,
+)
 from .wording import first_person, mine, my_occupation, relation_in_first_person
 
 TOPICS: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -104,7 +113,15 @@ def _resolve(ctx: AgentContext, name: str) -> str:
 
 
 def _memories_naming(ctx: AgentContext, name: str) -> list[MemoryRecord]:
-    return [m for m in ctx.memories if names(m, name)]
+    """Memories that tell something of the person: a claim that only came by way of them
+    ('... (passed on from Arthur Burton)') tells nothing of Arthur, and asked 'Do you know
+    Arthur?' one who knows no more says so, not 'Yes' and the claim."""
+    return [m for m in ctx.memories if names(m, name) and not _only_passed_on(m, name)]
+
+
+def _only_passed_on(memory: MemoryRecord, name: str) -> bool:
+    f = memory.fact
+    return name in f.via and name not in people_in(f) and not mentions(f.object, name)
 
 
 def _private(memory: MemoryRecord) -> bool:

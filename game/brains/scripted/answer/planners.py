@@ -14,6 +14,7 @@ from game.brains.questions import AgentContext
 from .. import interview as iv
 from .. import selfknow
 from ..util import pick
+from .causes import plan_help
 from .day import plan_doing, plan_past, plan_plans, plan_routine
 from .events import plan_event, plan_statement, plan_why
 from .objects import plan_object
@@ -91,7 +92,7 @@ PLANNERS: dict[str, Planner] = {
     "have": _legacy(iv._have),
     "time": _legacy(iv._small_talk),
     "secret": _legacy(iv._small_talk),
-    "help": _legacy(iv._small_talk),
+    "help": plan_help,
     "news": plan_news,
     "fridge": plan_object,
     "follow.why": plan_why,

@@ -16,6 +16,7 @@ from game.brains.dialogue.understand import content_stems, labels, sentence_embe
 from game.brains.questions import AgentContext
 
 from .. import interview as iv
+from ..news import people_in
 from ..util import first_name, join_and, pick
 from ..wording import mine
 from .persona import _kin_asked
@@ -247,8 +248,9 @@ def _another_way(ctx: AgentContext, act: Act, seed: int, said: str) -> str:
     """The same question again in one conversation: the answer stands, said shorter."""
     first = said.split(". ")[0].rstrip(".")
     me = ctx.persona
+    heard_of = (n for m in ctx.memories for n in people_in(m.fact))  # 'Like I said, Jane...'
     names = {w for n in [me.name, *me.household, *(k.name for k in me.acquainted),
-                         *(n for n, _ in me.relationships), *ctx.known_places]
+                         *(n for n, _ in me.relationships), *ctx.known_places, *heard_of]
              for w in n.split()}  # fmt: skip
     keep = first.startswith(("I ", "I'")) or first.split(" ", 1)[0] in names  # a name stays
     lead = pick(("Like I said,", "As I said,", "Again,"), seed, ctx.persona.name, act.text)
