@@ -81,6 +81,7 @@ from .slots import stem as stem
 from .spelling import Speller
 from .state import DialogueState
 from .vectors import exemplar_vectors
+from .voting import StemIndex, vote
 
 EXEMPLARS = Path(__file__).with_name("exemplars.json")
 FLOOR = 0.45  # below this similarity to any exemplar the label is 'general'
@@ -144,8 +145,8 @@ class Understander:
         self._owners: list[Label] = []
         self._follows = np.zeros(0, dtype=bool)
         self._asking = np.zeros(0, dtype=bool)
-        self._stems: list[set[str]] = []
-        self._stem_vocab: frozenset[str] | None = None  # every stem the exemplars use
+        self._stems = StemIndex([])  # the exemplars' content stems, for word overlap
+        self._by_name: dict[str, Label] = {}  # the first label of each name
         self._needs = np.zeros((0, len(SLOTS)), dtype=bool)
         self._memo: dict[tuple, Act] = {}
         self._vocab: set[str] = set()
@@ -168,7 +169,9 @@ class Understander:
                 self._owners = owners
                 self._follows = np.array([x.follow for x in owners], dtype=bool)
                 self._asking = np.array([x.kind in ASKING for x in owners], dtype=bool)
-                self._stems = [content_stems(t) for t in texts]
+                self._stems = StemIndex([content_stems(t) for t in texts])
+                for owner in owners:
+                    self._by_name.setdefault(owner.name, owner)
                 self._needs = np.array(needs, dtype=bool).reshape(len(texts), len(SLOTS))
                 self._vocab = {w for t in texts for w in t.split()}
                 self._speller = self._make_speller()
@@ -436,9 +439,7 @@ class Understander:
             return False
         if find_time(" ".join(stem(w) for w in words(lead)), now) is not None:
             return False  # 'Sundays, what do you do?'
-        if self._stem_vocab is None:
-            self._stem_vocab = frozenset().union(*self._stems)
-        return not (content_stems(lead) & self._stem_vocab)
+        return not (content_stems(lead) & self._stems.vocab)
 
     def _reader(self, speaker: str, matrix: np.ndarray) -> tuple[Embedder, np.ndarray]:
         """The embedder a line is read with, and the exemplars' vectors under it: the
@@ -493,44 +494,13 @@ class Understander:
     def _overlap(self, query: str) -> np.ndarray:
         """The share of words a line and each exemplar have in common (Jaccard of stems):
         a nudge towards the exemplar worded most like it, on top of the meaning."""
-        mine = content_stems(query)
-        if not mine:
-            return np.zeros(len(self._stems))
-        return np.array([len(mine & t) / len(mine | t) if t else 0.0 for t in self._stems])
+        return self._stems.overlap(content_stems(query))
 
     def _vote(
         self, sims: np.ndarray, floor: float = FLOOR, by_aspect: bool = True
     ) -> tuple[Label | None, float, str]:
-        """The nearest exemplars vote in two rounds: first for what the line is about (an
-        aspect: 'who do you live with' and 'do you have the place to yourself' both say
-        home), then, within it, for the label. A vote weighs exp((s - best) / SHARPNESS), so
-        the nearest exemplar counts most and a label with many near-misses cannot outvote
-        it. Also returned: the best label of the runner-up aspect ('' if none came near), a
-        second reading for an answer that finds nothing under the first. Without
-        `by_aspect` (a resident's own line) each label is its own group and a vote weighs its
-        similarity, as the residents' templates were tuned against."""
-        top = np.argsort(-sims)[:NEIGHBOURS]
-        best = float(sims[top[0]]) if len(top) else 0.0
-        if best < floor:
-            return None, best, ""
-        groups: dict[str, float] = {}
-        tally: dict[str, float] = {}
-        for i in top:
-            if sims[i] < best - 0.1:
-                continue
-            owner = self._owners[int(i)]
-            weight = float(np.exp((sims[i] - best) / SHARPNESS)) if by_aspect else float(sims[i])
-            group = _group(owner) if by_aspect else owner.name
-            groups[group] = groups.get(group, 0.0) + weight
-            tally[owner.name] = tally.get(owner.name, 0.0) + weight
-        ranked = sorted(groups, key=lambda g: -groups[g])
-        of = _group if by_aspect else (lambda label: label.name)
-        chosen = [max((n for n in tally if of(self._label(n)) == g), key=lambda n: tally[n])
-                  for g in ranked[:2]]  # fmt: skip
-        return self._label(chosen[0]), best, chosen[1] if len(chosen) > 1 else ""
-
-    def _label(self, name: str) -> Label:
-        return next(x for x in self._owners if x.name == name)
+        """The label the nearest exemplars vote for (game.brains.dialogue.voting.vote)."""
+        return vote(sims, self._owners, self._by_name, floor, by_aspect, NEIGHBOURS, SHARPNESS)
 
     def _intent_like(self, vec: np.ndarray, text: str, label: Label | None) -> str:
         """An intent the words do not name but the meaning does ('the mayoral race'): the
@@ -547,12 +517,6 @@ class Understander:
 
 
 IN_TOPIC = 0.06  # how much nearer a pointing line is to the questions of what it points at
-
-
-def _group(label: Label) -> str:
-    """What a label is about, for the first round of the vote: its aspect, or, for the
-    labels about nothing in particular (greetings, follow-ups), the label itself."""
-    return label.aspect.value if label.aspect is not Aspect.GENERAL else "=" + label.name
 
 
 MEMO_SIZE = 20_000  # understood lines kept (cleared whole when full)
