@@ -553,3 +553,75 @@ def test_a_name_one_only_heard_news_come_by_way_of_is_no_acquaintance():
     assert "Arthur Burton" in passed.text  # '(passed on from Arthur Burton)'
     got = ask("Klaus Mueller", "Do you know Arthur Burton?", [passed])
     assert "mayor" not in got and not got.startswith("Yes"), got
+
+
+def test_a_trouble_told_then_a_bare_what_do_you_do_asks_one_s_move_not_one_s_work():
+    """'A pipe bursts at two in the morning. What do you do?': 'morning' made the lead a
+    greeting, so the question was asked alone, and alone it asks one's job."""
+    line = "Your bathroom pipe springs a leak at two in the morning. What do you do?"
+    assert words().understand(line, NOW).label == "object.trouble"
+    assert words().understand("Good morning! What do you do?", NOW).aspect.value == "work"
+    asks_work = "The sink is leaking. What's your job, by the way?"
+    assert words().understand(asks_work, NOW).label != "object.trouble"
+
+
+def test_one_s_work_is_said_with_a_block_of_work_not_a_meal():
+    """Abigail works from home; her longest block is dinner with her housemates, which is
+    not what she does for a living."""
+    me = smallville().resident("Abigail Chen")
+    block = answer.selfknow._main_block(me)
+    assert block is not None and not answer.selfknow.HOME_LIFE.search(block.activity)
+    got = ask(me.name, "What do you do for work?")
+    assert "dinner" not in got and block.activity.split()[0] in got, got
+
+
+def test_asked_if_one_enjoys_one_s_work_one_says_how_one_finds_it():
+    from game.mind.dialogue import state_of
+    from game.core.records import Utterance
+
+    me = "Carmen Ortiz"
+    said = [Utterance("Visitor", "what's your job?"), Utterance(me, ask(me, "what's your job?"))]
+    state = state_of(words(), said, NOW)
+    ctx = context(smallville().resident(me), NOW, (), "", "")
+    got = answer.answer(ctx, words().understand("do you like it?", NOW, state), state, 0).text
+    assert got.startswith("I enjoy it"), got
+
+
+def test_who_else_is_going_names_those_one_heard_say_yes_and_not_those_who_said_no():
+    from game.mind.dialogue import state_of
+    from game.core.records import Utterance
+    from test_scripted_personas import talked
+
+    party = smallville().intents[0]
+    me = "Klaus Mueller"
+    yes = talked(1, me, (me, "Tom Moreno"), [
+        (me, "Have you heard about Isabella's Valentine's Day party?"),
+        ("Tom Moreno", "A Valentine's Day party! I'll be there, it sounds like fun."),
+    ], when=NOW - timedelta(hours=3))  # fmt: skip
+    no = talked(2, me, (me, "Jane Moreno"), [
+        (me, "Isabella's having a Valentine's Day party."),
+        ("Jane Moreno", "Thanks, but I'll give it a miss; I'd rather have a quiet evening."),
+    ], when=NOW - timedelta(hours=2))  # fmt: skip
+    told = heard(3, "Isabella Rodriguez", "Isabella Rodriguez is hosting a Valentine's Day "
+                 "party at Hobbs Cafe", importance=7, shared=facts.seed(
+                     smallville().resident("Isabella Rodriguez"),
+                     smallville().resident("Isabella Rodriguez").seed_memories()[0],
+                     smallville().intents))  # fmt: skip
+    ctx = context(smallville().resident(me), party.event.start - timedelta(hours=5),
+                  (yes, no, told), "", "")  # fmt: skip
+    line = answer.goers.goers_line(ctx, party.event, False)
+    assert "Tom" in line and "Jane" not in line, line
+    assert "Tom" not in answer.goers.goers_line(replace_memories(ctx, (no,)), party.event, False)
+    q = "Who else is going to the Valentine's Day party?"
+    assert words().understand(q, NOW).label == "event.goers"
+    history = [Utterance("Visitor", "Heard about the Valentine's Day party?"),
+               Utterance(me, "Yes, it's at Hobbs Cafe.")]  # fmt: skip
+    state = state_of(words(), history, NOW)
+    follow = words().understand("Do you know anyone else who's going?", NOW, state)
+    assert follow.label == "event.goers" and follow.intent == party.id, follow
+
+
+def replace_memories(ctx, memories):
+    from dataclasses import replace
+
+    return replace(ctx, memories=tuple(memories))

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 _PRONOUN_YOU = re.compile(r"^\s*(?:and|what about|how about)\s+(?:you|yourself)\b", re.I)
 
+# labels that, asked of the topic, keep their own facet: 'who else is going?' after the
+# party asks for its goers, not for whoever the follow-up's who would name (its host)
+_OWN_FACET = frozenset({"event.goers", "event.who_came"})
 # a line that refers back ('what time does it kick off?') asks its wh of the topic
 _FOLLOW_WH = {Wh.WHEN: "follow.when", Wh.WHERE: "follow.where", Wh.WHO: "follow.who",
               Wh.WHY: "follow.why"}  # fmt: skip
@@ -265,7 +268,7 @@ def _in_conversation(
         ):  # 'do you enjoy it?': an opinion of the topic, not a new topic
             act = replace(act, label="follow.opinion", kind=ActKind.OPINION)
         elif refers and topic is not None and label is not None and not label.follow \
-                and act.wh in _FOLLOW_WH:  # fmt: skip
+                and act.wh in _FOLLOW_WH and label.name not in _OWN_FACET:  # fmt: skip
             act = replace(act, label=_FOLLOW_WH[act.wh])  # 'what time does it kick off?'
         act = _follow(act, state)
         if _HE_SHE.search(text) and state is not None:

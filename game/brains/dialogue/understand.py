@@ -282,7 +282,10 @@ class Understander:
         asked = [i for i, p in enumerate(parts) if p.endswith("?")]
         if len(asked) != 1 or asked[0] == 0 or content_stems(parts[asked[0]]):
             return None
-        before = self._read(parts[asked[0] - 1], now, state, speaker)
+        lead = parts[asked[0] - 1]
+        if troubles.trouble(lead) is not None:  # 'A pipe bursts at two in the morning.' is
+            return None  # a trouble told, not a greeting, whatever 'morning' seems
+        before = self._read(lead, now, state, speaker)
         if before.label not in _SELF_LEADS:
             return None
         return self._read(parts[asked[0]], now, state, speaker)
@@ -409,10 +412,14 @@ class Understander:
             return act
         if act.label in TROUBLE_LABELS and act.label != "fridge":  # an empty fridge is none
             return act
-        asks_more = len(leftover(" ".join(questions_in(whole))).split()) > FOLLOW_WORDS
-        if asks_more and not (act.aspect in _ONES_DOING and not (act.person or act.place)):
+        asked = " ".join(questions_in(whole))
+        asks_more = len(leftover(asked).split()) > FOLLOW_WORDS
+        ones_move = act.aspect in _ONES_DOING or (act.aspect is Aspect.WORK
+                                                  and not content_stems(asked))
+        if asks_more and not (ones_move and not (act.person or act.place)):
             return act  # 'The sink is leaking. Is Tom at home today?' asks something else,
-            # while 'Your toast catches fire. What's the first thing you do?' asks one's move
+            # while 'Your toast catches fire. What's the first thing you do?' asks one's move,
+            # and so does a bare 'What do you do?' (read alone, it asks one's work)
         obj = act.obj or find_slots(whole, self.lexicon, now, speaker).obj
         return replace(act, label="object.trouble", aspect=Aspect.OBJECT, obj=obj,
                        kind=ActKind.QUESTION)  # fmt: skip

@@ -146,6 +146,7 @@ GOING = {
     Rsvp.DECLINED: (" I can't make it myself.", " I won't be there, sadly.",
                     " I told them I can't come."),
 }  # fmt: skip
+GOING_TOO = "I'm going too."  # told of an event one has already said yes to
 NO_ANSWER = ("", " Should be fun.", " You should come.", " Are you going?", " It sounds lovely.")
 
 

@@ -55,7 +55,8 @@ def decide(ctx: AgentContext, event: Event, teller: str, seed: int) -> Decision 
         return Decision(Rsvp.DECLINED, reason, f"Sorry, I can't. {_cap(reason)}.")
     if relation is not None and not declines(me, "close" + what, seed):
         reason = f"{first_name(host)} is {relation_in_first_person(relation, me)}"
-        line = pick(ACCEPT_FRIEND, *key).format(name=first_name(host), what=what)
+        lines = ACCEPT_FRIEND if event.host else ACCEPT_WITH  # no host: not the teller's
+        line = pick(lines, *key).format(name=first_name(host), what=what)
         return Decision(Rsvp.ACCEPTED, reason, line)
     if declines(me, f"{event.place}@{event.start.isoformat()}", seed) or not (
         social or chance(*key, "mood") < 0.6
@@ -75,6 +76,11 @@ ACCEPT_FRIEND = (
     "Count me in; I'll tell {name} myself.",
     "I'll be at {name}'s {what}, wouldn't miss it.",
     "{name}'s {what}: I'm there.",
+)
+ACCEPT_WITH = (  # an event nobody hosts, told by a friend: going along with them
+    "If you're going, {name}, count me in.",
+    "I'll come along with you, {name}.",
+    "Let's go to the {what} together, {name}!",
 )
 ACCEPT_LINES = (
     "A {what}! I'll be there, {reason}.",

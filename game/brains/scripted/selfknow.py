@@ -75,7 +75,23 @@ def occupation(ctx: AgentContext, question: str, seed: int) -> str:
 
 
 def _main_block(me: Resident):
-    return max(me.routine, key=lambda b: (b.end - b.start) % (24 * 60), default=None)
+    """One's main block of work: the longest at one's workplace, else the longest block;
+    meals and rest never (Abigail, who works from home, said 'Most days I'm having dinner
+    and chatting with my housemates, from 7 pm' of her job: her longest block)."""
+    blocks = work_blocks(me) or [b for b in me.routine if not HOME_LIFE.search(b.activity)]
+    return max(blocks or me.routine, key=lambda b: (b.end - b.start) % (24 * 60), default=None)
+
+
+def work_blocks(me: Resident) -> list:
+    """The routine's blocks at one's workplace, in order; at home, without meals and rest."""
+    work = me.workplace
+    blocks = [b for b in me.routine if work and b.place.split(":")[0] == work]
+    return [b for b in blocks if not HOME_LIFE.search(b.activity)] if work == me.home else blocks
+
+
+HOME_LIFE = re.compile(r"\b(?:breakfast|brunch|lunch|dinner|supper|meal|snack|cook|cooking|"
+                       r"sleep|sleeping|nap|bed|shower|bath|television|tv|relax|relaxing|"
+                       r"chores|laundry|tidying|cleaning|chatting)\b", re.I)  # fmt: skip
 
 
 def interests(ctx: AgentContext, question: str, seed: int) -> str:

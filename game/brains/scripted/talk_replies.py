@@ -188,7 +188,7 @@ def _own_answer(ctx: AgentContext, shared: Fact) -> str:
     answer = rsvp_of(ctx.memories, event)
     if answer is None:
         return ""
-    return "I'm going too." if answer is not Rsvp.DECLINED else "I can't make it, though."
+    return hearsay.GOING_TOO if answer is not Rsvp.DECLINED else "I can't make it, though."
 
 
 def _yes_word(answer: Rsvp) -> str:

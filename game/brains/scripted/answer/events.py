@@ -20,6 +20,7 @@ from ..plans import attends
 from ..traits import dislikes
 from ..util import first_name, join_and, pick
 from ..wording import first_person
+from .goers import goers_line, heard_going
 from .phrasing import _claim_line, _day, _when_words
 
 
@@ -57,7 +58,18 @@ def plan_event(ctx: AgentContext, act: Act, seed: int) -> str:
     if not found:
         return ""
     line = _plan_event(ctx, act, seed, found)
-    return lead + line[:1].lower() + line[1:] if lead and line else line
+    return lead + _run_on(line) if lead and line else line
+
+
+def _run_on(line: str) -> str:
+    """A sentence carried on after 'but': its opener lower case ('there was'), a name or
+    'I' as it was ('but Tom said...')."""
+    first = line.split(" ", 1)[0]
+    return line[:1].lower() + line[1:] if first in _OPENERS else line
+
+
+_OPENERS = frozenset({"There", "It", "It's", "The", "A", "An", "Yes", "Yes!", "No", "No,",
+                      "My", "This", "That", "Of", "Quite", "Nobody"})  # fmt: skip
 
 
 def _plan_event(ctx: AgentContext, act: Act, seed: int, found) -> str:
@@ -67,8 +79,11 @@ def _plan_event(ctx: AgentContext, act: Act, seed: int, found) -> str:
         return _going_line(ctx, event, seed, act.intent) if event else ""
     if act.label in ("event.opinion", "follow.opinion") or act.kind is ActKind.OPINION:
         return _event_opinion(ctx, best, event, seed)
+    if act.label == "event.goers" and event is not None:
+        return goers_line(ctx, event, _myself_going(ctx, event, seed, act.intent))
     if act.label == "event.who_came" and event is not None:
-        return iv._who_came(ctx, act.text, seed) or event_line(ctx, event, "", "", "", Wh.WHO)
+        return iv._who_came(ctx, act.text, seed) or _who_was_there(ctx, event, act.intent) \
+            or event_line(ctx, event, "", "", "", Wh.WHO)  # fmt: skip
     if best.fact.kind is FactKind.CLAIM and best.fact.source in (Source.VISITOR, Source.NOTICE):
         return _claim_line(ctx, best)
     stated = facts_in(best, ctx.persona)
@@ -184,6 +199,25 @@ def going(ctx: AgentContext, event: Event, seed: int) -> bool:
     if answer is not None:
         return answer is not Rsvp.DECLINED
     return attends(ctx.persona, event, seed)
+
+
+def _who_was_there(ctx: AgentContext, event: Event, intent: str) -> str:
+    """A guest asked who came: those one saw there, else those one heard would go."""
+    if event.end > ctx.now:
+        return ""
+    went = bool(_went(ctx, event, intent))
+    seen = iv._seen_at(ctx, event) if went else []
+    if seen:
+        return f"I saw {join_and(seen)} at the {event.what or 'event'}."
+    line = goers_line(ctx, event, went)
+    return line if heard_going(ctx, event) else ""
+
+
+def _myself_going(ctx: AgentContext, event: Event, seed: int, intent: str) -> bool:
+    """Whether one goes (went, once it is over), to say beside others; the host says not."""
+    if event.host == ctx.persona.name:
+        return False
+    return bool(_went(ctx, event, intent)) if event.end <= ctx.now else going(ctx, event, seed)
 
 
 def _going_line(ctx: AgentContext, event: Event, seed: int, intent: str = "") -> str:

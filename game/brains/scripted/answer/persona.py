@@ -214,7 +214,10 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
     bare = not act.place and not content_stems(_without_place(act)) - _WORK_WORDS
     if act.wh is Wh.YESNO and bare or act.kind is ActKind.OPINION:
         project = selfknow.own_project(me, ctx.now, ctx.memories)
-        return f"I do, mostly. {project.rstrip('.')}." if project else "I do, most days."
+        # asked how one finds it ('do you enjoy it?'), one says how, not only 'I do'
+        yes = "I enjoy it" if act.kind is ActKind.OPINION or act.label == "follow.opinion" \
+            else "I do"  # fmt: skip
+        return f"{yes}, mostly. {project.rstrip('.')}." if project else f"{yes}, most days."
     return f"{lead}{where}.{hours}"
 
 
@@ -223,17 +226,10 @@ _COLLEAGUE = re.compile(r"\b(?:colleague|co-?worker|works? with|workmate|boss|em
                         r"employee|assistant|partner at|business partner)", re.I)
 
 
-_HOME_LIFE = re.compile(r"\b(?:breakfast|brunch|lunch|dinner|supper|meal|snack|cook|cooking|"
-                        r"sleep|sleeping|nap|bed|shower|bath|television|tv|relax|relaxing|"
-                        r"chores|laundry|tidying|cleaning)\b", re.I)  # fmt: skip
-
-
 def _work_hours(ctx: AgentContext) -> str:
     """When one starts and stops work: the routine's blocks at one's workplace."""
     me = ctx.persona
-    blocks = [b for b in me.routine if me.workplace and b.place.split(":")[0] == me.workplace]
-    if me.workplace == me.home:  # at home, meals and rest are not work
-        blocks = [b for b in blocks if not _HOME_LIFE.search(b.activity)]
+    blocks = selfknow.work_blocks(me)  # at home, meals and rest are not work
     if not blocks:
         block = selfknow._main_block(me)
         blocks = [block] if block is not None else []
