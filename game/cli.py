@@ -21,6 +21,7 @@ from game.core.config import DEFAULT_WORKERS
 from game.core.errors import FileProblem, SmallvilleError
 
 Handler = Callable[[argparse.Namespace], int]
+MIN_SIZE, MAX_SIDE = (320, 240), 16384  # the window's smallest size, and its longest side
 
 
 def _town(args: argparse.Namespace) -> int:
@@ -196,7 +197,7 @@ def _check_save_target(name: str) -> None:
     from game.core.files import check_writable
     from game.sim.saves import DOCUMENT, check_save_folder, name_folder
 
-    folder = probe = name_folder(name)
+    folder = probe = name_folder(new_save_name(name))
     check_save_folder(folder)
     while not probe.exists() and probe.parent != probe:
         probe = probe.parent  # the nearest folder there is: where the save's folder goes
@@ -204,6 +205,24 @@ def _check_save_target(name: str) -> None:
         check_writable(probe / DOCUMENT)
     except FileProblem as exc:
         raise FileProblem(folder, f"{exc.cause} (at {probe}); nothing was run", "save to") from None
+
+
+def new_save_name(name: object) -> str:
+    """The name a new save is written under (`run --save`, `play --save`), checked before
+    anything runs. Beyond what any save name must be (saves.name_folder), it does not
+    begin with '-': `run --save=-x` saved, `saves` listed it, and `--load -x` could not
+    load it (the command line reads it as an option). `--save=--` reaches here as a list."""
+    from game.sim.saves import name_folder
+
+    if not isinstance(name, str):
+        raise SmallvilleError("'--' is no save name: choose another")
+    if name.startswith("-"):
+        raise SmallvilleError(
+            f"{name[:70]!r}: a save name does not begin with '-' (the command line would "
+            f"read it as an option, so --load {name[:70]} could not load it); choose another"
+        )
+    name_folder(name)
+    return name
 
 
 def _save(sim, name: str, problems: list[str]) -> None:
@@ -285,6 +304,8 @@ def _play(args: argparse.Namespace) -> int:
         refuse_unused_model_flags(settings, talks_to_model(settings))
     prefs = load_prefs()  # the settings screen's choices, where no flag says otherwise
     width, height = _window_size(args.size) if args.size else prefs.size
+    if args.save is not None:  # the name F5 writes to: said now, not at the first F5
+        new_save_name(args.save)
     for flag, value, low, high in (
         ("--speed", args.speed, 1, 10_000),
         ("--autosave", args.autosave, 0, 24 * 60),
@@ -317,8 +338,12 @@ def _window_size(text: str) -> tuple[int, int]:
         width, height = (int(n) for n in text.lower().split("x", 1))
     except ValueError:
         width = height = 0
-    if not (320 <= width <= 16384 and 240 <= height <= 16384):
-        raise SmallvilleError(f"--size must look like 1280x720, not {text[:40]!r}")
+    if not (MIN_SIZE[0] <= width <= MAX_SIDE and MIN_SIZE[1] <= height <= MAX_SIDE):
+        low = f"{MIN_SIZE[0]}x{MIN_SIZE[1]}"  # '200x200' was told to look like 1280x720
+        raise SmallvilleError(
+            f"--size must be WIDTHxHEIGHT, from {low} to {MAX_SIDE}x{MAX_SIDE} "
+            f"(such as 1280x720), not {text[:40]!r}"
+        )
     return width, height
 
 
