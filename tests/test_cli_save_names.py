@@ -24,9 +24,7 @@ def error_line(capsys) -> str:
 
 
 @pytest.mark.parametrize("name", ["-x", "-", "--force"])
-def test_a_new_save_name_beginning_with_a_dash_is_refused_before_the_run(
-    name, tmp_path, capsys
-):
+def test_a_new_save_name_beginning_with_a_dash_is_refused_before_the_run(name, tmp_path, capsys):
     report = tmp_path / "r.json"
     assert main([*RUN, str(report), f"--save={name}"]) == 2
     line = error_line(capsys)
