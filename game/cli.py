@@ -199,12 +199,36 @@ def _check_save_target(name: str) -> None:
 
     folder = probe = name_folder(new_save_name(name))
     check_save_folder(folder)
+    _refuse_held(folder)
     while not probe.exists() and probe.parent != probe:
         probe = probe.parent  # the nearest folder there is: where the save's folder goes
     try:
         check_writable(probe / DOCUMENT)
     except FileProblem as exc:
         raise FileProblem(folder, f"{exc.cause} (at {probe}); nothing was run", "save to") from None
+
+
+def _refuse_held(folder) -> None:
+    """A save another game holds for its whole session (a window autosaving under it)
+    is said before the run: `run --save autosave` beside an open window ran, then waited
+    10 s and said it could not save. A writer of a moment (another `run --save` at its
+    end) is waited for as long as the save itself would wait for it (LOCK_WAIT)."""
+    from game.sim import saves
+    from game.sim.saves import LOCK, SaveError, claim
+
+    if not (folder / LOCK).is_file():
+        return  # no save there yet, or not one a game can hold (check_save_folder says)
+    try:
+        held = claim(folder, wait=saves.LOCK_WAIT)
+    except SaveError:
+        return  # the save itself will say what is wrong with the folder
+    if held is None:
+        raise SaveError(
+            folder,
+            "another game holds this save (a game window autosaving under it); "
+            "nothing was run: choose another name, or close that game",
+        )
+    held.release()
 
 
 def new_save_name(name: object) -> str:

@@ -63,3 +63,41 @@ def test_size_out_of_range_names_the_range(size, capsys):
     assert main(["replay", "--load", "nosuch", "--size", size]) == 2
     line = error_line(capsys)
     assert "from 320x240 to 16384x16384" in line and repr(size) in line
+
+
+HOLDER = """
+import sys, time
+from game.sim.saves import claim, name_folder
+held = claim(name_folder(sys.argv[1]))
+print("held" if held else "not held", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_save_another_game_holds_is_refused_before_the_run(tmp_path, monkeypatch, capsys):
+    """A game window holds its autosave folder for the whole game (another process here);
+    `run --save` of that name said so only after the run and a 10 s wait."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import game.sim.saves as saves
+
+    root = Path(__file__).resolve().parents[1]
+    assert main([*RUN, str(tmp_path / "r0.json"), "--save", "held"]) == 0  # a save there
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, "held"], cwd=root, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        monkeypatch.setattr(saves, "LOCK_WAIT", 0.3)
+        capsys.readouterr()
+        report = tmp_path / "r.json"
+        assert main([*RUN, str(report), "--save", "held"]) == 2
+        line = error_line(capsys)
+        assert "another game holds this save" in line and "nothing was run" in line
+        assert not report.exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert main([*RUN, str(tmp_path / "r2.json"), "--save", "held"]) == 0  # let go: saves
