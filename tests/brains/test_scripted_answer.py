@@ -625,3 +625,58 @@ def replace_memories(ctx, memories):
     from dataclasses import replace
 
     return replace(ctx, memories=tuple(memories))
+
+
+def test_a_public_place_is_said_with_what_it_is_for_and_knowing_it_is_a_yes():
+    """One who seldom goes to the market still knows what a market sells (the map's role
+    and the world's offers), and 'Do you know it?' of a place one knows is a yes, not the
+    'No' of 'do you go there often?'."""
+    scenario = smallville()
+    town = load_town(scenario.map_path)
+    market = next(a for a in town.sectors() if a.role is not None and a.role.value == "market")
+    me = next(r for r in scenario.residents if market.name in r.known_places
+              and not any(b.place.split(":")[0] == market.name for b in r.routine))  # fmt: skip
+    ctx = replace_sectors(context(me, NOW, (), "", me.home), tuple(town.sectors()))
+    got = answer.answer(ctx, words().understand(f"What can you get at {market.name}?", NOW),
+                        None, 0).text  # fmt: skip
+    assert "groceries" in got, got
+    known = answer.answer(ctx, words().understand(f"Do you know {market.name}?", NOW), None, 0)
+    assert known.text.startswith("Yes"), known.text
+    often = answer.answer(ctx, words().understand(f"Do you go to {market.name} often?", NOW),
+                          None, 0)  # fmt: skip
+    assert often.text.startswith("No"), often.text
+
+
+def test_a_runner_up_reading_of_who_is_about_that_finds_nobody_is_no_answer():
+    """'Who's your source for all the goings-on?' had 'nobody but me here' for an answer:
+    the runner-up reading (who is nearby) found nobody, which answers nothing asked."""
+    from dataclasses import replace
+
+    act = words().understand("Who's your source for all the goings-on around here?", NOW)
+    asked = replace(act, second="nearby")
+    got = answer.answer(context(smallville().resident("Adam Smith"), NOW), asked, None, 0).text
+    assert not got.startswith("Nobody but me"), got
+
+
+def replace_sectors(ctx, sectors):
+    from dataclasses import replace
+
+    return replace(ctx, sectors=sectors)
+
+
+def test_a_bare_question_after_a_long_greeting_asks_what_the_greeting_said_is_wanted():
+    """'Hiya, ... I never actually got your name. What is it?': the lead is more than a
+    hello, and 'What is it?' alone points at nothing (it read as 'what are you doing')."""
+    line = ("Hiya, we keep nodding at each other in passing but I never actually got your "
+            "name. What is it?")  # fmt: skip
+    assert words().understand(line, NOW).aspect.value == "identity"
+    assert words().understand("Hello there! How are you?", NOW).aspect.value == "feelings"
+    hello = "Hello there, lovely to see you again. How are you?"
+    assert words().understand(hello, NOW).aspect.value == "feelings"
+
+
+def test_one_not_working_is_off_work_while_a_thing_not_working_is_a_trouble():
+    off = words().understand("when ur not working wat do u do for fun", NOW)
+    assert off.label != "object.trouble" and off.aspect.value == "interests", off
+    broken = words().understand("The fridge is not working. What do you do?", NOW)
+    assert broken.label == "object.trouble", broken

@@ -286,9 +286,24 @@ class Understander:
         if troubles.trouble(lead) is not None:  # 'A pipe bursts at two in the morning.' is
             return None  # a trouble told, not a greeting, whatever 'morning' seems
         before = self._read(lead, now, state, speaker)
-        if before.label not in _SELF_LEADS:
-            return None
-        return self._read(parts[asked[0]], now, state, speaker)
+        says_more = before.label == "greeting" and len(words(lead)) > GREETING_WORDS
+        margin = LEAD_MARGIN
+        if before.label in _SELF_LEADS:
+            alone = self._read(parts[asked[0]], now, state, speaker)
+            if not says_more:
+                return alone
+            margin = 0.0  # the bare question alone points at nothing: any surer reading
+        else:
+            alone = self._read(text, now, state, speaker)
+        # 'Hiya, I never actually got your name. What is it?': the bare question asks what
+        # the sentence before it says is wanted, so that sentence, read as the question, is
+        # the reading when the exemplars know it much better than the line's other reading
+        as_asked = self._read(lead.rstrip(".!;, ") + "?", now, state, speaker)
+        if not as_asked.asks or as_asked.confidence <= alone.confidence + margin:
+            return alone
+        wanted = _wh_by_form(parts[asked[0]])
+        as_asked = replace(as_asked, text=text)
+        return replace(as_asked, wh=wanted) if wanted in _EXPLICIT_WH else as_asked
 
     def _read(
         self, text: str, now: datetime, state: DialogueState | None, speaker: str
@@ -343,6 +358,9 @@ class Understander:
             sims, slots = self._in_topic(sims, query, reader, matrix, state, slots)
             pointed = _names_any(slots)  # it points at the talk's subject: a follow-up
         label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
+        if label is not None and label.name in TROUBLE_LABELS and _off_work(text, slots):
+            sims = np.where([o.name in TROUBLE_LABELS for o in self._owners], -1.0, sims)
+            label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
         near, word = ("", "") if slots.intent else self._near_word(text)
         if near:
             slots = replace(slots, intent=near, named=word)
@@ -408,6 +426,7 @@ class Understander:
         your plan?'): the question alone reads as about one's plans, but what it asks is
         what one would do about the trouble (the troubles table names it)."""
         told = " ".join(p for p in _SENTENCE.findall(whole) if not p.strip().endswith("?"))
+        told = _PERSON_NOT_WORKING.sub(" ", told)  # 'when you're not working' is off work
         if not act.asks or troubles.trouble(told) is None:
             return act
         if act.label in TROUBLE_LABELS and act.label != "fridge":  # an empty fridge is none
@@ -546,6 +565,19 @@ _ONES_DOING = frozenset({Aspect.DOING, Aspect.PLANS, Aspect.PAST, Aspect.ROUTINE
 TROUBLE_LABELS = frozenset({"object.trouble", "object.state", "fridge"})  # asked of trouble
 
 
+def _off_work(text: str, slots: Slots) -> bool:
+    """'When you're not working, what do you do for fun?': a person not working is off
+    work, no trouble; the line names no thing, and without that clause names no trouble."""
+    if slots.obj or not _PERSON_NOT_WORKING.search(text):
+        return False
+    return troubles.trouble(_PERSON_NOT_WORKING.sub(" ", text)) is None
+
+
+_PERSON_NOT_WORKING = re.compile(
+    r"\b(?:you're|you are|your|ur|u r|i'm|i am|we're|we are|they're|they are|he's|she's)"
+    r"\s+not\s+(?:working|at work)\b", re.I)  # fmt: skip
+
+
 def exemplar_texts(path: Path = EXEMPLARS) -> list[str]:
     """Every exemplar line as it is compared: masked, lower case, in the data's order."""
     return [_masked_example(ex) for label in labels(path) for ex in label.examples]
@@ -563,6 +595,8 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|im|ive)\
 UNMARKED_MARGIN = 0.05  # how much nearer a question an unmarked line must be to be one
 ELLIPTICAL_WORDS = 2  # a question this short leans on the one before it in the line
 TWO_QUESTIONS_MARGIN = 0.1  # how much surer the earlier of two questions must be read
+GREETING_WORDS = 5  # a lead read as a greeting but longer than this says more than hello
+LEAD_MARGIN = 0.1  # ... and a sentence before a bare question, read as the question itself
 _SELF_LEADS = frozenset({"statement.self", "greeting"})  # a lead no bare question leans on
 
 

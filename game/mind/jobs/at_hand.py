@@ -31,13 +31,31 @@ def fresh_claims(snap: AgentSnapshot) -> list[MemoryRecord]:
     return snap.memory.records(found[-FRESH_CLAIMS:])
 
 
-def grounded(mind: Mind, snap: AgentSnapshot, records: list[MemoryRecord]) -> list[MemoryRecord]:
+def grounded(
+    mind: Mind, snap: AgentSnapshot, records: list[MemoryRecord], person: str = ""
+) -> list[MemoryRecord]:
     """Retrieved memories plus what a person always has at hand when asked about its days:
-    the latest plans and the events it knows of (interviews and the visitor's chat)."""
+    the latest plans and the events it knows of (interviews and the visitor's chat), and,
+    asked of someone, the latest moments one had to do with them."""
     seen = {r.index for r in records}
-    at_hand = [*latest_plans(mind, snap), *event_facts(mind, snap), *cause_facts(mind, snap)]
+    at_hand = [*latest_plans(mind, snap), *event_facts(mind, snap), *cause_facts(mind, snap),
+               *person_facts(mind, snap, person)]  # fmt: skip
     extra = [r for r in at_hand if r.index not in seen]
     return [*records, *dict((r.index, r) for r in extra).values()]
+
+
+def person_facts(mind: Mind, snap: AgentSnapshot, person: str) -> list[MemoryRecord]:
+    """The latest memories of someone: seen, talked with, told something by. Retrieval
+    alone missed them: Adam, who had seen Abigail about, answered 'Abigail Chen ring a
+    bell?' with 'I don't know who that is' (the question's words are her name only)."""
+    if not person or not mind.settings.ablation.memory:
+        return []
+    found = [i for i, f in enumerate(snap.memory.facts) if not f.private
+             and (f.subject == person or person in f.participants or f.heard_from == person)]
+    return snap.memory.records(found[-PERSON_FACTS:])
+
+
+PERSON_FACTS = 3  # the latest memories of someone asked of, at hand
 
 
 def cause_facts(mind: Mind, snap: AgentSnapshot) -> list[MemoryRecord]:

@@ -37,5 +37,5 @@ def interview_act(
     act = hear(mind.words, question, snap.now, state, "") if mind.words else None
     query = retrieval_query(mind.words, act) if act else question
     records, idx = recall(mind, snap, [query], k=15)
-    ctx = context(snap, town, grounded(mind, snap, records))
+    ctx = context(snap, town, grounded(mind, snap, records, act.person if act else ""))
     return mind.brain.ask(Answer(ctx, question, act, state)), act

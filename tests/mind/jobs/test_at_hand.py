@@ -38,3 +38,16 @@ def test_a_cause_one_was_told_of_is_at_hand_when_asked(told_long_ago):
     answer = ask(told_long_ago, JOHN, "Is anyone collecting signatures for something?")
     assert "Carmen" in answer and "garden" in answer, answer
 
+
+
+def test_someone_one_saw_once_is_at_hand_when_asked_of_by_name(told_long_ago):
+    """John saw Arthur watering plants on the first morning, then fifty busier moments
+    crowded it out; asked about him by name only, he still knows him by sight."""
+    sim = told_long_ago
+    john, zero = sim.agents[JOHN], np.zeros(sim.mind.embedder.dim, dtype=np.float32)
+    assert "don't know who" in ask(sim, JOHN, "Has Arthur Burton ever crossed your path?")
+    seen = facts.doing("Arthur Burton", "watering the plants", Source.SEEN)
+    john.memory.add(MemoryKind.OBSERVATION, facts.render(seen), datetime(2023, 2, 13, 8, 5),
+                    2, zero, seen)  # fmt: skip
+    answer = ask(sim, JOHN, "Has Arthur Burton ever crossed your path?")
+    assert "watering" in answer, answer

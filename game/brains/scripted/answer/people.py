@@ -88,14 +88,19 @@ def _talked(ctx: AgentContext, act: Act) -> str:
     return f"{when[:1].upper()}{when[1:]} I talked with {join_and(people[:4])}."
 
 
-def plan_nearby(ctx: AgentContext, act: Act, seed: int) -> str:
-    """Who is around: the people one has seen lately where one is now."""
-    me, here = ctx.persona, ctx.location.split(":")[0]
+def seen_nearby(ctx: AgentContext) -> list[str]:
+    """The people one has seen in the last half hour, latest first (four at most)."""
     recent = ctx.now - timedelta(minutes=30)
     seen = [m.fact.subject for m in sorted(ctx.memories, key=lambda m: m.created, reverse=True)
             if m.fact.kind is FactKind.DOING and m.fact.source is Source.SEEN
-            and m.created >= recent and m.fact.subject != me.name]  # fmt: skip
-    seen = list(dict.fromkeys(seen))[:4]
+            and m.created >= recent and m.fact.subject != ctx.persona.name]  # fmt: skip
+    return list(dict.fromkeys(seen))[:4]
+
+
+def plan_nearby(ctx: AgentContext, act: Act, seed: int) -> str:
+    """Who is around: the people one has seen lately where one is now."""
+    me, here = ctx.persona, ctx.location.split(":")[0]
+    seen = seen_nearby(ctx)
     where = f" here at {here}" if here and here != me.home else ""
     if not seen:
         return f"Nobody but me{where}, as far as I've noticed."

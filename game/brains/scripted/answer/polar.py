@@ -104,6 +104,9 @@ def _place_serves(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     if not act.place:
         return None
     asked = content_stems(_without_place(act))
+    if not asked:  # 'Do you know Johnson Park?', 'Ever been to it?': knowing it is yes
+        me = ctx.persona
+        return act.place in (*me.known_places, *ctx.known_places, me.home, me.workplace)
     if asked <= _VISIT_WORDS:
         return _regular_at(ctx, act.place)
     me = ctx.persona

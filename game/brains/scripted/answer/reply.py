@@ -19,6 +19,7 @@ from .. import interview as iv
 from ..news import people_in
 from ..util import first_name, join_and, pick
 from ..wording import mine
+from .people import seen_nearby
 from .persona import _kin_asked
 from .phrasing import _VISIT_WORDS, _without_place
 from .planners import ASPECTS, PLANNERS, PLANNERS_OF_TROUBLE
@@ -66,7 +67,8 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     if act.wh is Wh.YESNO and text and not text.startswith(DONT_KNOW):
         text = with_polarity(text, polarity(ctx, act, seed))
     if state is not None and text and state.has_said(text):
-        part = _part_asked(act.wh, text, ctx) if act.follow_up else ""
+        asks_names = act.wh is not Wh.WHO or _WHO_WORD.search(act.text) is not None
+        part = _part_asked(act.wh, text, ctx) if act.follow_up and asks_names else ""
         text = part or _another_way(ctx, act, seed, text)
     if text:
         return Reply(text, fallback=text.startswith(DONT_KNOW))
@@ -133,6 +135,8 @@ def _second_reading(ctx: AgentContext, act: Act, seed: int) -> str:
     label = LABELS.get(act.second)
     if label is None or label.follow:
         return ""
+    if label.name == "nearby" and not seen_nearby(ctx):
+        return ""  # 'nobody but me here' is no answer to a line that seemed about else
     other = replace(act, label=label.name, aspect=label.aspect, second="")
     planner = PLANNERS.get(other.label) or ASPECTS.get(other.aspect)
     return planner(ctx, other, seed) if planner else ""
@@ -165,7 +169,7 @@ def _as_place_question(act: Act) -> Act:
     if act.label in _OF_THE_PLACE:  # 'Is Hobbs Cafe open now?' asks its hours already
         return act
     asked = content_stems(_without_place(act))
-    label = "place.regular" if asked <= _VISIT_WORDS else "place.about"
+    label = "place.regular" if asked and asked <= _VISIT_WORDS else "place.about"
     return replace(act, label=label, aspect=Aspect.PLACE)
 
 
@@ -239,6 +243,8 @@ def _part_asked(wh: Wh, said: str, ctx: AgentContext) -> str:
     return f"{found[:1].upper()}{found[1:]}." if found else ""
 
 
+# a follow-up that asks for names says who ('what's she like?' asks for none)
+_WHO_WORD = re.compile(r"\b(?:who|whom|whose|who's|which of)\b", re.I)
 _HOME_SAID = re.compile(r"\bat (?:home|my (?:house|apartment|flat|place))\b")
 _SPAN_SAID = re.compile(r"\b(?:(?:from|between|around|at|by) )?\d{1,2}(?::\d{2})? ?(?:am|pm)"
                         r"(?:(?: to | and |-)\d{1,2}(?::\d{2})? ?(?:am|pm))?")  # fmt: skip

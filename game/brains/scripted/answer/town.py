@@ -60,9 +60,25 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
             parts.append(f"I know {place}, but I only go there now and then.")
     else:
         parts.append(f"I know where {place} is, but I don't go there much.")
+    if place != me.home and act.wh is not Wh.WHEN:
+        parts.extend(_what_it_is(ctx, place))
     if act.label != "place.regular":
         parts.extend(_on_there(ctx, place))
     return " ".join(parts)
+
+
+def _what_it_is(ctx: AgentContext, place: str) -> list[str]:
+    """What a public place is for, as the map's role says ('It's a cafe, for coffee, tea,
+    cake and pastries.'): asked what one gets at the market, one who seldom goes there
+    still knows what a market sells."""
+    area = next((a for a in ctx.sectors if a.name == place), None)
+    if area is None or area.role not in OFFERS:
+        return []
+    offers = [o.strip() for o in OFFERS[area.role].split(",")][:OFFERS_SAID]
+    return [f"It's {with_article(area.role.value)}, for {join_and(offers)}."]
+
+
+OFFERS_SAID = 4  # of a place's offers, the first few are said
 
 
 def _on_there(ctx: AgentContext, place: str) -> list[str]:
