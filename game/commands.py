@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from game.core.errors import SmallvilleError
@@ -130,8 +131,31 @@ def _interviewees(sim, args: argparse.Namespace) -> list[str]:
     if args.agent == ALL:
         return sorted(sim.agents)
     if args.agent not in sim.agents:
-        raise SmallvilleError(f"no resident named {args.agent!r} in this save")
+        raise SmallvilleError(f"no resident named {no_resident(args.agent, sim.agents)}")
     return [args.agent]
+
+
+def no_resident(name: str, names: Iterable[str]) -> str:
+    """The name shown (at most 60 characters) and the resident meant, when one is close:
+    a name that differs only in spaces or case was refused as 'Klaus Mueller' (the line's
+    spaces are collapsed), and 'Klaus' gave no hint of who is there."""
+    import difflib
+
+    names = sorted(names)
+    shown = repr(name if len(name) <= 60 else name[:57] + "...")
+
+    def key(text: str) -> str:
+        return " ".join(text.split()).casefold()
+
+    same = [n for n in names if key(n) == key(name)]
+    if same:
+        return f"{shown} in this save: it differs from {same[0]!r} only in spaces or case"
+    first = [n for n in names if key(n).split()[:1] == key(name).split()]
+    close = first or difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    if len(close) == 1:
+        return f"{shown} in this save; did you mean {close[0]!r}?"
+    some = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+    return f"{shown} in this save (its residents: {some})"
 
 
 def _questions(words: list[str]) -> list[str]:
