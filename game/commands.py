@@ -224,6 +224,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     charts = [_chart_path(args, report, name) for name in args.load]
     for path in (report, *charts):
         check_writable(path)  # a missing or read-only folder fails before the measures
+    _readable(args.load[1:])
     judge = _judge_brain(args)
     results, measured, problems = [], [], []
     try:
@@ -256,6 +257,16 @@ def _evaluate(args: argparse.Namespace) -> int:
     write_atomic(report, json.dumps(doc, indent=2) + "\n")
     print(f"evaluation written to {report}", file=sys.stderr)
     return 1 if problems else 0  # a chart not written (said when it failed)
+
+
+def _readable(names: list[str]) -> None:
+    """The saves after the first, read before any is measured: a damaged or missing one
+    last in `--load a --load b` was found after a's measures (a judge's spend) and chart,
+    and the report of a was never written."""
+    from game.sim.saves import read_save
+
+    for name in names:
+        read_save(name)
 
 
 RANK_NEEDS_A_MODEL = (
