@@ -576,8 +576,8 @@ def test_one_s_work_is_said_with_a_block_of_work_not_a_meal():
 
 
 def test_asked_if_one_enjoys_one_s_work_one_says_how_one_finds_it():
-    from game.mind.dialogue import state_of
     from game.core.records import Utterance
+    from game.mind.dialogue import state_of
 
     me = "Carmen Ortiz"
     said = [Utterance("Visitor", "what's your job?"), Utterance(me, ask(me, "what's your job?"))]
@@ -588,9 +588,10 @@ def test_asked_if_one_enjoys_one_s_work_one_says_how_one_finds_it():
 
 
 def test_who_else_is_going_names_those_one_heard_say_yes_and_not_those_who_said_no():
-    from game.mind.dialogue import state_of
-    from game.core.records import Utterance
     from test_scripted_personas import talked
+
+    from game.core.records import Utterance
+    from game.mind.dialogue import state_of
 
     party = smallville().intents[0]
     me = "Klaus Mueller"

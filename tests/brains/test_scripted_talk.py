@@ -289,3 +289,26 @@ def test_a_last_line_keeps_its_news_and_quoted_words_but_asks_nothing() -> None:
     assert talk_rules.without_questions("Isabella is hosting a party; are you going?") == (
         "Isabella is hosting a party."
     )
+
+
+def test_asked_what_one_makes_of_news_one_knew_one_gives_a_view() -> None:
+    """'Sam is running for mayor; what do you make of that?' to one who had heard: 'Yes,
+    Tom filled me in on Sam's campaign' answered whether one knew, not what was asked."""
+    from test_scripted_personas import context
+
+    from game.brains.scripted import talk_replies
+
+    sam = "Sam Moore is running for mayor of Smallville in the upcoming local election"
+    from game.mind import facts
+
+    news = heard(20, "Tom Moreno", sam)
+    klaus = smallville().resident("Klaus Mueller")
+    fields = facts.seed(smallville().resident("Sam Moore"), sam, smallville().intents)
+    asked = Utterance("Maria Lopez", f"{sam}; had you heard? What do you make of that?",
+                      shares=sam, shared=fields)  # fmt: skip
+    told = Utterance("Maria Lopez", f"{sam}; had you heard?", shares=sam, shared=fields)
+    ctx = context(klaus, NOW, (news,))
+    for seed in range(4):
+        view = talk_replies._react_to_news(ctx, "Maria Lopez", asked, seed, (seed,))
+        known = talk_replies._react_to_news(ctx, "Maria Lopez", told, seed, (seed,))
+        assert len(view) > len(known) and "Sam" in view.split(". ", 1)[-1], (view, known)

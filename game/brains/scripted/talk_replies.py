@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from game.brains.dialogue.understand import is_yes_no
+from game.brains.dialogue.understand import is_yes_no, questions_in
 from game.brains.questions import AgentContext
 from game.core.records import Fact, Rsvp, Utterance
 from game.world.scenario import Resident
@@ -84,6 +84,10 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
         said = _yes_first(told.text, said, "Yes")
         if decision is not None:
             return hearsay.tailed(said, decision.line)
+        if shared is not None and subject_of(shared) and _asks_view(told.text) \
+                and _political(fact):  # fmt: skip
+            # 'What do you make of that?' wants a view, not only that one had heard
+            return f"{said} {_react_politics(me, subject_of(shared), key, known=True)}"
         return hearsay.tailed(said, _own_answer(ctx, shared)) if shared is not None else said
     if decision is not None:
         return _yes_first(told.text, decision.line, _yes_word(decision.answer))
@@ -128,6 +132,13 @@ HEARD = ("Yes, I'd heard about {about}.", "I know about {about}, yes.",
          "Yes, everyone's talking about {about}.", "Right, {about}; I'd heard.")  # fmt: skip
 
 
+def _asks_view(text: str) -> bool:
+    """The line ends on an open question ('What do you make of that?', 'Thoughts?'), not
+    on a yes or no ('had you heard?')."""
+    asked = questions_in(text)
+    return bool(asked) and not is_yes_no(asked[-1])
+
+
 def _yes_first(asked: str, said: str, word: str) -> str:
     """A yes/no question ('had you heard?', 'are you going?') is answered yes or no
     first; a 'yes' said later in the line moves to its front."""
@@ -156,7 +167,7 @@ def _what(fact: Fact) -> str:
     return "that"
 
 
-def _react_politics(me: Resident, subject: str, key: tuple) -> str:
+def _react_politics(me: Resident, subject: str, key: tuple, known: bool = False) -> str:
     name = first_name(subject) if subject else "them"
     if subject and dislikes(me, subject):
         return f"{name} in office; I'll believe it when I see it."
@@ -164,8 +175,9 @@ def _react_politics(me: Resident, subject: str, key: tuple) -> str:
         return f"I'd like to hear what {name} stands for before I decide."
     if has_trait(me, BLUNT_TRAITS):
         return f"Politics, huh. Well, good luck to {name}."
+    surprised = () if known else (f"Huh, I didn't know that; good for {name}.",)
     return pick(
-        (f"Huh, I didn't know that; good for {name}.", f"{name} is running; good for {name}.",
+        (*surprised, f"{name} is running; good for {name}.",
          f"Well, {name} has my attention.", f"I'll have to ask {name} about it.",
          f"{name} running; we'll see."),
         me.name, subject, *key,
