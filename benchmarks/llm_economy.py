@@ -77,6 +77,7 @@ class Day:
     requests: int  # at the server: chat and embeddings, re-asks included
     request_seconds: float  # requests in flight, integrated over the day
     waits: dict  # the clock's waits (clock_waits.summary), {} without --waits
+    stood: dict  # residents apart: mean seconds each stood still, by why (game.sim.apart)
 
     def floor(self, latency: float, slots: int) -> float:
         """The least wall time the serving box allows: every slot busy all day."""
@@ -175,6 +176,8 @@ def run(server: ProtocolServer, args: argparse.Namespace) -> Day:
         sim.close()
     wall = time.perf_counter() - began
     waits = summary(meter.waits, start, sim.step_seconds) if meter else {}
+    n = max(1, len(sim.agents))
+    stood = {why: round(s / n, 1) for why, s in sorted(sim.apart.stood.items())}
     return Day(
         sim.usage(),
         len(sim.agents),
@@ -182,6 +185,7 @@ def run(server: ProtocolServer, args: argparse.Namespace) -> Day:
         server.flight.total - requests,
         server.flight.area() - area,
         waits,
+        stood,
     )
 
 
@@ -241,6 +245,9 @@ def print_report(day: Day, args: argparse.Namespace, waiting: dict) -> None:
     )
     if day.waits:
         print_summary(day.waits)
+    if day.stood:
+        why = ", ".join(f"{k} {v} s" for k, v in day.stood.items())
+        print(f"residents apart stood still (mean per resident): {why}")
     print(
         json.dumps(
             {
@@ -260,6 +267,7 @@ def print_report(day: Day, args: argparse.Namespace, waiting: dict) -> None:
                 "fallbacks": usage.get("fallbacks", 0),
                 "failures": usage.get("failures", 0),
                 "waiting_share": waiting,
+                "stood_apart": day.stood,
                 **({"clock_waits": day.waits} if day.waits else {}),
             }
         )

@@ -10,8 +10,9 @@ so each of those changes is logged alike and a replay follows it.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
+from datetime import timedelta
+from typing import Protocol
 
 from game.core.clock import minute_of_day
 from game.mind import facts
@@ -48,18 +49,19 @@ def fixing(town: Town, action: Action | None) -> Trouble | None:
     return found if found is not None and fix_of(action.description) is found else None
 
 
-@dataclass(frozen=True)
-class Frozen:
-    """How a group of residents stepping apart from the town (game.sim.apart) reads the
-    residents outside it and the objects it has not touched: as they were at the last sync
-    point. Why: the others are somewhere else in their own game time meanwhile, and what
-    the group decides must not depend on how far they have got."""
+class View(Protocol):
+    """How residents stepping apart from the town (game.sim.apart) read the others and the
+    objects: those within reach of the reader as they are, the rest as they were a fixed
+    number of steps ago. Why: the others are somewhere else in their own game time
+    meanwhile, and what one decides must not depend on how far they have got."""
 
-    group: frozenset[str]
-    targets: Mapping[str, str]  # resident -> the address of its action ('' for none)
-    tiles: Mapping[str, Tile]  # resident -> where it stands, or the end of its walk
-    states: Mapping[str, str]  # object -> its state at the sync point
-    since: datetime  # the sync point
+    def target(self, reader: Agent | None, other: Agent) -> str: ...
+
+    def tile(self, reader: Agent | None, other: Agent) -> Tile: ...
+
+    def states(self, reader: Agent | None) -> dict[str, str]: ...
+
+    def changed(self, address: str, state: str, by: str) -> None: ...
 
 
 class Actions:
@@ -71,40 +73,32 @@ class Actions:
         self.finder = PathFinder(self.town.walkable)
         self.spots = Spots(self.town)  # distinct seats at tables, counters and benches
         self.objects_in = objects_by_area(self.town)
-        self.frozen: Frozen | None = None  # set while a group steps apart
+        self.view: View | None = None  # set while residents step apart
 
-    def _target(self, agent: Agent) -> str:
-        """The address an agent's action is at, as the group being stepped reads it."""
-        frozen = self.frozen
-        if frozen is not None and agent.name not in frozen.group:
-            return frozen.targets.get(agent.name, "")
+    def _target(self, agent: Agent, reader: Agent | None = None) -> str:
+        """The address an agent's action is at, as the reader reads it."""
+        if self.view is not None and agent is not reader:
+            return self.view.target(reader, agent)
         return agent.action.address if agent.action is not None else ""
 
-    def _tile(self, agent: Agent) -> Tile:
-        """Where an agent stands or is headed, as the group being stepped reads it."""
-        frozen = self.frozen
-        if frozen is not None and agent.name not in frozen.group:
-            return frozen.tiles.get(agent.name, agent.pos)
+    def _tile(self, agent: Agent, reader: Agent | None = None) -> Tile:
+        """Where an agent stands or is headed, as the reader reads it."""
+        if self.view is not None and agent is not reader:
+            return self.view.tile(reader, agent)
         return agent.path[-1] if agent.path else agent.pos
 
-    def _states(self) -> dict[str, str]:
-        """The objects' states as the group being stepped reads them: its own doings, and
-        the rest as at the sync point."""
-        frozen = self.frozen
-        if frozen is None:
-            return dict(self.town.states)
-        out = dict(frozen.states)
-        since, by = self.state.state_since, self.state.state_by
-        for address, setter in by.items():
-            when = since.get(address)
-            if setter in frozen.group and when is not None and when > frozen.since:
-                out[address] = self.town.state(address)
-        return out
+    def _states(self, reader: Agent | None = None) -> dict[str, str]:
+        """The objects' states as the reader reads them."""
+        if self.view is not None:
+            return self.view.states(reader)
+        return dict(self.town.states)
 
     # -- objects ------------------------------------------------------------------------
     def set_object_state(self, address: str, state: str, by: str, keep_player: bool = False):
         """Change an object (logged), and tell the embedder what onlookers will remember."""
         if self.state.set_object(address, state, by, keep_player):
+            if self.view is not None:
+                self.view.changed(address, state, by)
             foresee(self.mind, [facts.render(facts.object_state(address, state), self.town)])
 
     def tending(self, agent: Agent) -> Trouble | None:
@@ -205,19 +199,20 @@ class Actions:
                 1
                 for o in self.agents.values()
                 if o is not agent
-                and (at := self._target(o))
+                and (at := self._target(o, agent))
                 and (at == key or at.startswith(key + SEP))
             )
             if others >= area.capacity:
                 return True
         return False
 
-    def surroundings(self) -> Surroundings:
-        """The town as a job reads it: object states, how many are headed where, and whom."""
+    def surroundings(self, reader: Agent | None = None) -> Surroundings:
+        """The town as a job reads it (the reader's, while residents step apart): object
+        states, how many are headed where, and whom."""
         occupancy: dict[str, int] = {}
         targets: dict[str, str] = {}
         for agent in self.agents.values():
-            address = self._target(agent)
+            address = self._target(agent, reader)
             if not address:
                 continue
             targets[agent.name] = address
@@ -225,7 +220,7 @@ class Actions:
             for depth in range(1, len(parts) + 1):
                 key = SEP.join(parts[:depth])
                 occupancy[key] = occupancy.get(key, 0) + 1
-        return Surroundings(self.town, self._states(), occupancy, targets)
+        return Surroundings(self.town, self._states(reader), occupancy, targets)
 
     # -- routes ---------------------------------------------------------------------------
     def stop(self, agent: Agent) -> None:
@@ -266,4 +261,4 @@ class Actions:
 
     def _spots_taken(self, agent: Agent) -> set[Tile]:
         """Where the others stand or are walking to: readable crowds need distinct spots."""
-        return {self._tile(o) for o in self.agents.values() if o is not agent}
+        return {self._tile(o, agent) for o in self.agents.values() if o is not agent}

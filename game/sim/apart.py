@@ -1,36 +1,43 @@
-"""Apart: residents who cannot affect each other step apart from the town between sync
-points, so a model's slow answer for one holds only those it could touch.
+"""Apart: residents who cannot affect each other step apart, each on its own clock, so a
+model's slow answer for one holds only those it could touch.
 
 Why: the lockstep clock stops the whole town whenever any resident's due job is not yet
 answered, and most of those stops were for a resident nobody else could see (issue 25).
-Here the run is cut into epochs of a few game minutes. At each sync point the town is split
-into groups: two residents are in one group if, each walking a tile a step for the whole
-epoch (a sleeper not due to wake stays put), they could come within sight of each other
-(twice the sight radius, which is also how far a wish to talk reaches), if they share a
-building (trouble is sensed across its rooms), or if a job in flight is for both (a
-conversation's lines). Each group then steps on its own, up to the next sync point,
-whenever its own due jobs are answered; only when every group is held does the run wait,
-for the first answer to come.
+Here a headless lockstep run goes to its end with every resident at its own step. Again
+and again, the residents at each step are put in groups: two are in one group if, each
+walking a tile a step beyond what it is surely doing (its walk and action, its jobs in
+flight, a thought that may ask it to talk, closing hours: `settled`), they could come
+within sight of each other (twice the sight radius, which is also how far a wish to talk
+reaches), if they share a building while both may move (trouble is sensed across its
+rooms), or if a job in flight is for both (a conversation's lines). A group takes its
+next steps as soon as its own due jobs are answered, as far as nobody outside it could
+meet it on the way (`Apart._horizon`: one behind may go anywhere its reach allows until
+then) and never `apart_steps` steps ahead of the last resident. When every group is held
+the run waits for the first answer to come.
 
-What makes it deterministic: a group reads nothing another group changes during the epoch.
-Sight, conversations and objects in view cannot reach across groups by the distance kept;
-what can (which places are full, which spots are taken, the states of objects a decision
-reads: game.sim.actions.Frozen) is read as it was at the sync point. So each group's steps
-are a function of its own state and the sync point's, whatever order the answers come in;
-the event log of an epoch is put in (time, group) order at its end. With one group an
-epoch is plain lockstep, and a town that answers at once (the scripted brain, whose timing
-keeps epochs off) never steps apart.
+What makes it deterministic: a resident reads the others within reach as they are, and
+they are surely at its own step (the groups and the horizon keep everyone else further
+off); what can reach further (which places are full, which spots are taken, the states
+of objects a decision reads out of sight) is read as it was `apart_steps` steps before
+the step being taken, with the reader's own doings since (`Past`), and everyone has got
+that far. So each resident's steps are a function of the seed, whatever order the answers
+come in; finished jobs are handed back by the step they were asked at, and the event log
+is put in (time, resident) order at the end. A town that answers at once (the scripted
+brain, whose timing keeps apart_steps 0) never steps apart.
 """
 
 from __future__ import annotations
 
+import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from game.core.clock import minute_of_day
 from game.mind.agent import ActionKind, Agent
-from game.sim.actions import Actions, Frozen
+from game.mind.perception import distance_to
+from game.sim.actions import Actions
 from game.sim.appliers import Appliers
 from game.sim.config import Timing
 from game.sim.decisions import Decisions
@@ -40,29 +47,27 @@ from game.sim.state import SimState
 from game.world.town import sector_of, split
 
 SLACK = 2  # tiles beyond sight: an object's extent, a step's rounding
-SHORTEST = 6  # the shortest epoch tried (a game minute), and lockstep's run without one
 
 Group = frozenset[str]
 
 
 @dataclass(frozen=True)
 class Outlook:
-    """What bounds how far residents may go in an epoch, read at its sync point."""
+    """What bounds how far a resident may surely go on from its own step."""
 
-    steps: int  # the epoch's length
-    now: datetime
+    steps: int  # how far ahead it is asked (the most a resident may lead the last)
+    now: datetime  # the resident's own time
     step_seconds: int
-    soonest: int  # steps before a job asked during the epoch can change an action
+    soonest: int  # steps before a job asked meanwhile can change an action
     dues: Mapping[str, int]  # resident -> steps to its first job in flight that may act
     closes: Callable[[Agent], int]  # resident -> steps until its place may send it out
-    wishes: Mapping[str, frozenset[str]]  # resident -> whom its thought may ask to talk
 
     def steps_to(self, when: datetime) -> int:
         return -(-int((when - self.now).total_seconds()) // self.step_seconds)
 
 
 def settled(agent: Agent, look: Outlook) -> int:
-    """How many of the epoch's steps the agent surely goes on as it is: walking its path
+    """How many of the outlook's steps the agent surely goes on as it is: walking its path
     and then standing at its action, until the action or conversation ends, a job in
     flight for it lands, one asked meanwhile could, or its place closes on it."""
     if not agent.seeded or (agent.action is None and agent.conversation is None):
@@ -74,81 +79,92 @@ def settled(agent: Agent, look: Outlook) -> int:
     return max(0, min(look.steps, c - 1, look.closes(agent)))
 
 
-def reach(agent: Agent, look: Outlook) -> int:
-    """How many tiles the agent may end up from where it stands within the epoch: along
-    its path while it surely goes on, a tile a step anywhere after that."""
-    c = settled(agent, look)
-    return min(len(agent.path), c) + (look.steps - c)
+class Past:
+    """What residents stepping apart read of each other and of the objects (an
+    actions.View): a resident within `near` tiles of the reader, in the reader's own group,
+    as it is; an object within sight of the reader as it is; the rest as they were `lag`
+    steps before the step being taken, with the reader's own doings since. Why it is a
+    function of the seed: another resident near the reader is surely at the reader's own
+    step (the groups keep everyone else further off), and everyone has got at least `lag`
+    steps behind the step being taken, whose records are final."""
+
+    def __init__(self, agents: Mapping[str, Agent], state: SimState, start: int, lag: int,
+                 near: int, sight: int) -> None:  # fmt: skip
+        self.agents, self.town, self.start, self.lag = agents, state.town, start, lag
+        self.near, self.sight = near, sight
+        self._then = {n: {start: _doing(a)} for n, a in agents.items()}
+        self._base = dict(self.town.states)  # the objects' states up to `_folded`
+        self._changes: list[tuple[int, str, str, str]] = []  # (step, object, state, by)
+        self._folded = start
+        self.group: frozenset[str] = frozenset()
+        self.at = start  # the step being taken (the clock it takes the group to)
+
+    @property
+    def _mark(self) -> int:
+        return max(self.start, self.at - self.lag)
+
+    def record(self, name: str, step: int) -> None:
+        self._then[name][step] = _doing(self.agents[name])
+
+    def fold(self, low: int) -> None:
+        """Forget what no step from `low` on can read (it reads `lag` steps back)."""
+        keep = max(self.start, low + 1 - self.lag)
+        if keep <= self._folded:
+            return
+        for then in self._then.values():
+            for step in range(self._folded, keep):
+                then.pop(step, None)
+        old = sorted((c for c in self._changes if c[0] <= keep), key=lambda c: c[0])
+        for _, address, state, _ in old:
+            self._base[address] = state
+        self._changes = [c for c in self._changes if c[0] > keep]
+        self._folded = keep
+
+    def _live(self, reader: Agent | None, other: Agent) -> bool:
+        if reader is None or other.name not in self.group or reader.name not in self.group:
+            return False
+        return max(abs(reader.pos[0] - other.pos[0]), abs(reader.pos[1] - other.pos[1])) <= (
+            self.near
+        )
+
+    def target(self, reader: Agent | None, other: Agent) -> str:
+        if self._live(reader, other):
+            return _doing(other)[0]
+        return self._then[other.name][self._mark][0]
+
+    def tile(self, reader: Agent | None, other: Agent) -> tuple[int, int]:
+        if self._live(reader, other):
+            return _doing(other)[1]
+        return self._then[other.name][self._mark][1]
+
+    def states(self, reader: Agent | None) -> dict[str, str]:
+        mark = self._mark
+        out = dict(self._base)
+        for step, address, state, by in sorted(self._changes, key=lambda c: c[0]):
+            if step <= mark or (reader is not None and by == reader.name):
+                out[address] = state
+        if reader is not None:
+            areas = self.town.areas
+            for address in out:
+                if distance_to(areas[address].rect, reader.pos) <= self.sight:
+                    out[address] = self.town.state(address)
+        return out
+
+    def changed(self, address: str, state: str, by: str) -> None:
+        self._changes.append((self.at, address, state, by))
 
 
-def form_groups(
-    agents: Mapping[str, Agent],
-    partners: Iterable[tuple[str, ...]],
-    look: Outlook,
-    radius: int,
-) -> list[Group]:
-    """The groups that cannot affect each other within the epoch, in name order.
-
-    A resident may be drawn out of its action by another's thought in flight (a wish to
-    talk stops both, and their conversation may end within the epoch), so it counts as
-    settled only until the first such thought lands."""
-    names = sorted(agents)
-    return _join(agents, names, partners, look, calm_of(agents, look), radius)
-
-
-def calm_of(agents: Mapping[str, Agent], look: Outlook) -> dict[str, int]:
-    """Each resident's settled steps (`settled`), cut short where another's thought in
-    flight may ask it to talk."""
-    calm = {n: settled(a, look) for n, a in agents.items()}
-    for name, whom in look.wishes.items():
-        due = look.dues.get(name)
-        if due is None:
-            continue
-        for other in whom:
-            if other in calm:
-                calm[other] = max(0, min(calm[other], due - 1))
-    return calm
-
-
-def _join(agents, names, partners, look, calm, radius) -> list[Group]:
-    """One pass of grouping: residents whose reaches could bring them within sight of
-    each other, in the same building while both may move, or in one job, are together."""
-    parent = {n: n for n in names}
-
-    def root(n: str) -> str:
-        while parent[n] != n:
-            parent[n] = parent[parent[n]]
-            n = parent[n]
-        return n
-
-    def join(a: str, b: str) -> None:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-
-    moves = {n: min(len(agents[n].path), calm[n]) + look.steps - calm[n] for n in names}
-    building = {n: sector_of(agents[n].location) if agents[n].location else "" for n in names}
-    for i, a in enumerate(names):
-        pa, ra = agents[a].pos, moves[a]
-        for b in names[i + 1 :]:
-            pb, rb = agents[b].pos, moves[b]
-            apart = max(abs(pa[0] - pb[0]), abs(pa[1] - pb[1]))
-            near = apart <= ra + rb + 2 * radius + SLACK
-            if near or (ra and rb and building[a] and building[a] == building[b]):
-                join(a, b)
-    for together in partners:
-        for other in together[1:]:
-            if together[0] in parent and other in parent:
-                join(together[0], other)
-    groups: dict[str, set[str]] = {}
-    for n in names:
-        groups.setdefault(root(n), set()).add(n)
-    return [frozenset(g) for _, g in sorted(groups.items())]
+def _doing(agent: Agent) -> tuple[str, tuple[int, int]]:
+    """Where an agent's action is, and where it stands or is headed."""
+    target = agent.action.address if agent.action is not None else ""
+    return target, (agent.path[-1] if agent.path else agent.pos)
 
 
 class Apart:
-    """Steps the town one epoch with its groups apart (`epoch`), on the simulation's
-    thread: each group's step is the lockstep step for its residents alone."""
+    """Steps the town to an end with its residents apart, each group on its own clock, on
+    the simulation's thread: each group's step is the lockstep step for its residents
+    alone, taken as soon as its own due jobs are answered, while nobody outside it could
+    come within reach by then (`horizon`) and nobody is `lag` steps behind."""
 
     def __init__(
         self,
@@ -167,124 +183,180 @@ class Apart:
         self.radius, self.timing = radius, timing
         # a step of one group has been taken (the pace meter's record, by its residents)
         self.on_step: Callable[[Group], None] | None = None
-        self.epochs = self.split = 0  # epochs asked for, and those that split the town
-        self._groups: list[Group] = []  # this epoch's groups, and the step each is at
-        self._at: list[int] = []
+        self.epochs = self.split = 0  # runs asked for, and those in which groups split
+        self.passes = 0  # times the groups were formed
+        # resident-seconds of wall time the town stood still, by why each resident did:
+        # held by its own due jobs, within reach of one behind ("near"), `lag` steps ahead
+        # of the last ("behind"), or at the end (a benchmark reads it; no outcome does)
+        self.stood: Counter[str] = Counter()
+        self._clock: dict[str, int] = {}  # resident -> the step it has got to
 
-    def choose(self, most: int, step_seconds: int) -> tuple[int, list[Group]]:
-        """The epoch to run from this sync point: of `most` steps, half that or a fifth
-        (at least SHORTEST), the one that sets the most residents' steps apart from the
-        largest group (the longest of equals); a longer epoch lets a group run further
-        ahead of one that waits, a shorter one keeps more residents out of each other's
-        reach. A function of the sync point's state alone."""
-        best: tuple[int, int, list[Group]] = (0, 0, [])
-        partners = self.scheduler.partners()
-        for steps in dict.fromkeys((most, max(SHORTEST, most // 2), max(SHORTEST, most // 5))):
-            if steps > most:
-                continue
-            look = self._outlook(steps, step_seconds)
-            groups = form_groups(self.agents, partners, look, self.radius)
-            worth = steps * (len(self.agents) - max(len(g) for g in groups))
-            if worth > best[0]:
-                best = (worth, steps, groups)
-        return best[1], best[2]
+    @property
+    def margin(self) -> int:
+        return 2 * self.radius + SLACK
 
-    def epoch(self, most: int, step_seconds: int) -> int:
-        """Step the town up to `most` steps with its groups apart (`choose`); how many
-        steps it took, 0 (nothing done) when it is one group at every length tried, which
-        the lockstep step does as well."""
+    def run(self, steps: int, step_seconds: int, progress: Callable[[], None] | None = None):
+        """Step every resident `steps` steps on, groups apart; at the end all are at the
+        same step, and the event log is in (time, resident) order."""
         state = self.state
-        start, now = state.steps, state.now
+        start, begun = state.steps, state.now
+        end, lag = start + steps, max(2, self.timing.apart_steps)
         self.epochs += 1
-        steps, groups = self.choose(most, step_seconds)
-        if len(groups) < 2:
-            return 0
-        until = now + timedelta(seconds=steps * step_seconds)
-        self.split += 1
-        frozen = self._freeze(now)
-        first = len(state.log.events)
-        at = [(start, now)] * len(groups)
-        self._groups, self._at = groups, [start] * len(groups)
+        self.scheduler.ordered = True
+        clock = self._clock = {n: start for n in self.agents}
+        past = Past(self.agents, state, start, lag, self.margin, self.radius)
+        first, split = len(state.log.events), False
         try:
-            while True:
-                moved, held = False, []
-                for i, group in enumerate(groups):
-                    k, when = at[i]
-                    if k >= start + steps:
+            while (low := min(clock.values())) < end:
+                past.fold(low)
+                self.passes += 1
+                calm = self._calms(begun, start, step_seconds, lag)
+                partners = {frozenset(p) for p in self.scheduler.partners()}
+                groups = self._groups(calm, partners)
+                split = split or len(groups) > 1
+                moved, held, stood = False, [], Counter()
+                for k, group in groups:
+                    top = min(end, low + lag)
+                    if k >= top:
+                        stood["done" if k >= end else "behind"] += len(group)
                         continue
-                    if self.scheduler.blockers(group, k):
-                        held.append((group, k))
-                        continue
-                    state.steps, state.clock.now = k, when
-                    self.actions.frozen = Frozen(group, *frozen, now)
-                    self._step(group)
-                    at[i] = (state.steps, state.now)
-                    self._at[i] = state.steps
-                    moved = True
+                    near = self._horizon(group, k, top, calm, partners)
+                    while k < near:
+                        if self.scheduler.blockers(group, k):
+                            held.append((group, k))
+                            break
+                        self._step(group, k, begun, start, step_seconds, past)
+                        k += 1
+                        moved = True
+                    else:
+                        stood["near" if near < top else "behind"] += len(group)
                 if not moved:
                     if not held:
-                        break
+                        raise RuntimeError("residents stepping apart are held by nothing")
+                    began_wait = time.perf_counter()
                     self.scheduler.wait_any(held)
+                    waited = time.perf_counter() - began_wait
+                    stood["held"] += sum(len(g) for g, _ in held)
+                    for why, n in stood.items():
+                        self.stood[why] += n * waited
+                if progress is not None:
+                    progress()
         finally:
-            self._groups, self._at = [], []
-            self.actions.frozen = None
-            state.steps, state.clock.now = start + steps, until
+            self._clock = {}
+            self.actions.view = None
+            state.steps, state.clock.now = end, begun + timedelta(seconds=steps * step_seconds)
             self.scheduler.step = state.steps
-        self._order_log(first, groups)
-        return steps
+        self.split += split
+        events = state.log.events
+        events[first:] = sorted(events[first:], key=lambda e: (e.time, e.agent or ""))
 
     def lead(self, name: str) -> int:
-        """How many steps the group furthest on is ahead of this resident's group, during
-        an epoch (0 outside one): what stepping apart has bought while it waits."""
-        mine = next((k for g, k in zip(self._groups, self._at, strict=True) if name in g), None)
-        return 0 if mine is None else max(self._at) - mine
+        """How many steps the resident furthest on is ahead of this one, during a run
+        (0 outside one): what stepping apart has bought while it waits."""
+        mine = self._clock.get(name)
+        return 0 if mine is None else max(self._clock.values()) - mine
 
-    def _outlook(self, steps: int, step_seconds: int) -> Outlook:
-        """The epoch's bounds, from the sync point: its jobs in flight, the soonest a job
-        asked meanwhile could land (a thought's allowance, a decision's when something out
-        of the ordinary is in sight: an object a resident did not set), and closing hours."""
-        state, timing = self.state, self.timing
-        now, start = state.now, state.steps
-        dues = self.scheduler.dues(start)
-        town = state.town
+    # -- who may go how far ---------------------------------------------------------------
+    def _calms(self, begun: datetime, start: int, step_seconds: int, lag: int) -> dict[str, int]:
+        """Until which step each resident surely goes on as it is (`settled`, from its own
+        step), cut short where another's thought in flight may ask it to talk."""
+        dues = self.scheduler.dues(0)  # absolute steps
+        town = self.state.town
         odd = any(
-            s != town.areas[a].default_state and state.state_by.get(a, "") not in self.agents
+            s != town.areas[a].default_state and self.state.state_by.get(a, "") not in self.agents
             for a, s in town.states.items()
         )
+        timing = self.timing
         soonest = min(timing.decision_steps, timing.thought_steps) if odd else timing.thought_steps
+        calm: dict[str, int] = {}
+        for name, agent in self.agents.items():
+            k = self._clock[name]
+            now = begun + timedelta(seconds=(k - start) * step_seconds)
+            due = {name: dues[name] - k} if name in dues else {}
+            closes = _closing(town, now, step_seconds, lag)
+            calm[name] = settled(agent, Outlook(lag, now, step_seconds, soonest, due, closes))
+        for name, whom in self.decisions.wishes.items():
+            if name not in dues:
+                continue
+            for other in whom:
+                if other in calm:
+                    calm[other] = max(0, min(calm[other], dues[name] - self._clock[other] - 1))
+        return {n: c + self._clock[n] for n, c in calm.items()}  # until which step
 
-        def closes(agent: Agent) -> int:
-            action = agent.action
-            if action is None or action.kind in (ActionKind.SLEEP, ActionKind.CHAT):
-                return steps
-            sector = town.areas.get(split(action.address)[0]) if action.address else None
-            if sector is None or sector.opens is None:
-                return steps
-            if sector.name in (agent.persona.workplace, agent.persona.home):
-                return steps
-            for j in range(steps):
-                if not sector.is_open(
-                    minute_of_day(now + timedelta(seconds=(j + 1) * step_seconds))
-                ):
-                    return j
-            return steps
+    def _reach(self, name: str, steps: int, calm: Mapping[str, int]) -> int:
+        """How many tiles the resident may be from where it stands, `steps` steps on."""
+        c = max(0, min(calm[name] - self._clock[name], steps))
+        return min(len(self.agents[name].path), c) + steps - c
 
-        wishes = self.decisions.wishes
-        return Outlook(steps, now, step_seconds, soonest, dues, closes, wishes)
+    def _meet(self, a: str, b: str, ra: int, rb: int, partners) -> bool:
+        """Whether two residents that may go ra and rb tiles could affect each other."""
+        if frozenset((a, b)) in partners:
+            return True
+        pa, pb = self.agents[a].pos, self.agents[b].pos
+        if max(abs(pa[0] - pb[0]), abs(pa[1] - pb[1])) <= ra + rb + self.margin:
+            return True
+        if not (ra and rb):
+            return False
+        la, lb = self.agents[a].location, self.agents[b].location
+        return bool(la and lb and sector_of(la) == sector_of(lb))
 
-    def _freeze(self, now: datetime) -> tuple[dict[str, str], dict, dict[str, str]]:
-        """What every group reads of the others: their actions' places, where they stand
-        or are headed, and the objects' states, at the sync point."""
-        targets = {
-            n: (a.action.address if a.action is not None else "") for n, a in self.agents.items()
-        }
-        tiles = {n: (a.path[-1] if a.path else a.pos) for n, a in self.agents.items()}
-        return targets, tiles, dict(self.state.town.states)
+    def _groups(self, calm: Mapping[str, int], partners) -> list[tuple[int, Group]]:
+        """The residents at each step, in groups that could affect each other within the
+        next step, by (step, name)."""
+        by_step: dict[int, list[str]] = {}
+        for name in sorted(self.agents):
+            by_step.setdefault(self._clock[name], []).append(name)
+        out: list[tuple[int, Group]] = []
+        for k in sorted(by_step):
+            names = by_step[k]
+            one = {n: self._reach(n, 1, calm) for n in names}
+            pairs = [
+                (a, b)
+                for i, a in enumerate(names)
+                for b in names[i + 1 :]
+                if self._meet(a, b, one[a], one[b], partners)
+            ]
+            out.extend((k, g) for g in _unite(names, pairs))
+        return out
 
-    def _step(self, group: Group) -> None:
+    def _horizon(self, group: Group, k: int, top: int, calm, partners) -> int:
+        """The furthest step (at most `top`) the group may go to from `k` while nobody
+        outside it could meet it on the way: one at a step before `t` may go anywhere its
+        reach allows from where it stands until `t`; one further on has kept clear of the
+        group's reach up to its own step when it took it."""
+        clock = self._clock
+        others = [n for n in self.agents if n not in group]
+
+        def clear(t: int) -> bool:
+            for a in group:
+                ra = self._reach(a, t - k, calm)
+                for b in others:
+                    if clock[b] >= t:
+                        continue
+                    if self._meet(a, b, ra, self._reach(b, t - clock[b], calm), partners):
+                        return False
+            return True
+
+        lo, hi = k, top  # lo is clear (the step it is at), hi maybe not
+        if clear(hi):
+            return hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if clear(mid):
+                lo = mid
+            else:
+                hi = mid
+        return lo
+
+    # -- one step of one group ----------------------------------------------------------
+    def _step(self, group: Group, k: int, begun: datetime, start: int, step_seconds: int,
+              past: Past) -> None:  # fmt: skip
         """One lockstep step for the group's residents (their due jobs are all answered):
         apply them, move the clock, walk, keep hours, look, and start what they need."""
         state, scheduler, appliers = self.state, self.scheduler, self.appliers
+        state.steps, state.clock.now = k, begun + timedelta(seconds=(k - start) * step_seconds)
+        past.group, past.at = group, k + 1
+        self.actions.view = past
         scheduler.step = state.steps
         for finished in scheduler.collect(block=True, step=state.steps, names=group):
             appliers.apply(finished)
@@ -298,14 +370,49 @@ class Apart:
         for decided in self.decisions.schedule(group):
             for effect in decided:
                 appliers.apply_effect(effect)
+        for name in group:
+            self._clock[name] = k + 1
+            past.record(name, k + 1)
         if self.on_step is not None:
             self.on_step(group)
 
-    def _order_log(self, first: int, groups: list[Group]) -> None:
-        """The epoch's events by game time, a group's before the next group's at the same
-        time, each group's in the order it logged them: the same log in every run."""
-        events = self.state.log.events
-        rank = {n: i for i, g in enumerate(groups) for n in g}
-        tail = events[first:]
-        tail.sort(key=lambda e: (e.time, rank.get(e.agent, len(groups))))
-        events[first:] = tail
+
+def _unite(names: list[str], pairs: Iterable[tuple[str, str]]) -> list[Group]:
+    """The groups the pairs join the names into, in name order."""
+    parent = {n: n for n in names}
+
+    def root(n: str) -> str:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    for a, b in pairs:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[str, set[str]] = {}
+    for n in names:
+        groups.setdefault(root(n), set()).add(n)
+    return [frozenset(g) for _, g in sorted(groups.items())]
+
+
+def _closing(town, now: datetime, step_seconds: int, most: int) -> Callable[[Agent], int]:
+    """Resident -> steps from `now` until its place may send it out (looked at up to
+    `most` steps; further, never)."""
+
+    def closes(agent: Agent) -> int:
+        action = agent.action
+        if action is None or action.kind in (ActionKind.SLEEP, ActionKind.CHAT):
+            return 1 << 30
+        sector = town.areas.get(split(action.address)[0]) if action.address else None
+        if sector is None or sector.opens is None:
+            return 1 << 30
+        if sector.name in (agent.persona.workplace, agent.persona.home):
+            return 1 << 30
+        for j in range(most):
+            if not sector.is_open(minute_of_day(now + timedelta(seconds=(j + 1) * step_seconds))):
+                return j
+        return 1 << 30
+
+    return closes

@@ -289,7 +289,7 @@ class Appliers:
             self.mind,
             snaps[0],
             snaps[1],
-            self.actions.surroundings(),
+            self.actions.surroundings(agent),
             delay=self.config.timing.talk_steps,
         )
 

@@ -34,9 +34,10 @@ class Timing:
       as long;
     - `ask_ahead`: ask the next action while the current one runs (and waking up during
       the night), used if the plan has not changed by then;
-    - `apart_steps`: a headless lockstep run is cut into epochs of this many steps, in
-      which residents who cannot affect each other step apart (game.sim.apart); 0 or 1
-      keeps the whole town in one lockstep.
+    - `apart_steps`: in a headless lockstep run, residents who cannot affect each other
+      step apart (game.sim.apart), none more than this many steps ahead of the last, and
+      what they read of the others out of reach is as it was this many steps back; 0 or
+      1 keeps the whole town in one lockstep.
     """
 
     decision_steps: int = 1
@@ -48,7 +49,7 @@ class Timing:
 
 INSTANT = Timing()  # the scripted brain answers within the step
 # A model: a game minute for a decision, three to start a conversation, ten for a
-# thought (10-second steps); residents step apart in epochs of ten game minutes.
+# thought (10-second steps); residents step apart up to ten game minutes ahead of the last.
 MODEL_TIMING = Timing(
     decision_steps=6, thought_steps=60, talk_steps=18, ask_ahead=True, apart_steps=60
 )

@@ -117,6 +117,8 @@ class Decisions:
             for need in self.needs(agent):
                 if self.scheduler.busy(name, LANES.get(need, Lane.MAIN)):
                     continue
+                if self.actions.view is not None:  # each reads the others its own way
+                    world = self.actions.surroundings(agent)
                 world = world or self.actions.surroundings()
                 self._submit(agent, need, world)
 
@@ -221,7 +223,7 @@ class Decisions:
             job,
             self.mind,
             snap,
-            self.actions.surroundings(),
+            self.actions.surroundings(agent),
             delay=steps,
             lane=Lane.AHEAD,
         )

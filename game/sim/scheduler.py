@@ -140,6 +140,9 @@ class Scheduler:
         self.meter: WaitMeter | None = None  # a benchmark's record of the clock's waits
         # whether these agents are alone (game.sim.solitude), for the meter's record
         self.alone: Callable[[tuple[str, ...]], bool] | None = None
+        # hand finished jobs back by (step submitted, agents), not by submission: set once
+        # residents step apart (game.sim.apart), whose jobs go out in the threads' order
+        self.ordered = False
 
     def busy(self, name: str, lane: Lane = Lane.MAIN) -> bool:
         """A job of that lane (by default, a decision) is in flight for this agent."""
@@ -236,9 +239,10 @@ class Scheduler:
     def collect(
         self, block: bool, step: int | None = None, names: frozenset[str] | None = None
     ) -> list[Finished]:
-        """Finished jobs in submission order. With block (lockstep), wait for every job due
-        by `step` (all jobs when step is None) and hand back exactly those; without it,
-        hand back whatever has finished. With `names`, only those agents' jobs."""
+        """Finished jobs in submission order (by step asked and agents, once `ordered`).
+        With block (lockstep), wait for every job due by `step` (all jobs when step is
+        None) and hand back exactly those; without it, hand back whatever has finished.
+        With `names`, only those agents' jobs."""
         if block:
             due = [
                 j
@@ -252,7 +256,10 @@ class Scheduler:
                 id(j) for j in self._jobs if j.future.done() and (names is None or _of(j, names))
             }
         done, keep = [], []
-        for job in self._jobs:
+        jobs = self._jobs
+        if self.ordered:  # a stable sort: one resident's jobs keep their own order
+            jobs = sorted(jobs, key=lambda j: (j.submitted, j.agents))
+        for job in jobs:
             if id(job) in ready:
                 error = job.future.exception()
                 result = None if error else job.future.result()

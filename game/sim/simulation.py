@@ -33,7 +33,7 @@ from game.mind.cognition import Mind, Surroundings, foresee, standing_queries
 from game.mind.dialogue import understander_for
 from game.mind.effects import Effect
 from game.sim.actions import Actions
-from game.sim.apart import SHORTEST, Apart, Group
+from game.sim.apart import Apart, Group
 from game.sim.appliers import PERCEIVED, Appliers
 from game.sim.config import (
     INSTANT,
@@ -336,29 +336,26 @@ class Simulation:
     def run_until(self, end: datetime, progress: Callable[[Simulation], None] | None = None):
         while self.now < end:
             steps = self._apart_steps(end)
-            if steps < 2 or not self.apart.epoch(steps, self.step_seconds):
-                for _ in range(min(steps, SHORTEST)):  # one group: lockstep till the next try
-                    self.step()
-                    if progress is not None:
-                        progress(self)
-            elif progress is not None:
-                progress(self)
+            if steps < 2:
+                self.step()
+                if progress is not None:
+                    progress(self)
+                continue
+            self.apart.run(steps, self.step_seconds, (lambda: progress(self)) if progress else None)
         if self.config.mode is ClockMode.LOCKSTEP:
             for finished in self.scheduler.collect(block=True, step=self.steps):
                 self.appliers.apply(finished)
             self.scheduler.settle()  # the same bill whatever the threads did
 
     def _apart_steps(self, end: datetime) -> int:
-        """How many steps the next epoch runs, residents apart (game.sim.apart): the
-        timing's epoch, cut at `end`; 1 (lockstep) in real time, with a script's hooks,
-        or while the player is about."""
-        epoch = self.config.timing.apart_steps
-        if epoch < 2 or self.config.mode is not ClockMode.LOCKSTEP:
+        """How many steps residents step apart for (game.sim.apart): up to `end`; 1
+        (lockstep) in real time, with a script's hooks, while the player is about, or
+        with the timing's apart_steps under 2."""
+        if self.config.timing.apart_steps < 2 or self.config.mode is not ClockMode.LOCKSTEP:
             return 1
         if self.on_tick or not player_idle(self.player):
             return 1
-        left = -(-int((end - self.now).total_seconds()) // self.step_seconds)
-        return max(1, min(epoch, left))
+        return max(1, -(-int((end - self.now).total_seconds()) // self.step_seconds))
 
     def usage(self) -> dict:
         """Model usage so far, the run report's section (zeros for a brain with no model)."""

@@ -1,6 +1,7 @@
-"""Residents who cannot affect each other step apart between sync points (game.sim.apart):
-who falls into which group, that a slow answer for one group lets the others go on, and
-that the run is the same whatever order the answers come in."""
+"""Residents who cannot affect each other step apart, each on its own clock
+(game.sim.apart): who falls into which group, how far a group may go while others are
+behind, that a slow answer for one lets the others go on, and that the run is the same
+whatever order the answers come in."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import time
 from dataclasses import replace
 from datetime import timedelta
 
-from game.sim.apart import Outlook, calm_of, form_groups, reach, settled
+from game.sim.apart import Outlook, settled
 from game.sim.factory import make_brain, make_embedder
 from game.sim.simulation import MODEL_TIMING, SimConfig, Simulation
 from game.world.scenario import load_world
@@ -68,9 +69,16 @@ def outcome(sim: Simulation, hours: float) -> dict:
     }
 
 
-def outlook(sim: Simulation, steps: int = 12, dues=None, wishes=None) -> Outlook:
-    """An epoch from now with nothing in flight and no place closing."""
-    return Outlook(steps, sim.now, 10, 60, dues or {}, lambda a: steps, wishes or {})
+def outlook(sim: Simulation, steps: int = 12, dues=None) -> Outlook:
+    """An outlook from now with nothing in flight and no place closing."""
+    return Outlook(steps, sim.now, 10, 60, dues or {}, lambda a: steps)
+
+
+def at_rest(sim: Simulation) -> dict[str, int]:
+    """Every resident at the town's step, none settled (anywhere a tile a step): the
+    calm `Apart` would work out for residents awake with nothing to do."""
+    sim.apart._clock = {n: sim.steps for n in sim.agents}
+    return {n: sim.steps for n in sim.agents}
 
 
 def test_residents_in_sight_reach_are_one_group_and_those_far_apart_are_not():
@@ -78,16 +86,40 @@ def test_residents_in_sight_reach_are_one_group_and_those_far_apart_are_not():
     a, b, c = (sim.agents[n] for n in sorted(sim.agents))
     for agent in (a, b, c):  # awake with nothing to do: anywhere a tile a step
         agent.asleep, agent.action, agent.location, agent.path = False, None, "", []
-    a.pos, b.pos, c.pos = (10, 10), (10 + 2 * 12 + 2 * RADIUS + 2, 10), (90, 60)
-    look = outlook(sim)
-    assert form_groups(sim.agents, [], look, RADIUS) == [
-        frozenset({a.name, b.name}),
-        frozenset({c.name}),
+    a.pos, b.pos, c.pos = (10, 10), (10 + 2 + 2 * RADIUS + 2, 10), (90, 60)
+    calm, k = at_rest(sim), sim.steps
+    assert sim.apart._groups(calm, set()) == [
+        (k, frozenset({a.name, b.name})),
+        (k, frozenset({c.name})),
     ]
-    b.pos = (b.pos[0] + 1, 10)  # one tile further: they cannot meet within the epoch
-    assert len(form_groups(sim.agents, [], look, RADIUS)) == 3
-    together = form_groups(sim.agents, [(a.name, c.name)], look, RADIUS)
-    assert frozenset({a.name, c.name}) in together  # a conversation's job in flight
+    b.pos = (b.pos[0] + 1, 10)  # one tile further: they cannot meet within the next step
+    assert len(sim.apart._groups(calm, set())) == 3
+    together = sim.apart._groups(calm, {frozenset((a.name, c.name))})
+    assert (k, frozenset({a.name, c.name})) in together  # a conversation's job in flight
+    c.pos = (11, 10)  # beside a, but a step further on: grouped with those at its step
+    sim.apart._clock[c.name] = k + 1
+    assert sim.apart._groups(calm, set()) == [
+        (k, frozenset({a.name})),
+        (k, frozenset({b.name})),
+        (k + 1, frozenset({c.name})),
+    ]
+    sim.close()
+
+
+def test_a_group_goes_on_only_as_far_as_nobody_behind_could_reach_it():
+    sim = town(Paced(0))
+    a, b, c = (sim.agents[n] for n in sorted(sim.agents))
+    for agent in (a, b, c):
+        agent.asleep, agent.action, agent.location, agent.path = False, None, "", []
+    a.pos, b.pos, c.pos = (10, 10), (10, 90), (90, 60)  # 80 tiles from a, far from c
+    calm, k = at_rest(sim), sim.steps
+    # a tile a step each, and sight's margin: clear while 2 d + 2 r + 2 < 80
+    margin = 2 * RADIUS + 2
+    assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k + (
+        (80 - margin - 1) // 2
+    )
+    sim.apart._clock[c.name] = sim.apart._clock[b.name] = k + 60  # ahead: no bound
+    assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k + 60
     sim.close()
 
 
@@ -95,10 +127,16 @@ def test_a_sleeper_not_due_to_wake_stays_put_and_one_waking_may_go_anywhere():
     sim = town(Paced(0))
     sleeper = next(a for a in sim.agents.values() if a.asleep)
     sleeper.seeded = True
+    sim.apart._clock = {n: sim.steps for n in sim.agents}
+
+    def reach() -> int:
+        calm = sim.apart._calms(sim.now, sim.steps, 10, 60)
+        return sim.apart._reach(sleeper.name, 12, calm)
+
     sleeper.action = replace(sleeper.action, end=sim.now + timedelta(hours=2))
-    assert reach(sleeper, outlook(sim)) <= 1
+    assert reach() <= 1
     sleeper.action = replace(sleeper.action, end=sim.now + timedelta(seconds=10))
-    assert reach(sleeper, outlook(sim)) == 12
+    assert reach() == 12
     sim.close()
 
 
@@ -111,12 +149,14 @@ def test_a_resident_at_a_long_action_is_settled_until_a_thought_that_may_stop_it
     assert settled(busy, outlook(sim, dues={})) == 11
     assert settled(busy, outlook(sim, dues={busy.name: 4})) == 3  # its own thought lands
     other = next(n for n in sim.agents if n != busy.name)
-    look = outlook(sim, dues={other: 5}, wishes={other: frozenset({busy.name})})
-    assert calm_of(sim.agents, look)[busy.name] == 4  # the other's wish to talk may stop it
-    assert (
-        calm_of(sim.agents, outlook(sim, wishes={other: frozenset({busy.name})}))[busy.name] == 11
-    )  # a wish with no thought in flight is spent
-    sim.close()
+    apart, k = sim.apart, sim.steps
+    apart._clock = {n: k for n in sim.agents}
+    sim.scheduler.dues = lambda step: {other: k + 5 - step}  # the other's thought, in flight
+    sim.decisions.wishes = {other: frozenset({busy.name})}
+    assert apart._calms(sim.now, k, 10, 60)[busy.name] == k + 4  # its wish may stop busy
+    sim.scheduler.dues = lambda step: {}
+    assert apart._calms(sim.now, k, 10, 60)[busy.name] == k + 59  # a wish with no thought
+    sim.close()  # in flight is spent; busy goes on till the outlook's end (60 steps)
 
 
 def test_a_slow_answer_for_one_resident_lets_the_others_step_on_and_changes_nothing():
