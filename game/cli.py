@@ -109,7 +109,7 @@ def _run_steps(args: argparse.Namespace, at: list) -> int:
     start = sim.now
     end = start + timedelta(hours=hours)
     total = max(1, int((end - start).total_seconds() // sim.config.step_seconds))
-    began = time.perf_counter()
+    began, first = time.perf_counter(), sim.steps  # a loaded save counts its own steps
     last = [began]
     line = ProgressLine(sys.stderr)  # ended before anything else is written
 
@@ -118,8 +118,9 @@ def _run_steps(args: argparse.Namespace, at: list) -> int:
         if now - last[0] < 1.0 and s.now < end:
             return
         last[0] = now
-        rate = s.steps / max(1e-9, now - began)
-        line.show(f"{s.now:%Y-%m-%d %H:%M}  {100 * s.steps / total:5.1f}%  {rate:7.0f} steps/s")
+        done = s.steps - first  # this run's: `run --load` of a 2 h save for 2 h said 200%
+        rate = done / max(1e-9, now - began)
+        line.show(f"{s.now:%Y-%m-%d %H:%M}  {100 * done / total:5.1f}%  {rate:7.0f} steps/s")
 
     timer = DayTimer(start)
 

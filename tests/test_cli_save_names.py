@@ -101,3 +101,13 @@ def test_a_save_another_game_holds_is_refused_before_the_run(tmp_path, monkeypat
         holder.kill()
         holder.wait()
     assert main([*RUN, str(tmp_path / "r2.json"), "--save", "held"]) == 0  # let go: saves
+
+
+def test_the_progress_of_run_load_counts_this_runs_steps(tmp_path, capsys):
+    """`run --load` of a 2 h save for 2 h ended its progress line at 200.0%."""
+    assert main([*RUN[:4], "2", "--quiet", "--report", str(tmp_path / "a"), "--save", "prog"]) == 0
+    capsys.readouterr()
+    assert main(["run", "--load", "prog", "--hours", "2", "--report", str(tmp_path / "b")]) == 0
+    shown = [p for p in capsys.readouterr().err.replace("\r", "\n").splitlines() if "%" in p]
+    assert shown and "100.0%" in shown[-1]
+    assert all(float(p.split()[2].rstrip("%")) <= 100 for p in shown)
