@@ -681,3 +681,13 @@ def test_one_not_working_is_off_work_while_a_thing_not_working_is_a_trouble():
     assert off.label != "object.trouble" and off.aspect.value == "interests", off
     broken = words().understand("The fridge is not working. What do you do?", NOW)
     assert broken.label == "object.trouble", broken
+
+
+def test_a_name_before_a_dash_is_what_is_asked_of_and_small_talk_names_nothing():
+    """'Giorgio Rossi - wat can u tell me': the dash sets off a topic, not the listener
+    addressed (as 'Giorgio, ...' is), and 'Can I help you with the party?' is no bare
+    offer of help: a small-talk reading is for lines that name nothing."""
+    topic = words().understand("Giorgio Rossi - wat can u tell me", NOW)
+    assert topic.person == "Giorgio Rossi" and topic.aspect.value == "person", topic
+    assert words().understand("Can I help you with the party?", NOW).label != "help"
+    assert words().understand("Can I help you with anything?", NOW).label == "help"

@@ -210,7 +210,7 @@ def _vocatives(forms: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]
     names = "|".join(re.escape(f) for f in forms) or "(?!)"
     hello = r"\b(?:hi|hey|hello|morning|evening|afternoon|again|oh)"
     return (re.compile(rf",\s*(?:{names})\s*(?=[?.!]|$)", re.I),
-            re.compile(rf"^(\s*(?:\w+\s*,\s*)?)(?:{names})\s*[,:-]", re.I),
+            re.compile(rf"^(\s*(?:\w+\s*,\s*)?)(?:{names})\s*,", re.I),  # 'Tom - ...' is a topic
             re.compile(rf"({hello}\s*,?\s+)(?:{names})\b\s*,?", re.I))  # fmt: skip
 
 

@@ -358,6 +358,11 @@ class Understander:
             sims, slots = self._in_topic(sims, query, reader, matrix, state, slots)
             pointed = _names_any(slots)  # it points at the talk's subject: a follow-up
         label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
+        if label is not None and label.name in SMALL_TALK and _names_any(slots):
+            # 'I need the party in my diary. Day and hour, please?' asks of the party, not
+            # the time of day: small talk names nothing
+            sims = np.where([o.name in SMALL_TALK for o in self._owners], -1.0, sims)
+            label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
         if label is not None and label.name in TROUBLE_LABELS and _off_work(text, slots):
             sims = np.where([o.name in TROUBLE_LABELS for o in self._owners], -1.0, sims)
             label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
@@ -562,6 +567,7 @@ WORD_NEAR = 0.5  # a word this near one of an intent's own words names the inten
 FOLLOW_WORDS = 2  # a line naming more than this is not a bare follow-up
 # what a question after a trouble told may seem about when it asks what one would do
 _ONES_DOING = frozenset({Aspect.DOING, Aspect.PLANS, Aspect.PAST, Aspect.ROUTINE, Aspect.GENERAL})
+SMALL_TALK = frozenset({"time", "secret", "help"})  # labels of lines that name nothing
 TROUBLE_LABELS = frozenset({"object.trouble", "object.state", "fridge"})  # asked of trouble
 
 
