@@ -64,3 +64,11 @@ def test_typed_chat_is_understood_as_the_question_it_is(text, aspect):
                                   "that's how it goes"])
 def test_an_unmarked_line_whose_words_do_not_ask_is_not_a_question(text):
     assert not words().understand(text, NOW).asks
+
+
+def test_shorthand_with_digits_is_spelled_out_and_times_are_left_as_typed():
+    """'2moro' was read as '2' and 'moro' (then 'more'), so '2moro evening ur plan' asked
+    of two o'clock today."""
+    speller = Speller(RANKED)
+    assert speller.fix("2moro evening ur plan") == "tomorrow evening your plan"
+    assert speller.fix("c u at 5pm or 9:30") == "c you at 5pm or 9:30"

@@ -31,7 +31,9 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # endings that make one word of another ('baked', 'baker', 'bakes' of 'bake')
 _ENDINGS = ("s", "es", "d", "ed", "r", "er", "ers", "ing", "ly")
 _CLITIC = re.compile(r"^(.*?)('(?:s|ll|re|d|ve|m))?$")
-_WORD = re.compile(r"[A-Za-z][A-Za-z'/-]*[A-Za-z]|[A-Za-z]")
+# a typed word, digits and all: '2moro' and 'b4' are words of the chat table, and a word
+# with a digit is otherwise left as typed ('5pm', '9:30')
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'/-]*[A-Za-z0-9]|[A-Za-z]")
 
 
 @cache
