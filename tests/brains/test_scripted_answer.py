@@ -691,3 +691,12 @@ def test_a_name_before_a_dash_is_what_is_asked_of_and_small_talk_names_nothing()
     assert topic.person == "Giorgio Rossi" and topic.aspect.value == "person", topic
     assert words().understand("Can I help you with the party?", NOW).label != "help"
     assert words().understand("Can I help you with anything?", NOW).label == "help"
+
+
+def test_asked_if_one_s_job_is_enjoyable_one_says_how_one_finds_it_not_no():
+    """'Is your job enjoyable?' was 'No, by trade I'm ...': 'enjoyable' was taken for a
+    job the occupation does not name ('Are you a teacher?' is rightly a no)."""
+    me = "Abigail Chen"
+    got = ask(me, "Is your job enjoyable?")
+    assert got.startswith("Yes") and "enjoy" in got, got
+    assert ask(me, "Are you a teacher?").startswith("No")

@@ -18,7 +18,7 @@ from ..traits import dislikes, tension
 from ..util import first_name, join_and, pick
 from ..wording import mine, relation_in_first_person
 from .people import plan_person
-from .phrasing import _HERE, _WORK_WORDS, _without_place
+from .phrasing import _FINDS_WORDS, _HERE, _WORK_WORDS, _without_place
 
 
 def plan_identity(ctx: AgentContext, act: Act, seed: int) -> str:
@@ -215,12 +215,14 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.wh is Wh.YESNO and bare or act.kind is ActKind.OPINION:
         project = selfknow.own_project(me, ctx.now, ctx.memories)
         # asked how one finds it ('do you enjoy it?'), one says how, not only 'I do'
-        yes = "I enjoy it" if act.kind is ActKind.OPINION or act.label == "follow.opinion" \
-            else "I do"  # fmt: skip
+        feeling = act.kind is ActKind.OPINION or act.label == "follow.opinion" \
+            or bool(content_stems(act.text) & _FEELING)  # fmt: skip
+        yes = "I enjoy it" if feeling else "I do"
         return f"{yes}, mostly. {project.rstrip('.')}." if project else f"{yes}, most days."
     return f"{lead}{where}.{hours}"
 
 
+_FEELING = _FINDS_WORDS | frozenset(content_stems("like enjoy love happy"))  # how one finds it
 _ANYONE = re.compile(r"\b(?:anyone|anybody|someone|somebody|who)\b", re.I)
 _COLLEAGUE = re.compile(r"\b(?:colleague|co-?worker|works? with|workmate|boss|employer|"
                         r"employee|assistant|partner at|business partner)", re.I)

@@ -70,7 +70,11 @@ _HERE = re.compile(r"\b(?:here|this place|is this|this is)\b", re.I)
 _LIVES = frozenset(content_stems("live lives living home house"))
 
 
-_WORK_WORDS = frozenset(content_stems("work job like enjoy love happy working jobs career"))
+# how one finds one's work, asked yes or no ('Is your job enjoyable?'): a feeling, no job
+_FINDS_WORDS = frozenset(content_stems("enjoyable fun rewarding satisfying interesting "
+                                       "fulfilling"))  # fmt: skip
+_WORK_WORDS = frozenset(content_stems("work job like enjoy love happy working jobs career")) \
+    | _FINDS_WORDS  # fmt: skip
 
 
 def _housemates(ctx: AgentContext) -> list[str]:
