@@ -110,3 +110,20 @@ def test_an_endpoint_without_embeddings_is_recorded_from_the_probe(path) -> None
     cache.close()
     with pytest.raises(NoEmbeddings, match="404: none"):
         replaying(path).embed(EmbedRequest(("p",), "e"))
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "getuid") or __import__("os").getuid() != 0,
+                    reason="needs root to give a folder to another user")  # fmt: skip
+def test_recording_into_another_user_s_folder_says_whose_it_is(tmp_path) -> None:
+    """As an unprivileged user, a cache folder owned by root was said to be read-only."""
+    import os
+
+    from game.brains.llm.recording import _unwritable
+
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    os.chown(theirs, 12345, 12345)
+    assert _unwritable(theirs) == "it belongs to another user"
+    mine = tmp_path / "mine"
+    mine.mkdir(mode=0o555)
+    assert _unwritable(mine) == "it is read-only"

@@ -92,7 +92,18 @@ def _writable(path: Path) -> None:
         raise FileProblem(path.parent, cause(exc), "make the folder of the cache") from None
     for where in (path.parent, path):
         if where.exists() and not os.access(where, os.W_OK):
-            raise FileProblem(where, "it is read-only", "record into") from None
+            raise FileProblem(where, _unwritable(where), "record into") from None
+
+
+def _unwritable(where: Path) -> str:
+    """Why one may not write there: another user's file or folder is not 'read-only'."""
+    try:
+        owner = where.stat().st_uid
+    except OSError:
+        return "it is read-only"
+    if hasattr(os, "getuid") and owner != os.getuid():
+        return "it belongs to another user"
+    return "it is read-only"
 
 
 class ReplayCache:
