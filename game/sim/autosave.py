@@ -284,7 +284,7 @@ class IncrementalWriter:
         disk) is cut off again, so the journal stays its committed lines."""
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
         flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)  # a pipe: no wait
-        fd = os.open(self.folder / JOURNAL, flags, 0o644)
+        fd = os.open(self.folder / JOURNAL, flags, 0o600)  # as private as the save itself
         try:
             try:
                 write_all(fd, data)

@@ -4,6 +4,7 @@ gives what a full save of the same moment gives, and a torn last line loses only
 from __future__ import annotations
 
 import json
+import os
 from datetime import timedelta
 
 import numpy as np
@@ -36,6 +37,8 @@ def test_an_autosave_journal_loads_as_a_full_save_would(tmp_path):
         sizes.append(writer.write(snapshot(sim)))
     assert [w.base for w in sizes] == [True, False, False]
     assert len((writer.folder / JOURNAL).read_text().splitlines()) == 2
+    if os.name == "posix":  # the memories and chats in it are as private as the save's
+        assert (writer.folder / JOURNAL).stat().st_mode & 0o077 == 0
     save_game(sim, "full", tmp_path)
     _same(read_save(AUTOSAVE, tmp_path), read_save("full", tmp_path))
     loaded = load_game(AUTOSAVE, tmp_path)
