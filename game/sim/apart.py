@@ -5,8 +5,9 @@ Why: the lockstep clock stops the whole town whenever any resident's due job is 
 answered, and most of those stops were for a resident nobody else could see (issue 25).
 Here a headless lockstep run goes to its end with every resident at its own step. Again
 and again, the residents at each step are put in groups: two are in one group if, each
-walking a tile a step beyond what it is surely doing (its walk and action, its jobs in
-flight, a thought that may ask it to talk, closing hours: `settled`), they could come
+walking a tile a step (up, down, left or right) beyond what it is surely doing (its walk
+and action, its jobs in flight, a thought that may ask it to talk, closing hours:
+`settled`), they could come
 within sight of each other (twice the sight radius, which is also how far a wish to talk
 reaches), if they share a building while both may move (trouble is sensed across its
 rooms), or if a job in flight is for both (a conversation's lines). A group takes its
@@ -284,16 +285,22 @@ class Apart:
         return {n: c + self._clock[n] for n, c in calm.items()}  # until which step
 
     def _reach(self, name: str, steps: int, calm: Mapping[str, int]) -> int:
-        """How many tiles the resident may be from where it stands, `steps` steps on."""
+        """How many tiles the resident may be from where it stands, `steps` steps on,
+        counted along the grid (a walk goes a tile up, down, left or right a step)."""
         c = max(0, min(calm[name] - self._clock[name], steps))
         return min(len(self.agents[name].path), c) + steps - c
 
     def _meet(self, a: str, b: str, ra: int, rb: int, partners) -> bool:
-        """Whether two residents that may go ra and rb tiles could affect each other."""
+        """Whether two residents that may walk ra and rb tiles could affect each other:
+        come within the margin of each other (a square), each walking a tile up, down,
+        left or right a step, so what they must close is the grid distance to that square
+        (a diagonal gap takes twice the steps a straight one of its width does)."""
         if frozenset((a, b)) in partners:
             return True
         pa, pb = self.agents[a].pos, self.agents[b].pos
-        if max(abs(pa[0] - pb[0]), abs(pa[1] - pb[1])) <= ra + rb + self.margin:
+        m = self.margin
+        gap = max(0, abs(pa[0] - pb[0]) - m) + max(0, abs(pa[1] - pb[1]) - m)
+        if gap <= ra + rb:
             return True
         if not (ra and rb):
             return False

@@ -191,3 +191,25 @@ def test_an_answer_at_once_keeps_the_town_in_one_lockstep():
     sim.config = replace(sim.config, timing=replace(MODEL_TIMING, apart_steps=0))
     outcome(sim, hours=2)
     assert sim.apart.epochs == 0
+
+
+def test_a_diagonal_gap_takes_the_steps_of_both_its_sides_to_close():
+    # a walk goes a tile up, down, left or right a step: residents 20 tiles apart both
+    # ways must close 2 (20 - margin) tiles between them, twice a straight gap of 20
+    sim = town(Paced(0))
+    a, b, c = (sim.agents[n] for n in sorted(sim.agents))
+    for agent in (a, b, c):
+        agent.asleep, agent.action, agent.location, agent.path = False, None, "", []
+    margin = 2 * RADIUS + 2
+    a.pos, b.pos, c.pos = (10, 10), (30, 30), (90, 60)
+    calm, k = at_rest(sim), sim.steps
+    gap = 2 * (20 - margin)
+    for d in range(0, 30):  # each may walk d tiles: apart while 2 d < gap
+        assert sim.apart._meet(a.name, b.name, d, d, set()) == (2 * d >= gap)
+    # so a, with b behind, may go on while 2 d < gap, not (straight) while 2 d < 20 - margin
+    assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k + (gap - 1) // 2
+    b.pos = (10, 30)
+    assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k + (
+        (20 - margin - 1) // 2
+    )
+    sim.close()
