@@ -56,7 +56,10 @@ def _start_run(args: argparse.Namespace, settings, build):
         from game.sim.factory import refused_if_unused
         from game.sim.saves import load_with
 
-        return refused_if_unused(load_with(args.load, settings), settings)
+        sim = load_with(args.load, settings)
+        if sim.load_note:
+            say(sim.load_note)
+        return refused_if_unused(sim, settings)
     from game.core.config import refuse_unused_model_flags, talks_to_model
     from game.sim.factory import timing
 

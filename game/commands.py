@@ -77,6 +77,10 @@ def _load(args: argparse.Namespace, name: str = "", ablate: str | None = None, j
 
     settings = config_from_args(args)
     sim = load_with(name or args.load, settings, mind=parse_ablation(ablate))
+    if sim.load_note:
+        from game.cli import say
+
+        say(sim.load_note)
     return sim if judge else refused_if_unused(sim, settings)
 
 

@@ -69,6 +69,7 @@ MAX_INCREMENTS = 48  # after this many journal lines, the next autosave writes a
 ROW_KEYS = ("created", "importance", "embeddings")
 NOTICE_KEYS = ("notices", "notices_read")  # game/sim/player.py `notice_state`
 TABLES = ("objects", "object_setters")  # a journal line keeps only their changes
+APPLIED = "journal_applied"  # lines applied, for saves.read_save to say what was not
 
 
 @dataclass(frozen=True)
@@ -424,12 +425,15 @@ def apply_journal(
 
     Lines of another base are skipped, never applied (a game that wrote into a folder it
     did not hold); a torn line, a gap in the numbers of this base's lines, or a line whose
-    rows file is missing ends the reading: what was committed before it is the save."""
+    rows file is missing ends the reading: what was committed before it is the save (the
+    lines applied: `doc[APPLIED]`)."""
+    doc[APPLIED] = 0
     for line in _base_lines(folder, doc.get("arrays")):
         rows = _rows(folder / str(line.get("rows", "")))
         if rows is None:
             break
         _apply_line(doc, arrays, line, rows)
+        doc[APPLIED] += 1
     return doc, arrays
 
 

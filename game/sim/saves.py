@@ -467,12 +467,30 @@ def _read_folder(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
     except DAMAGE as exc:
         raise SaveError(path, f"damaged: cannot upgrade ({type(exc).__name__}: {exc})") from exc
     arrays = _read_arrays(folder, doc, path)
-    from game.sim.autosave import apply_journal
+    from game.sim.autosave import APPLIED, apply_journal
 
     try:  # an autosave's journal: the changes written after its base (game/sim/autosave.py)
-        return apply_journal(folder, doc, arrays)
+        doc, arrays = apply_journal(folder, doc, arrays)
     except DAMAGE as exc:
         raise SaveError(path, f"damaged journal ({type(exc).__name__}: {exc})") from exc
+    dropped = _journal_written(folder, doc.get("arrays")) - doc.pop(APPLIED, 0)
+    return ({**doc, DROPPED: dropped} if dropped > 0 else doc), arrays
+
+
+DROPPED = "journal_dropped"  # later autosaves a damaged journal or rows file left unread
+
+
+def _journal_written(folder: Path, base: Any) -> int:
+    """How many autosaves the journal holds for `base`: its whole lines of that base and
+    any damaged whole line (whose base cannot be told); a last line mid-append is none."""
+    from game.sim.autosave import JOURNAL, _line
+
+    try:
+        with (folder / JOURNAL).open("rb") as f:
+            raw = f.read().split(b"\n")[:-1]  # its size checked by apply_journal
+    except OSError:  # none (or unreadable, which apply_journal has said already)
+        return 0
+    return sum(x is None or x.get("base") == base for x in map(_line, raw))
 
 
 def _read_document(path: Path) -> Any:
@@ -519,6 +537,7 @@ def load_game(
 
     doc, arrays = read_save(name, root)
     path = save_path(name, root) / DOCUMENT
+    dropped = doc.pop(DROPPED, 0)
     _check_clock(doc.get("clock"), path)
     saved = clean_line(str(doc.get("brain")), 20)
     if brain is not None and brain != doc.get("brain"):
@@ -540,6 +559,10 @@ def load_game(
         )
         sim = build_simulation(doc["scenario"], seed=seed, brain=chosen, config=config, **options)
         restore(sim, doc, arrays, path)
+        if dropped:  # said by whoever loads it (run, interview, the window), never silent
+            sim.load_note = (f"{path.parent.name}: its autosave journal is damaged, so it "
+                             f"loads as of {sim.now:%Y-%m-%d %H:%M}; {dropped} later "
+                             f"autosave{'s' if dropped > 1 else ''} could not be read")  # fmt: skip
     except (SaveError, SettingsError, FileProblem):
         raise  # a malformed base URL, an unusable cache: not the save's fault
     except SmallvilleError as exc:

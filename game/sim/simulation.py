@@ -104,6 +104,7 @@ class Simulation:
     ) -> None:
         self.scenario, self.town = scenario, town
         self._config = config or SimConfig()
+        self.load_note = ""  # what loading its save lost, said to the player (saves.load_game)
         words = understander_for(town, scenario.residents, scenario.intents)
         self._mind = Mind(brain, embedder, self.config.mind, scenario.intents, words)
         self.state = SimState(town, Clock(scenario.start, self.config.step_seconds))

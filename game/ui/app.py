@@ -108,6 +108,8 @@ class App:
             # the same endpoint, model and caps as a new game
             sim = load_with(save, self.options, mode=ClockMode.REALTIME)
             self.replace_town(sim, name)
+            if sim.load_note:
+                self.notify(sim.load_note)
             return
         from game.sim.factory import build_simulation
 

@@ -74,7 +74,7 @@ class TownSaves:
             self.notes.push(f"could not load {name}: {exc}", theme.ACCENT)
             return
         self.app.replace_town(sim, self.visitor.name if self.visitor else "Visitor")
-        self.app.notify(f"loaded {name}")
+        self.app.notify(sim.load_note or f"loaded {name}")
 
     def _autosave(self) -> None:
         """A periodic autosave: a snapshot here, the writing on a thread; a brief toast.

@@ -151,3 +151,40 @@ def test_a_delta_patches_back_to_the_state_it_was_taken_from():
         now.update({k: v for k, v in before.items() if rng.random() < 0.5})
         change = json.loads(json.dumps(delta(now, before)))  # as a line holds it
         assert patched(json.loads(json.dumps(before)), change) == now
+
+
+def test_a_damaged_rows_file_is_said_when_the_autosave_loads(tmp_path, monkeypatch, capsys):
+    """A truncated rows file ended loading there without a word (exit 0): the listing
+    showed the last autosave's time, loading gave the base's. Now loading says so, and
+    `run --load` prints it; the committed part still loads."""
+    from game.cli import main
+
+    sim = build_simulation("three", seed=2, workers=2)
+    sim.run_until(sim.now.replace(hour=6, minute=20))
+    root = tmp_path / "data" / "saves"
+    writer = IncrementalWriter(save_path(AUTOSAVE, root))
+    writer.write(snapshot(sim))
+    base = sim.now
+    for _ in range(2):
+        sim.run_until(sim.now + timedelta(minutes=30))
+        writer.write(snapshot(sim))
+    sim.close()
+    first = json.loads((writer.folder / JOURNAL).read_text().splitlines()[0])["rows"]
+    rows = writer.folder / first
+    rows.write_bytes(rows.read_bytes()[:40])
+    loaded = load_game(AUTOSAVE, root)
+    assert loaded.now == base
+    assert "damaged" in loaded.load_note and "2 later autosaves" in loaded.load_note
+    loaded.close()
+    whole = IncrementalWriter(save_path("whole", root))
+    fresh = build_simulation("three", seed=2, workers=2)
+    fresh.run_until(fresh.now.replace(hour=6, minute=20))
+    whole.write(snapshot(fresh))
+    fresh.close()
+    assert load_game("whole", root).load_note == ""
+    monkeypatch.setenv("SMALLVILLE_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("SMALLVILLE_CONFIG", str(tmp_path / "cfg" / "config.toml"))
+    monkeypatch.setenv("SMALLVILLE_CACHE", str(tmp_path / "cache"))
+    capsys.readouterr()
+    assert main(["run", "--load", AUTOSAVE, "--hours", "0.1", "--quiet"]) == 0
+    assert "autosave journal is damaged" in capsys.readouterr().err
