@@ -51,3 +51,6 @@ def test_someone_one_saw_once_is_at_hand_when_asked_of_by_name(told_long_ago):
                     2, zero, seen)  # fmt: skip
     answer = ask(sim, JOHN, "Has Arthur Burton ever crossed your path?")
     assert "watering" in answer, answer
+    from game.sim.judge import claims_acquaintance  # he knows of Arthur: the paper's yes
+
+    assert claims_acquaintance(ask(sim, JOHN, "Do you know Arthur Burton?"))
