@@ -91,10 +91,8 @@ def _who_is(ctx: AgentContext, question: str, seed: int) -> str:
     if relation is None and not about:
         return "I don't know who that is."
     parts = [f"{name} is {relation_in_first_person(relation, ctx.persona)}."] if relation else []
-    if not relation and not known:  # 'Abigail Chen ring a bell?' of one seen about town:
-        seen = any(_seen_doing(m, name) for m in about)  # one knows of them (the paper's yes)
-        parts.append(f"I know {first_name(name)} by sight." if seen
-                     else f"I've heard of {first_name(name)}.")  # fmt: skip
+    if not relation and not known and any(_seen_doing(m, name) for m in about):
+        parts.append(f"I know {first_name(name)} by sight.")  # one seen about town: known of
     if known:  # their work, home and interests, as the town knows them
         parts.append(f"{first_name(name)}{known.removeprefix(name)}")
     parts += _details(ctx, name, about)[: 1 if known else 2 if relation else 3]
