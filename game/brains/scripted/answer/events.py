@@ -209,8 +209,8 @@ def _who_was_there(ctx: AgentContext, event: Event, intent: str) -> str:
     seen = iv._seen_at(ctx, event) if went else []
     if seen:
         return f"I saw {join_and(seen)} at the {event.what or 'event'}."
-    line = goers_line(ctx, event, went)
-    return line if heard_going(ctx, event) else ""
+    heard = heard_going(ctx, event)
+    return goers_line(ctx, event, went, heard) if heard else ""
 
 
 def _myself_going(ctx: AgentContext, event: Event, seed: int, intent: str) -> bool:

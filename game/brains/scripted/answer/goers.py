@@ -56,10 +56,13 @@ def heard_going(ctx: AgentContext, event: Event) -> list[str]:
     return out
 
 
-def goers_line(ctx: AgentContext, event: Event, going_myself: bool) -> str:
-    """'Who else is going?': those one heard say yes, and oneself; once it is over, those
-    one heard would go (who was seen there is `interview._who_came`'s)."""
-    names = [first_name(n) for n in heard_going(ctx, event)]
+def goers_line(
+    ctx: AgentContext, event: Event, going_myself: bool, heard: list[str] | None = None
+) -> str:
+    """'Who else is going?': those one heard say yes (`heard`, else looked up), and
+    oneself; once it is over, those one heard would go (who was seen there is
+    `interview._who_came`'s)."""
+    names = [first_name(n) for n in (heard if heard is not None else heard_going(ctx, event))]
     what, over = event.what or "event", event.end <= ctx.now
     if not names:
         if over:
