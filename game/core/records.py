@@ -98,10 +98,13 @@ class PlanItem:
 
 @dataclass(frozen=True)
 class Line:
-    """One line of a remembered conversation."""
+    """One line of a remembered conversation, with the speaker's answer to an event when
+    the line gave one (so who said yes is read by field, never from the words)."""
 
     speaker: str
     text: str
+    rsvp: Rsvp | None = None  # the speaker's answer, new or said again, to `event`
+    event: Event | None = None
 
 
 @dataclass(frozen=True)
@@ -228,6 +231,8 @@ class Utterance:
     shared: Fact | None = None  # the same news as fields, when the speaker knows them
     rsvp: Rsvp | None = None  # the speaker's answer to the event the partner just told of
     reason: str = ""  # ... and why, in the speaker's words ('I work until 8 that day')
+    going: Rsvp | None = None  # the speaker's answer to `going_to` as this line says it:
+    going_to: Event | None = None  # the new `rsvp`, or one given before and said again
     by: AnsweredBy | None = None  # who said it, when a model could have (None: no model)
 
 

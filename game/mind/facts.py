@@ -123,7 +123,10 @@ def object_state(address: str, state: str) -> Fact:
 def conversation(holder: str, participants: tuple[str, str], lines: Sequence[Utterance]) -> Fact:
     """A whole conversation as the holder remembers it: with whom, and every line."""
     partner = participants[1] if holder == participants[0] else participants[0]
-    kept = tuple(Line(u.speaker, u.text.strip()[:LINE_LIMIT]) for u in lines if u.text.strip())
+    kept = tuple(
+        Line(u.speaker, u.text.strip()[:LINE_LIMIT], u.going, u.going_to)
+        for u in lines if u.text.strip()
+    )  # fmt: skip
     return Fact(
         FactKind.CONVERSATION,
         Source.HEARD,

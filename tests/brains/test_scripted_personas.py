@@ -199,11 +199,11 @@ def talked(
     index: int,
     holder: str,
     pair: tuple[str, str],
-    lines: Sequence[tuple[str, str]],
+    lines: Sequence[tuple[str, str] | Utterance],
     importance: int = 4,
     when: datetime = DAY + timedelta(hours=9),
 ) -> MemoryRecord:
-    said = [Utterance(who, text) for who, text in lines]
+    said = [u if isinstance(u, Utterance) else Utterance(*u) for u in lines]
     return of(index, facts.conversation(holder, pair, said), MemoryKind.CHAT, importance, when)
 
 

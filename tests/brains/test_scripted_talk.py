@@ -187,9 +187,42 @@ def test_a_guest_answers_an_invitation_with_a_reason() -> None:
             continue
         reply = lines[invite + 1]
         assert reply.speaker == guest.name and reply.rsvp is not None and reply.reason
+        assert (reply.going, reply.going_to) == (reply.rsvp, lines[invite].shared.event)
         answers.append(reply.rsvp)
     assert len(answers) >= 5
     assert len(set(answers)) >= 2, "everyone answered alike"
+
+
+def test_an_answer_given_before_is_said_again_as_fields() -> None:
+    """Telling of an event one said yes to, or hearing of it again, the line says so, and
+    the remembered conversation keeps who said yes by field (goers reads it)."""
+    from test_scripted_personas import of
+
+    from game.core.records import MemoryKind, Rsvp
+    from game.mind import facts
+
+    news = heard(20, "Isabella Rodriguez", PARTY_FACT)
+    event = news.fact.event
+    town = smallville()
+    maria, klaus = town.resident("Maria Lopez"), town.resident("Klaus Mueller")
+
+    def said_yes(name: str, index: int):
+        fact = facts.rsvp(name, Rsvp.ACCEPTED, "", news.fact)
+        return of(index, fact, MemoryKind.OBSERVATION, 7, NOW - timedelta(hours=1))
+
+    lines = converse(maria, klaus, (news, said_yes(maria.name, 21)), ())
+    told = next(u for u in lines if u.speaker == maria.name and u.shares)
+    assert (told.going, told.going_to) == (Rsvp.ACCEPTED, event), told
+    pair = (maria.name, klaus.name)
+    kept = facts.conversation(klaus.name, pair, lines).lines
+    assert any(k.speaker == maria.name and k.rsvp is Rsvp.ACCEPTED and k.event == event
+               for k in kept), kept  # fmt: skip
+    again = converse(maria, klaus, (news,), (news, said_yes(klaus.name, 22)))
+    reply = again[again.index(next(u for u in again if u.shares)) + 1]
+    assert reply.speaker == klaus.name and reply.rsvp is None, reply
+    assert (reply.going, reply.going_to) == (Rsvp.ACCEPTED, event), reply
+    quiet = converse(maria, klaus, (news,), ())
+    assert all(u.going is None for u in quiet if u.speaker == maria.name)
 
 
 def test_someone_who_knows_says_so() -> None:

@@ -32,6 +32,7 @@ from game.world.scenario import Resident
 
 from . import answer, interview
 from .activities import classify
+from .goals import rsvp_of
 from .lexicon import trouble
 from .news import MAX_NEWS_PER_TALK, News, chat_partner, news_for
 from .talk_greeting import _doing, _goodbye, _opening, _part_of_day, greeting, is_visitor
@@ -204,8 +205,24 @@ def utter(
     last = history[-1] if history and history[-1].speaker != ctx.persona.name else None
     decision = pending_decision(ctx, partner, last, seed)
     if decision is None:
+        return _standing(ctx, line, last)
+    event = last.shared.event if last is not None and last.shared is not None else None
+    return replace(
+        line, rsvp=decision.answer, reason=decision.reason, going=decision.answer, going_to=event
+    )
+
+
+def _standing(ctx: AgentContext, line: Utterance, last: Utterance | None) -> Utterance:
+    """A line about an event one has answered says the answer again (the news's tail 'I'll
+    be there', 'I'm going too'): kept as fields, so a listener knows who said yes."""
+    told = line.shared if line.shared is not None and line.shared.event is not None else None
+    if told is None and last is not None and last.shared is not None:
+        told = last.shared
+    event = told.event if told is not None else None
+    if event is None or event.host == ctx.persona.name or event.end <= ctx.now:
         return line
-    return replace(line, rsvp=decision.answer, reason=decision.reason)
+    given = rsvp_of(ctx.memories, event)
+    return line if given is None else replace(line, going=given, going_to=event)
 
 
 def _utter(

@@ -1,57 +1,37 @@
 """Who else is going to an event, as one knows it: the people one heard say so.
 
 Why its own module: a resident knows who is going only from what it was told, so the
-answer reads one's remembered conversations about the event for the other side's own
-yes. The scripted residents say yes in the words of their answer tables (`rsvp.py`'s
-accepting lines, `hearsay.py`'s going tails), so those tables, read as patterns, are what
-a yes looks like; nothing here is worded for a particular event.
+answer reads one's remembered conversations for the other side's own yes. Each
+remembered line keeps the answer it gave to an event as fields (`Line.rsvp`,
+`Line.event`: a new answer, or one said again as news's tail), so a yes is read by field;
+nothing here is worded for a particular event or reads the words back.
 """
 
 from __future__ import annotations
 
-import re
-from functools import cache
-
 from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, Rsvp
 
-from .. import hearsay, rsvp
-from ..util import content_words, first_name, join_and
+from ..util import first_name, join_and
 
 MOST = 4  # names said before 'and others'
 
 
-@cache
-def _yes_lines() -> re.Pattern[str]:
-    """Every accepting line the residents say, its {slots} as wildcards."""
-    lines = (*rsvp.ACCEPT_FRIEND, *rsvp.ACCEPT_WITH, *rsvp.ACCEPT_LINES,
-             *hearsay.GOING[Rsvp.ACCEPTED], hearsay.GOING_TOO)  # fmt: skip
-    parts = [re.escape(t.strip().rstrip(".!").lower()).replace(r"\{", "{").replace(r"\}", "}")
-             for t in lines]  # fmt: skip
-    wild = [re.sub(r"{\w+}", ".+?", p) for p in parts]
-    return re.compile("|".join(f"(?:{w})" for w in wild))
-
-
-def _about(text: str, event: Event) -> bool:
-    """A line names the event: its own words ('Valentine's Day party'), or its host."""
-    words = set(content_words(event.what or ""))
-    said = set(content_words(text))
-    host = first_name(event.host).lower() if event.host else ""
-    return bool(words and words <= said) or bool(host and host in text.lower())
+def _same(a: Event | None, b: Event) -> bool:
+    """The same event: its place and start (as `goals.rsvp_of` matches one's own answer)."""
+    return a is not None and (a.place, a.start) == (b.place, b.start)
 
 
 def heard_going(ctx: AgentContext, event: Event) -> list[str]:
     """The people one heard say they are going, most recent talk first: in a remembered
-    conversation about the event, the other side's line that says yes."""
-    yes, me, out = _yes_lines(), ctx.persona.name, []
+    conversation, the other side's line that answered yes to the event."""
+    me, out = ctx.persona.name, []
     talks = [m for m in ctx.memories if m.fact.kind is FactKind.CONVERSATION]
     for m in sorted(talks, key=lambda m: m.created, reverse=True):
-        lines = m.fact.lines
-        for i, line in enumerate(lines):
-            if line.speaker == me or line.speaker == event.host or line.speaker in out:
+        for line in m.fact.lines:
+            if line.speaker in (me, event.host) or line.speaker in out:
                 continue
-            near = " ".join(x.text for x in lines[max(0, i - 1) : i + 1])
-            if _about(near, event) and yes.search(line.text.lower()):
+            if line.rsvp is Rsvp.ACCEPTED and _same(line.event, event):
                 out.append(line.speaker)
     return out
 
