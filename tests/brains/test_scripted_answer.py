@@ -590,10 +590,8 @@ def test_asked_if_one_enjoys_one_s_work_one_says_how_one_finds_it():
 def test_who_else_is_going_names_those_one_heard_say_yes_and_not_those_who_said_no():
     from test_scripted_personas import talked
 
-    from game.core.records import Utterance
+    from game.core.records import Rsvp, Utterance
     from game.mind.dialogue import state_of
-
-    from game.core.records import Rsvp
 
     party = smallville().intents[0]
     me, ev = "Klaus Mueller", party.event
