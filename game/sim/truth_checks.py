@@ -180,8 +180,8 @@ _HOSTS = r"hosting|hosted|hosts|throwing|threw|organi[sz]ing|organi[sz]ed|holdin
 _HOSTED = r"hosting|hosted|hosts|throwing|threw|organi[sz]ing|organi[sz]ed"
 _FUTURE = re.compile(r"\b(?:will|shall|gonna|(?:am|is|are) going to|wants? to|hopes?|"
                      r"hoping|plans? to|planning|is on|coming up|upcoming|tomorrow|tonight|"
-                     r"later today|soon|"
-                     r"can not wait|looking forward|invite|inviting|getting ready|preparing|"
+                     r"later today|soon|preparing (?:for|to)|"
+                     r"can not wait|looking forward|invite|inviting|getting ready|"
                      r"(?:is|are|am) (?:\w+ )?(?:hosting|throwing|having|holding|organi[sz]ing|"
                      r"putting on))\b")  # fmt: skip
 _PAST_EVENT = re.compile(r"\b(?:went|hosted|threw|held|attended|came|enjoyed|yesterday|"
@@ -315,7 +315,9 @@ def _when(t: datetime) -> str:
 
 
 def went(r: Reading, intent: str, event: Event) -> Iterator[Found]:
-    """'Maria and Klaus came', 'but I did not go': presence at the venue, from the log."""
+    """'Maria and Klaus came', 'but I did not go': against the log. A yes is contradicted
+    by no presence at the venue; a no only by attending as `measures.attendance` counts it
+    (declined, then in class in the same building, one did not go)."""
     if r.truth.now < event.start or event.start < r.truth.since:
         return
     end = min(event.end, r.truth.now)
@@ -324,9 +326,11 @@ def went(r: Reading, intent: str, event: Event) -> Iterator[Found]:
         for token in re.findall(r"@r\d+|\bi\b|\bwe\b", m[1]):
             name = r.who(token)
             there = r.truth.time_at(name, event.place, event.start, end)
-            bad = there >= MIN_PRESENCE if negated else there == timedelta()
+            came = name in r.truth.attended.get(intent, ())
+            bad = came if negated else there == timedelta()
             minutes = int(there.total_seconds() // 60)
             why = f"{name} was at {event.place} for {minutes} minutes of it" if bad else ""
+            why += ", doing the event's things" if bad and negated else ""
             yield r.found(Claim.WENT, _v(bad), why, intent, "no" if negated else "yes")
 
 

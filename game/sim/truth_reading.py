@@ -19,7 +19,7 @@ from game.brains.event_words import find_date, start_readings
 from game.core.records import Event
 from game.sim.events import EventKind
 from game.sim.judge import named_times
-from game.sim.measures import MIN_PRESENCE, records
+from game.sim.measures import MIN_PRESENCE, attendance, records
 from game.sim.results import Asked, Verdict
 from game.world.scenario import Resident
 from game.world.town import split
@@ -91,6 +91,10 @@ class Truth:
     stays: Mapping[str, tuple[Stay, ...]]
     events: Mapping[str, Event]  # intent id -> its event, host filled in
     heard: Mapping[str, frozenset[tuple[str, str]]]  # resident -> (who told them, intent id)
+    # intent id -> who attended its event as `measures.attendance` counts it (there 30+
+    # minutes, doing the event's things): a student in class at the college while a reading
+    # is held there was there, yet did not go to it
+    attended: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def within(self, name: str, start: datetime, end: datetime) -> list[Stay]:
         return [s for s in self.stays.get(name, ()) if s.start < end and start < s.end]
@@ -126,6 +130,7 @@ def truth_of(sim) -> Truth:
         {n: tuple(s) for n, s in stays.items()},
         events,
         {n: _heard(sim, n) for n in sim.agents},
+        {i: frozenset(a.attended) for i, a in attendance(sim).items()},
     )
 
 

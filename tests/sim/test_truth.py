@@ -16,7 +16,7 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from game.core.records import MemoryKind
+from game.core.records import MemoryKind, Source
 from game.mind import facts
 from game.sim import evaluation, measures, truth
 from game.sim.events import EventKind
@@ -58,6 +58,8 @@ def town():
     act(sim, KLAUS, at(14, 13), CAFE)
     act(sim, KLAUS, at(14, 16, 10), DORM)
     act(sim, MARIA, at(14, 14), CAFE)
+    party = facts.doing(MARIA, "at the party", Source.SELF, "the party", "party")
+    remember(sim, MARIA, party, at(14, 17, 30), MemoryKind.OBSERVATION)  # she went
     act(sim, MARIA, at(14, 19, 30), DORM)
     sim.clock.now = at(15, 4)
     yield sim
@@ -151,9 +153,24 @@ TRUE_AS_SAID = [
      "having dinner at Oak Hill College Dorm."),
     (KLAUS, NEWS, "Yes, there was Isabella's Valentine's Day party at Hobbs Cafe yesterday "
      "from 5 pm to 7 pm, but I didn't go."),
+    (MARIA, YESTERDAY, "Yesterday, in the afternoon I was having lunch, preparing the "
+     "shelves and going to Isabella's Valentine's Day party at Hobbs Cafe."),
     (MARIA, NEWS, "Later today I'm having breakfast, and I'm glad of it."),
     (KLAUS, NEWS, "I'm planning to finish my paper."),
 ]  # fmt: skip
+
+
+def test_there_without_doing_the_events_things_one_did_not_go(town):
+    """Declined, then in class in the building the event is in: 'I didn't go' is true, as
+    `measures.attendance` counts it; with the event's things done, it is contradicted."""
+    no = said(MARIA, NEWS, "There was a party at Hobbs Cafe, but I didn't go.")
+    t, names = truth.truth_of(town), truth.names_of(town)
+    assert MARIA in t.attended["party"]
+    flagged = [f for f in truth.check_answer(no, t, names).found if f.verdict is not OK]
+    assert [(f.kind, f.verdict) for f in flagged] == [(Claim.WENT, BAD)], flagged
+    assert "doing the event's things" in flagged[0].why
+    elsewhere = replace(t, attended={"party": frozenset()})
+    assert all(f.verdict is OK for f in truth.check_answer(no, elsewhere, names).found)
 
 
 @pytest.mark.parametrize("case", TRUE_AS_SAID, ids=lambda c: c[2][:40])
