@@ -34,6 +34,13 @@ class Brain(Protocol):
         ...
 
 
+def answers_locally(brain: object) -> bool:
+    """Whether a brain answers by computing here, never waiting for anyone (a class
+    attribute `local = True`, optional: a brain without one may wait). Its questions gain
+    nothing from being asked on threads at once: with the GIL they only take turns."""
+    return getattr(brain, "local", False) is True
+
+
 @runtime_checkable
 class Embedder(Protocol):
     """Text -> unit vector. One embedder per save: vectors of two embedders never mix."""

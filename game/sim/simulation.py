@@ -25,7 +25,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from game.brains.protocol import Brain, Embedder
+from game.brains.protocol import Brain, Embedder, answers_locally
 from game.core.clock import Clock
 from game.core.records import Utterance
 from game.mind.agent import Agent
@@ -110,6 +110,7 @@ class Simulation:
         self.state = SimState(town, Clock(scenario.start, self.config.step_seconds))
         self.scheduler = Scheduler(self.config.workers)
         self.scheduler.delay = max(1, self.config.timing.decision_steps)
+        self._inline()
         dim = self.mind.embedder.dim
         self.agents: dict[str, Agent] = {
             r.name: make_agent(town, r, self.now, dim) for r in scenario.residents
@@ -154,6 +155,7 @@ class Simulation:
         for part in (self.actions, self.decisions, self.appliers):
             part.mind = mind
         self.player.ctx = replace(self.player.ctx, mind=mind)
+        self._inline()
 
     @property
     def config(self) -> SimConfig:
@@ -166,6 +168,14 @@ class Simulation:
         self.decisions.config = self.appliers.config = config
         self.apart.timing = config.timing
         self.sight.settings = config.mind
+        self._inline()
+
+    def _inline(self) -> None:
+        """In lockstep with a brain that only computes, jobs run as they are submitted,
+        on this thread (the clock would wait for them anyway); in real time they stay on
+        the pool, so the window's frames never wait for a decision."""
+        lockstep = self.config.mode is ClockMode.LOCKSTEP
+        self.scheduler.inline = lockstep and answers_locally(self.mind.brain)
 
     @property
     def now(self) -> datetime:

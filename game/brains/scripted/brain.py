@@ -20,6 +20,7 @@ class ScriptedBrain:
     """Answers every question but Converse (it talks turn by turn) from rules and tables."""
 
     name = "scripted"
+    local = True  # rules and tables, no waits: jobs may run on the stepping thread
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from game.brains.dialogue.understand import Understander
-from game.brains.protocol import Brain, Embedder
+from game.brains.protocol import Brain, Embedder, answers_locally
 from game.brains.questions import AgentContext, Draft, Question, RateImportance
 from game.core.mind_settings import MindSettings
 from game.core.records import Fact, MemoryKind, MemoryRecord
@@ -52,17 +52,17 @@ _FAN_OUT = ThreadPoolExecutor(max_workers=32, thread_name_prefix="fan-out")
 
 def ask_each(mind: Mind, questions: Sequence[Question[A]]) -> list[A]:
     """Independent questions asked at once, answers in order: a job waits for the
-    slowest, not for their sum."""
-    return each(mind.brain.ask, questions)
+    slowest, not for their sum (a local brain answers them in a row: nothing to wait for)."""
+    return each(mind.brain.ask, questions, at_once=not answers_locally(mind.brain))
 
 
 T = TypeVar("T")
 
 
-def each(work: Callable[[T], A], items: Sequence[T]) -> list[A]:
-    """Independent pieces of a job done at once, results in order. (A piece never fans
-    out again, so the pool cannot deadlock.)"""
-    if len(items) < 2:
+def each(work: Callable[[T], A], items: Sequence[T], at_once: bool = True) -> list[A]:
+    """Independent pieces of a job done at once, results in order (in a row without
+    `at_once`). (A piece never fans out again, so the pool cannot deadlock.)"""
+    if len(items) < 2 or not at_once:
         return [work(item) for item in items]
     return list(_FAN_OUT.map(work, items))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from game.brains.protocol import answers_locally
 from game.brains.questions import AgentContext, Converse, Utter
 from game.core.records import MemoryKind, MemoryRecord, Rsvp, Utterance
 from game.mind import facts
@@ -103,7 +104,7 @@ def converse_job(
         plan = _replan_for(mind, me, world.town, answers, memories)
         return Conversed(me.name, memories, touched_me, conversation=talk, plan=plan)
 
-    return each(side, [0, 1])
+    return each(side, [0, 1], at_once=not answers_locally(mind.brain))
 
 
 def _answers(name: str, history: Sequence[Utterance]) -> list[Note]:
