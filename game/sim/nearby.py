@@ -16,6 +16,7 @@ the order a scan of every resident would have.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Iterator
 
 from game.mind.agent import Agent
@@ -94,35 +95,41 @@ class RoomGrid:
 
     Why: every onlooker asked the town-wide grid for its 3 x 3 cells and then dropped the
     residents asleep, idle or in another room, each of them once per onlooker. Built once a
-    step from the residents worth seeing (in the town's order), the buckets hold only
-    those, by (room, cell), so an onlooker's question touches the ones it may see and no
-    other. Nothing moves while perception runs, so the step's buckets stay true for it.
+    step from the residents worth seeing, the buckets hold only those, by (room, cell), so
+    an onlooker's question touches the ones it may see and no other. Nothing moves while
+    perception runs, so the step's buckets stay true for it. Each is kept with its tile
+    and name beside it, read once a step, not once an onlooker.
     """
 
     def __init__(self, agents: Iterable[Agent], cell: int) -> None:
-        self.cell = max(1, cell)
-        self._order: dict[str, int] = {}
-        self._buckets: dict[tuple[str, Cell], list[Agent]] = {}
+        self.cell = c = max(1, cell)
+        self._buckets: dict[tuple[str, Cell], list[tuple[int, int, str, Agent]]] = {}
         for agent in agents:
-            self._order[agent.name] = len(self._order)
-            key = (agent.location, (agent.pos[0] // self.cell, agent.pos[1] // self.cell))
-            self._buckets.setdefault(key, []).append(agent)
+            x, y = agent.pos
+            key = (agent.location, (x // c, y // c))
+            self._buckets.setdefault(key, []).append((x, y, agent.name, agent))
 
-    def near(self, location: str, tile: Tile, radius: int) -> list[Agent]:
-        """Those in `location` within `radius` tiles of `tile` (Chebyshev), in order."""
+    def nearest(
+        self, location: str, tile: Tile, radius: int, k: int, skip: Agent | None = None
+    ) -> list[tuple[int, str, Agent]]:
+        """Up to `k` of those in `location` within `radius` tiles of `tile` (Chebyshev),
+        but `skip`, as (distance, name, resident): nearest first, then by name, the order
+        attention takes them in (game.mind.perception.attend), so the k kept are the only
+        ones it could take."""
         x, y = tile
         c = self.cell
-        found: list[Agent] = []
-        buckets = 0
+        found: list[tuple[int, str, Agent]] = []
+        get = self._buckets.get
         for cx in range((x - radius) // c, (x + radius) // c + 1):
             for cy in range((y - radius) // c, (y + radius) // c + 1):
-                bucket = self._buckets.get((location, (cx, cy)))
+                bucket = get((location, (cx, cy)))
                 if not bucket:
                     continue
-                buckets += 1
-                found += [
-                    a for a in bucket if max(abs(a.pos[0] - x), abs(a.pos[1] - y)) <= radius
-                ]
-        if buckets > 1:  # each bucket is in order; several need merging
-            found.sort(key=lambda a: self._order[a.name])
+                for ox, oy, name, other in bucket:
+                    d = max(abs(ox - x), abs(oy - y))
+                    if d <= radius and other is not skip:
+                        found.append((d, name, other))  # names are unique: no tie reaches other
+        if len(found) > k:
+            return heapq.nsmallest(k, found)
+        found.sort()
         return found

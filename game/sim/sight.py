@@ -16,6 +16,7 @@ last.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 
@@ -48,7 +49,8 @@ class Sight:
         self.player, self.settings, self.grid = player, settings, grid
         self.town = state.town
         self._troubled: dict[str, dict[str, Trouble]] = {}  # sector -> objects in trouble
-        self._astir: dict[str, list[str]] = {}  # room -> its objects not at rest, untroubled
+        # room -> its objects not at rest, untroubled, each with its rectangle's corners
+        self._astir: dict[str, list[tuple[str, int, int, int, int]]] = {}
         self._seen = RoomGrid((), 1)  # this step's residents worth seeing
         self._default: dict[str, str] = {}  # object -> its state at rest (the map's, fixed)
         self._rank = {a: i for objs in actions.objects_in.values() for i, a in enumerate(objs)}
@@ -61,7 +63,7 @@ class Sight:
         agents = list(self.agents.values() if among is None else among)
         if not any(not a.asleep and a.seeded for a in agents):
             return
-        radius = self.settings.vision_radius
+        radius, bandwidth = self.settings.vision_radius, self.settings.attention_bandwidth
         self._index_objects(agents)
         self._looks = {}  # how a resident or an object looks this step: alike to every onlooker
         self.grid.refresh()
@@ -69,8 +71,8 @@ class Sight:
         for agent in agents:
             if agent.asleep or not agent.seeded or agent.conversation is not None:
                 continue
-            sightings = self._sight_residents(agent, radius)
-            sightings += self._sight_objects(agent, radius)
+            sightings = self._sight_residents(agent, radius, bandwidth)
+            sightings += self._sight_objects(agent, radius, bandwidth)
             seen_visitor = self.player.sighting(agent, radius)
             if seen_visitor is not None:
                 sightings.append(seen_visitor)
@@ -79,34 +81,39 @@ class Sight:
             if self.settings.ablation.memory:  # without memory nothing is kept
                 agent.pending.extend(new)
 
-    def _sight_residents(self, agent: Agent, radius: int) -> list[Sighting]:
+    def _sight_residents(self, agent: Agent, radius: int, k: int) -> list[Sighting]:
         """The others awake within sight in the agent's room, doing something, each as it
-        looks this step at its distance: one loop, without two calls a pair (a crowded
-        lunch room has thousands of pairs of onlookers a step)."""
-        looks, (x, y) = self._looks, agent.pos
+        looks this step at its distance: only the `k` nearest (then by name). Attention
+        takes at most k things a look in that order (`attend`), so one farther down could
+        never be taken, and in a crowded lunch room most pairs are: they are not looked at.
+        """
+        looks = self._looks
         out: list[Sighting] = []
-        for other in self._seen.near(agent.location, agent.pos, radius):
-            if other is agent:
-                continue
-            obs = looks.get(other.name)
+        for d, name, other in self._seen.nearest(agent.location, agent.pos, radius, k, agent):
+            obs = looks.get(name)
             if obs is None:
-                obs = looks[other.name] = agent_observation(other)
-            out.append(Sighting(obs, max(abs(x - other.pos[0]), abs(y - other.pos[1]))))
+                obs = looks[name] = agent_observation(other)
+            out.append(Sighting(obs, d))
         return out
 
-    def _sight_objects(self, agent: Agent, radius: int) -> list[Sighting]:
+    def _sight_objects(self, agent: Agent, radius: int, k: int) -> list[Sighting]:
         """Objects at rest are furniture, not events; an agent notices one whose state is
-        not its default (in use, brewing coffee, burning) within sight in its room. Trouble
-        is noticed anywhere in the room, and from as many rooms away as it reaches (smoke
-        and the sound of water reach the next room, then spread: game.world.troubles)."""
+        not its default (in use, brewing coffee, burning) within sight in its room: the `k`
+        nearest (then by address), as with residents. Trouble is noticed anywhere in the
+        room, and from as many rooms away as it reaches (smoke and the sound of water reach
+        the next room, then spread: game.world.troubles), before anything nearer."""
         troubled = self._troubled.get(sector_of(agent.location), {}) if agent.location else {}
         out = [self._sense(agent, a, t) for a, t in troubled.items()]
         out = [s for s in out if s is not None]
-        areas = self.town.areas
-        for address in self._astir.get(agent.location, ()):
-            d = distance_to(areas[address].rect, agent.pos)
+        px, py = agent.pos
+        near: list[tuple[int, str]] = []
+        for address, x0, y0, x1, y1 in self._astir.get(agent.location, ()):
+            d = max(x0 - px, px - x1, y0 - py, py - y1, 0)  # distance_to, unrolled
             if d <= radius:
-                out.append(self._object_sighting(address, d))
+                near.append((d, address))
+        if len(near) > k:
+            near = heapq.nsmallest(k, near)
+        out += [self._object_sighting(address, d) for d, address in near]
         return out
 
     def _sense(self, agent: Agent, address: str, what: Trouble) -> Sighting | None:
@@ -156,9 +163,11 @@ class Sight:
             room = areas[address].parent or ""
             if address in self._rank and not (room and self._is_troubled(address)):
                 by_room.setdefault(room, []).append(address)  # no room: trouble too
-        for objects in by_room.values():
+        self._astir = {}
+        for room, objects in by_room.items():
             objects.sort(key=self._rank.__getitem__)
-        self._astir = by_room
+            rects = [(a, areas[a].rect) for a in objects]
+            self._astir[room] = [(a, r.x, r.y, r.x + r.w - 1, r.y + r.h - 1) for a, r in rects]
 
     def _is_troubled(self, address: str) -> bool:
         return address in self._troubled.get(sector_of(address), ())
