@@ -281,6 +281,7 @@ def check_yes(sim, name: str, intent: Intent, answer: str) -> list[str]:
     mine = tagged(agent, intent.id)
     if not mine and name != intent.holder:
         return ["no memory carries it"]
+    answer = about_intent(answer, intent, sim.scenario.intents)
     why = []
     source = claimed_source(answer, sim.agents, name)
     if source and not any(r.fact.heard_from == source for r in mine):
@@ -294,6 +295,21 @@ def check_yes(sim, name: str, intent: Intent, answer: str) -> list[str]:
     if host and events and host not in hosts:
         why.append(f"names {host} as host; they heard {', '.join(sorted(hosts))}")
     return why
+
+
+def about_intent(answer: str, intent: Intent, intents: Sequence[Intent] = ()) -> str:
+    """The sentences of an answer that name the intent (its nouns), so a source or a time
+    said of other news in the same answer ('Also, Tom told me that Jane wants volunteers')
+    is not checked against this intent; else those naming no other intent ('She's hosting
+    it at 5'); else the whole answer."""
+    sentences = re.split(r"(?<=[.!?])\s+", answer)
+
+    def names(s: str, i: Intent) -> bool:
+        return any(w.lower() in s.lower() for w in event_nouns(i) if w)
+
+    said = [s for s in sentences if names(s, intent)]
+    said = said or [s for s in sentences if not any(names(s, i) for i in intents if i != intent)]
+    return " ".join(said) or answer
 
 
 def event_nouns(intent: Intent) -> tuple[str, ...]:

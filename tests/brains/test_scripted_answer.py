@@ -541,6 +541,28 @@ def test_asked_who_wants_a_hand_one_names_the_causes_it_knows_of():
     assert "mayor" not in ask("Klaus Mueller", "Can I help you with anything?", told)
 
 
+def test_asked_what_is_going_on_one_tells_the_event_and_a_cause_each_once():
+    """'Anything happening in town?' asks of every happening: the dated event and a cause
+    with no date (the candidacy), each once; a cause alone is told when no event is known.
+    A question naming the event is about it alone."""
+    sam = "Sam Moore is running for mayor of Smallville in the upcoming election"
+    town = smallville()
+    isabella = town.resident("Isabella Rodriguez")
+    said = next(s for s in isabella.seed_memories() if "Valentine" in s)
+    party = facts.seed(isabella, said, town.intents)
+    assert party.event is not None
+    both = (heard(0, "Sam Moore", sam, importance=7),
+            heard(1, isabella.name, party.object, importance=7, shared=party))  # fmt: skip
+    for question in ("Is anything going on in town?", "Anything special on around here soon?"):
+        got = ask("Klaus Mueller", question, both)
+        assert "party" in got and "mayor" in got, (question, got)
+        assert got.index("party") < got.index("mayor") and got.count("mayor") == 1, got
+    alone = ask("Klaus Mueller", "Is anything going on in town?", both[:1])
+    assert "mayor" in alone and "party" not in alone, alone
+    named = ask("Klaus Mueller", "Do you know about the Valentine's Day party?", both)
+    assert "party" in named and "mayor" not in named, named
+
+
 def test_a_name_one_only_heard_news_come_by_way_of_is_no_acquaintance():
     """Klaus heard Sam's news from Maria, passed on from Arthur: asked 'Do you know Arthur
     Burton?', he has nothing of Arthur to tell, so he does not answer with the news."""

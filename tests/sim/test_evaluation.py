@@ -185,6 +185,22 @@ def test_every_yes_is_checked_against_memory(history):
     assert (MARIA, f"names {KLAUS} as host; they heard {ISABELLA}") in why
 
 
+def test_a_source_named_for_other_news_in_the_answer_is_not_checked_against_this_one(history):
+    """Maria heard of the party from Klaus; 'Also, Isabella told me Sam is running' is
+    another piece of news: only the sentences naming the party are checked for it."""
+    party = history.scenario.intent("party")
+    right = "Klaus told me about Isabella's party at Hobbs Cafe at 5 pm."
+    also = f"{right} Also, Isabella told me that Sam Moore is running for mayor."
+    assert measures.check_yes(history, MARIA, party, also) == []
+    assert "crush" in measures.event_nouns(history.scenario.intent("crush"))
+    unnamed = "It's at Hobbs Cafe at 5 pm. Also, Isabella told me about a crush."
+    assert measures.check_yes(history, MARIA, party, unnamed) == []
+    wrong = "Isabella told me about the party at Hobbs Cafe at 5 pm. Also, Sam is running."
+    assert measures.check_yes(history, MARIA, party, wrong) == [
+        f"says {ISABELLA} told them; no memory heard from {ISABELLA} carries it"
+    ]
+
+
 def test_a_yes_with_nothing_in_memory_is_a_hallucination():
     sim = build_simulation("three", seed=0)
     try:

@@ -49,7 +49,7 @@ def plan_event(ctx: AgentContext, act: Act, seed: int) -> str:
     opinion = act.kind is ActKind.OPINION or act.label.endswith("opinion")
     if not found and not act.intent and not (opinion and act.event):
         found = _any_event(ctx)
-        named = act.named or (act.event and len(act.event.split()) <= 2)
+        named = act.named or (act.event and len(act.event.split()) <= 2 and not _verbal(act.event))
         event_words = act.aspect is Aspect.EVENT and not act.follow_up and named
         if found and act.event and not event_words and act.label != "event.know":
             return ""  # a question about something else: no stray event for an answer
@@ -59,6 +59,12 @@ def plan_event(ctx: AgentContext, act: Act, seed: int) -> str:
         return ""
     line = _plan_event(ctx, act, seed, found)
     return lead + _run_on(line) if lead and line else line
+
+
+def _verbal(words: str) -> bool:
+    """Words left of a question that hold a verb ('happening town', 'readings coming') are
+    not the name of an event one could say one has not heard of."""
+    return any(w.endswith("ing") and len(w) > 5 for w in words.split())
 
 
 def _run_on(line: str) -> str:
@@ -128,7 +134,8 @@ def event_line(
     whose = f"{first_name(host)}'s {what}" if host and host != me.name else f"the {what}"
     when = _when_words(now, event)
     asks = _asks(question, wh)
-    if source and host != me.name and _ASKS_SOURCE.search(question):  # 'how did you hear?'
+    asks_source = wh is not Wh.YESNO and _ASKS_SOURCE.search(question)  # not 'heard of any?'
+    if source and host != me.name and asks_source:  # 'how did you hear?'
         rest = event_line(ctx, event, text, "", intent, wh, "")
         return f"{first_name(source)} told me about it. {rest}"
     if event.end <= now:
@@ -140,8 +147,8 @@ def event_line(
         tail = {True: ", and I went.", False: ", but I didn't go.", None: "."}[went]
         if Wh.WHO in asks and host:
             return f"{host} hosted it: {whose} at {event.place} {when}{tail}"
-        if Wh.WHERE in asks or Wh.WHEN in asks:
-            return f"It was at {event.place} {when}{tail}"
+        if Wh.WHERE in asks or Wh.WHEN in asks:  # named: the question may not have
+            return f"{whose[:1].upper()}{whose[1:]} was at {event.place} {when}{tail}"
         return f"There was {whose} at {event.place} {when}{tail}"
     if host == me.name:
         return f"Yes! I'm hosting the {what} at {event.place} {when}. I'd love you to come."
@@ -151,7 +158,7 @@ def event_line(
     elif Wh.WHEN in asks:
         parts.append(f"{whose[:1].upper()}{whose[1:]} is {when}, at {event.place}.")
     elif Wh.WHERE in asks:
-        parts.append(f"It's at {event.place}, {when}.")
+        parts.append(f"{whose[:1].upper()}{whose[1:]} is at {event.place}, {when}.")
     else:
         parts.append(f"There's {whose} at {event.place} {when}.")
     if source:

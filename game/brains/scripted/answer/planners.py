@@ -14,7 +14,7 @@ from game.brains.questions import AgentContext
 from .. import interview as iv
 from .. import selfknow
 from ..util import pick
-from .causes import plan_help
+from .causes import plan_happenings, plan_help
 from .day import plan_doing, plan_past, plan_plans, plan_routine
 from .events import plan_event, plan_statement, plan_why
 from .objects import plan_object
@@ -93,6 +93,7 @@ PLANNERS: dict[str, Planner] = {
     "time": _legacy(iv._small_talk),
     "secret": _legacy(iv._small_talk),
     "help": plan_help,
+    "event.know": plan_happenings,
     "news": plan_news,
     "fridge": plan_object,
     "follow.why": plan_why,
