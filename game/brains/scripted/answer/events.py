@@ -74,7 +74,7 @@ def _run_on(line: str) -> str:
     return line[:1].lower() + line[1:] if first in _OPENERS else line
 
 
-_OPENERS = frozenset({"There", "It", "It's", "The", "A", "An", "Yes", "Yes!", "No", "No,",
+_OPENERS = frozenset({"There", "There's", "It", "It's", "The", "A", "An", "Yes", "Yes!", "No", "No,",
                       "My", "This", "That", "Of", "Quite", "Nobody"})  # fmt: skip
 
 
