@@ -74,8 +74,8 @@ def _run_on(line: str) -> str:
     return line[:1].lower() + line[1:] if first in _OPENERS else line
 
 
-_OPENERS = frozenset({"There", "There's", "It", "It's", "The", "A", "An", "Yes", "Yes!", "No", "No,",
-                      "My", "This", "That", "Of", "Quite", "Nobody"})  # fmt: skip
+_OPENERS = frozenset({"There", "There's", "It", "It's", "The", "A", "An", "Yes", "Yes!", "No",
+                      "No,", "My", "This", "That", "Of", "Quite", "Nobody"})  # fmt: skip
 
 
 def _plan_event(ctx: AgentContext, act: Act, seed: int, found) -> str:
