@@ -36,9 +36,10 @@ class Brain(Protocol):
 
 def answers_locally(brain: object) -> bool:
     """Whether a brain answers by computing here, never waiting for anyone (a class
-    attribute `local = True`, optional: a brain without one may wait). Its questions gain
-    nothing from being asked on threads at once: with the GIL they only take turns."""
-    return getattr(brain, "local", False) is True
+    attribute `local = True`, optional: a brain without one may wait; a wrapper that
+    forwards its attributes to a local brain is not one). Its questions gain nothing from
+    being asked on threads at once: with the GIL they only take turns."""
+    return getattr(type(brain), "local", False) is True
 
 
 @runtime_checkable

@@ -62,6 +62,7 @@ from game.sim.saves import (
     write_atomic,
     writing,
 )
+from game.sim.snapshots import AgentSnap, Snapshot, snapshot
 
 AUTOSAVE = "autosave"
 MAX_WINDOWS = 9  # autosave, autosave-2 ... autosave-9: one name per game window at once
@@ -70,67 +71,6 @@ ROW_KEYS = ("created", "importance", "embeddings")
 NOTICE_KEYS = ("notices", "notices_read")  # game/sim/player.py `notice_state`
 TABLES = ("objects", "object_setters")  # a journal line keeps only their changes
 APPLIED = "journal_applied"  # lines applied, for saves.read_save to say what was not
-
-
-@dataclass(frozen=True)
-class AgentSnap:
-    """One resident at the moment of the snapshot (cheap: views, no copies of rows)."""
-
-    name: str
-    state: dict[str, Any]
-    memory: MemoryView
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Everything a save holds, taken on the simulation's thread; encoded and written on
-    the writer's thread. Memory views and the frozen log events are safe to read there:
-    rows below a view's length never change (only `accessed`, which the view copies)."""
-
-    header: dict[str, Any]  # format, version, scenario, seed, brain, embedder
-    clock: datetime
-    steps: int
-    objects: dict[str, str]
-    object_setters: dict[str, str]
-    visitor: Any
-    chats: Any
-    usage: dict[str, Any]
-    agents: tuple[AgentSnap, ...]
-    log: tuple[Any, ...]  # the events (frozen) up to now
-    notices: dict[str, Any] = field(default_factory=dict)  # posted notices and their readers
-
-
-def snapshot(sim) -> Snapshot:
-    """The state to save, taken between steps (a few ms for 25 residents)."""
-    from game.sim.saves import FORMAT, VERSION
-
-    sim.settle_memories()  # every memory saved with its vector
-    header = {
-        "format": FORMAT,
-        "version": VERSION,
-        "scenario": sim.scenario.path,
-        "scenario_name": sim.scenario.name,
-        "seed": sim.config.seed,
-        "brain": sim.mind.brain.name,
-        "embedder": {"name": sim.mind.embedder.name, "dim": sim.mind.embedder.dim},
-    }
-    agents = tuple(
-        AgentSnap(name, sim.agents[name].get_state(), sim.agents[name].memory.view())
-        for name in sorted(sim.agents)
-    )
-    return Snapshot(
-        header,
-        sim.now,
-        sim.steps,
-        dict(sim.town.states),
-        dict(sim.state_by),
-        encode(sim.visitor),
-        encode(sim.chats),
-        sim.usage(),
-        agents,
-        tuple(sim.log.events),
-        sim.player.notice_state(),
-    )
 
 
 @dataclass

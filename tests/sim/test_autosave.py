@@ -188,3 +188,21 @@ def test_a_damaged_rows_file_is_said_when_the_autosave_loads(tmp_path, monkeypat
     capsys.readouterr()
     assert main(["run", "--load", AUTOSAVE, "--hours", "0.1", "--quiet"]) == 0
     assert "autosave journal is damaged" in capsys.readouterr().err
+
+
+def test_a_snapshot_holds_the_state_it_was_taken_in_though_the_game_goes_on():
+    """The frame thread only copies a resident's state; the writer encodes it later, as
+    it was at the snapshot, whatever the game changed meanwhile."""
+    sim = build_simulation("three", seed=1, workers=2)
+    sim.run_until(sim.now.replace(hour=9))
+    snap = snapshot(sim)
+    then = {n: sim.agents[n].get_state() for n in sorted(sim.agents)}
+    sim.run_until(sim.now + timedelta(minutes=45))  # they walk, see, plan and remember
+    for agent in sim.agents.values():
+        agent.known.add("Nowhere Street")  # and in place, the way the game changes them
+        agent.path.append((0, 0))
+        agent.seen["a sign"] = ("new", sim.now)
+    now = {n: sim.agents[n].get_state() for n in sorted(sim.agents)}
+    assert now != then
+    assert {a.name: a.state for a in snap.agents} == then
+    sim.close()
