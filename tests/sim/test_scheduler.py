@@ -1,6 +1,7 @@
 """The scheduler: one job per agent, results in submission order, decisions due on time."""
 
 import threading
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from game.sim.factory import build_simulation
 from game.sim.report import build_report, without_timing
 from game.sim.scheduler import Scheduler, WaitMeter
-from game.sim.simulation import MODEL_TIMING, SimConfig
+from game.sim.simulation import MODEL_TIMING, ClockMode, SimConfig
 
 
 def test_one_job_per_agent_and_submission_order():
@@ -68,3 +69,28 @@ def test_a_wait_meter_names_the_job_the_clock_stood_for():
     assert wait.seconds >= 0.15 and wait.holds[0].seconds == pytest.approx(wait.seconds)
     assert wait.jobs_out == 2 and wait.in_flight == -1.0  # "later" was out too; no probe
     scheduler.shutdown()
+
+
+def test_inline_jobs_run_at_submission_and_come_back_the_same_way():
+    """With `inline` a job runs on the submitting thread at once; it is still handed back
+    only when due, in order, an error as a value."""
+    scheduler = Scheduler(workers=2)
+    scheduler.inline = True
+    ran: list[str] = []
+    scheduler.delay, scheduler.step = 3, 0
+    scheduler.submit(("a",), "job", lambda: ran.append(threading.current_thread().name) or 1)
+    scheduler.submit(("b",), "bad", lambda: 1 / 0)
+    assert ran == [threading.current_thread().name]  # ran here, before anyone collected
+    assert scheduler.collect(block=True, step=1) == []  # not due yet
+    done = scheduler.collect(block=True, step=2)
+    assert [f.result for f in done] == [1, None]
+    assert isinstance(done[1].error, ZeroDivisionError)
+    scheduler.shutdown()
+
+
+def test_a_scripted_town_runs_its_jobs_inline_in_lockstep_only():
+    sim = build_simulation("three", seed=1)
+    assert sim.scheduler.inline
+    sim.config = replace(sim.config, mode=ClockMode.REALTIME)
+    assert not sim.scheduler.inline  # the window's frames never wait for a decision
+    sim.close()
