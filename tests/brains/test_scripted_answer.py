@@ -563,6 +563,15 @@ def test_asked_what_is_going_on_one_tells_the_event_and_a_cause_each_once():
     assert "party" in named and "mayor" not in named, named
 
 
+def test_a_yes_no_about_an_interest_is_answered_in_the_verb_it_was_asked_in():
+    """'Do you know much about video games?' is not 'Can't say I am.'"""
+    do, are = "Do you know much about video games?", "Are you into video games?"
+    said = {q: [ask(r.name, q) for r in smallville().residents] for q in (do, are)}
+    assert not any("say I am" in a or "I am!" in a for a in said[do]), said[do]
+    assert not any("say I do" in a or "I do!" in a for a in said[are]), said[are]
+    assert any("say I do" in a or "I do!" in a for a in said[do]), said[do]
+
+
 def test_a_name_one_only_heard_news_come_by_way_of_is_no_acquaintance():
     """Klaus heard Sam's news from Maria, passed on from Arthur: asked 'Do you know Arthur
     Burton?', he has nothing of Arthur to tell, so he does not answer with the news."""

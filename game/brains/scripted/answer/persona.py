@@ -252,6 +252,18 @@ def plan_work_here(ctx: AgentContext, act: Act, seed: int) -> str:
     return f"{here} I work {works}."
 
 
+def _aux(question: str) -> str:
+    """The verb a yes-no question opens with, as one says it back ('are you' -> 'am')."""
+    for w in re.findall(r"[a-z']+", question.lower()):
+        if w in _AUX:
+            return _AUX[w]
+    return "do"
+
+
+_AUX = {"are": "am", "r": "am", "do": "do", "does": "do", "did": "did", "have": "have",
+        "would": "would", "will": "will", "can": "can", "could": "could"}  # fmt: skip
+
+
 def plan_interests(ctx: AgentContext, act: Act, seed: int) -> str:
     """What one enjoys; asked about a particular thing, yes if one's interests hold it."""
     me = ctx.persona
@@ -259,10 +271,11 @@ def plan_interests(ctx: AgentContext, act: Act, seed: int) -> str:
     if asked and act.wh is Wh.YESNO:
         shared = [i for i in me.interests if asked & content_stems(i)]
         key = (seed, me.name, act.text)
+        aux = _aux(act.text)  # 'Are you into X?' 'I am!'; 'Do you know X?' 'I do!'
         if shared:
-            lead = pick(("Yes, I love", "Oh yes, I'm big on", "I am! I really enjoy"), *key)
+            lead = pick(("Yes, I love", "Oh yes, I'm big on", f"I {aux}! I really enjoy"), *key)
             return f"{lead} {mine(shared[0], me)}."
-        no = pick(("Not really, no.", "Not much, to be honest.", "Can't say I am.",
+        no = pick(("Not really, no.", "Not much, to be honest.", f"Can't say I {aux}.",
                    "Not me, I'm afraid.", "Hmm, not really."), *key)  # fmt: skip
         cares = join_and([mine(i, me) for i in me.interests[:2]]) if me.interests else ""
         more = pick(("I'm more into {c}.", "{C} is more my thing.", "Give me {c} any day."), *key)
