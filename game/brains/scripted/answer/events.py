@@ -85,8 +85,9 @@ def _plan_event(ctx: AgentContext, act: Act, seed: int, found) -> str:
         return _going_line(ctx, event, seed, act.intent) if event else ""
     if act.label in ("event.opinion", "follow.opinion") or act.kind is ActKind.OPINION:
         return _event_opinion(ctx, best, event, seed)
-    if act.label == "event.goers" and event is not None:
-        return goers_line(ctx, event, _myself_going(ctx, event, seed, act.intent))
+    if act.label == "event.goers" and event is not None:  # once over: who one saw there
+        seen = _who_was_there(ctx, event, act.intent) if event.end <= ctx.now else ""
+        return seen or goers_line(ctx, event, _myself_going(ctx, event, seed, act.intent))
     if act.label == "event.who_came" and event is not None:
         return iv._who_came(ctx, act.text, seed) or _who_was_there(ctx, event, act.intent) \
             or event_line(ctx, event, "", "", "", Wh.WHO)  # fmt: skip
