@@ -653,6 +653,35 @@ def test_who_else_is_going_names_those_one_heard_say_yes_and_not_those_who_said_
     assert follow.label == "event.goers" and follow.intent == party.id, follow
 
 
+def test_who_else_went_is_who_one_saw_there_once_it_is_over():
+    """The morning after, 'anyone else you know going?' is answered by those one saw at the
+    party, not 'I couldn't tell you who else went' from one who saw them."""
+    from test_scripted_personas import did, seen
+
+    party = smallville().intents[0]
+    ev, me = party.event, "Klaus Mueller"
+    at = ev.start + timedelta(minutes=30)
+    went = replace_fact(did(1, me, "dancing at the party", at), intent=party.id)
+    tom = seen(2, "Tom Moreno", "chatting by the bar", at)
+    isabella = smallville().resident("Isabella Rodriguez")
+    said = next(s for s in isabella.seed_memories() if "Valentine" in s)
+    news = facts.seed(isabella, said, smallville().intents)
+    told = heard(3, isabella.name, said, importance=7, shared=news)
+    assert news.event == ev
+    ctx = context(smallville().resident(me), ev.end + timedelta(hours=14), (went, tom, told),
+                  "", "")  # fmt: skip
+    act = words().understand("Who else is going to the Valentine's Day party?", ctx.now)
+    assert act.label == "event.goers", act
+    got = answer.answer(ctx, act, None, 0).text
+    assert "Tom" in got and "couldn't tell" not in got, got
+
+
+def replace_fact(memory, **fields):
+    from dataclasses import replace
+
+    return replace(memory, fact=replace(memory.fact, **fields))
+
+
 def replace_memories(ctx, memories):
     from dataclasses import replace
 
