@@ -34,7 +34,7 @@ def name_problem(name: str) -> str | None:
         return f"is {len(name)} characters long (at most {MAX_NAME})"
     odd = next((c for c in name if not (_is_letter(c) or c in NAME_MARKS)), None)
     if odd is not None:
-        return (f"holds {_shown(odd)}: a name has only letters, spaces and ' - ."
+        return (f"holds {shown_char(odd)}: a name has only letters, spaces and ' - ."
                 " (no digits, path, control, bidi or zero-width characters)")  # fmt: skip
     if not _is_letter(name[0]) or name != name.strip() or "  " in name:
         return "must start with a letter, with single spaces between its words"
@@ -47,12 +47,12 @@ def place_problem(name: str) -> str | None:
         return f"is {len(name)} characters long (at most {MAX_PLACE})"
     odd = next((c for c in name if not (_is_letter(c) or c.isdigit() or c in PLACE_MARKS)), None)
     if odd is not None:
-        return (f"holds {_shown(odd)}: a place's name has letters, digits, spaces and"
+        return (f"holds {shown_char(odd)}: a place's name has letters, digits, spaces and"
                 f" {' '.join(PLACE_MARKS.strip())} only")  # fmt: skip
     return None
 
 
-def _shown(char: str) -> str:
+def shown_char(char: str) -> str:
     """A character named so that it shows whatever it is: 'U+202E', never the raw mark."""
     if char.isprintable() and not char.isspace():
         return f"{char!r} (U+{ord(char):04X})"
@@ -67,3 +67,18 @@ def slug(name: str) -> str:
     characters and '-', whatever `name` holds, so it never leaves its folder."""
     low = unicodedata.normalize("NFC", name).lower().replace(" ", "_")
     return _NOT_SLUG.sub("", low).strip("-") or "unnamed"
+
+
+def save_name_problem(name: str) -> str:
+    """What in a save name is refused, shown whatever it holds ("it holds 'é' (U+00E9),
+    U+200B: "): a zero-width space or a right-to-left mark is named, never printed raw."""
+    odd = list(dict.fromkeys(c for c in name if not _SAVE_NAME_CHAR.fullmatch(c)))
+    if odd:
+        more = f" and {len(odd) - 4} more" if len(odd) > 4 else ""
+        return f"it holds {', '.join(shown_char(c) for c in odd[:4])}{more}: "
+    if len(name) > 64:
+        return f"it is {len(name)} characters long: "
+    return ""
+
+
+_SAVE_NAME_CHAR = re.compile(r"[A-Za-z0-9 _-]")

@@ -36,6 +36,7 @@ import numpy as np
 from game.core.config import DEFAULT_WORKERS, data_dir
 from game.core.errors import FileProblem, SettingsError, SmallvilleError
 from game.core.mind_settings import MindSettings
+from game.core.names import save_name_problem
 from game.core.text import bounded_loads
 from game.core.text import single_line as clean_line
 from game.sim.archives import load_npz
@@ -117,9 +118,8 @@ def name_folder(name: str, root: Path | str | None = None) -> Path:
     one: two names, one folder)."""
     if not isinstance(name, str) or not _NAME.fullmatch(name) or not name.strip():
         shown = clean_line(str(name), 70)
-        raise SaveError(
-            repr(shown), "a save name uses letters, digits, spaces, '_' or '-' (at most 64)"
-        )
+        raise SaveError(repr(shown), f"{save_name_problem(str(name))}a save name uses ASCII "
+                        "letters, digits, spaces, '_' or '-' (at most 64)")  # fmt: skip
     if name != name.strip():
         raise SaveError(repr(name), "a save name does not begin or end with a space")
     if _DEVICE.fullmatch(name):

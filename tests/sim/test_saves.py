@@ -217,6 +217,20 @@ def test_a_save_name_is_a_name_never_a_path(tmp_path, name):
 
 
 @pytest.mark.parametrize(
+    ("name", "said"),
+    [("caf\u00e9", "'\u00e9' (U+00E9)"), ("zero\u200bwidth", "U+200B"), ("rtl\u202eevil", "U+202E"),
+     ("x" * 70, "70 characters long")],
+)  # fmt: skip
+def test_a_refused_save_name_says_what_in_it_is_refused(tmp_path, name, said):
+    """'café' and a name with a zero-width space in it look fine on screen: the message
+    names the character (never printing a mark raw) and says names are ASCII."""
+    with pytest.raises(SaveError, match="ASCII") as info:
+        save_game(None, name, tmp_path)
+    assert said in str(info.value), str(info.value)
+    assert "\u200b" not in str(info.value) and "\u202e" not in str(info.value)
+
+
+@pytest.mark.parametrize(
     ("name", "why"),
     [("CON", "device"), ("nul", "device"), ("Com1", "device"), ("LPT9", "device"),
      ("aux", "device"), ("name ", "space"), (" name", "space")],
