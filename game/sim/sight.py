@@ -19,6 +19,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Collection, Mapping
 from dataclasses import replace
+from typing import Any
 
 from game.core.mind_settings import MindSettings
 from game.core.records import Observation, Source
@@ -55,6 +56,8 @@ class Sight:
         self._default: dict[str, str] = {}  # object -> its state at rest (the map's, fixed)
         self._rank = {a: i for objs in actions.objects_in.values() for i, a in enumerate(objs)}
         self._looks: dict[str, Observation] = {}  # name or address -> this step's look
+        # name -> (action, conversation, asleep) and the look they made, kept across steps
+        self._kept: dict[str, tuple[Any, Any, bool, Observation]] = {}
 
     def perceive_all(self, among: Collection[Agent] | None = None) -> None:
         """Every awake resident looks around; what it attends to waits in `pending`. With
@@ -92,9 +95,24 @@ class Sight:
         for d, name, other in self._seen.nearest(agent.location, agent.pos, radius, k, agent):
             obs = looks.get(name)
             if obs is None:
-                obs = looks[name] = agent_observation(other)
+                obs = looks[name] = self._look_of(other)
             out.append(Sighting(obs, d))
         return out
+
+    def _look_of(self, other: Agent) -> Observation:
+        """How a resident looks: as last time while it goes on with the same action (or
+        conversation, or sleep), the only things its look is made of."""
+        kept = self._kept.get(other.name)
+        if (
+            kept is not None
+            and kept[0] is other.action
+            and kept[1] is other.conversation
+            and kept[2] == other.asleep
+        ):
+            return kept[3]
+        obs = agent_observation(other)
+        self._kept[other.name] = (other.action, other.conversation, other.asleep, obs)
+        return obs
 
     def _sight_objects(self, agent: Agent, radius: int, k: int) -> list[Sighting]:
         """Objects at rest are furniture, not events; an agent notices one whose state is
