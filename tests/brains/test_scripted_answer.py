@@ -760,3 +760,12 @@ def test_asked_if_one_s_job_is_enjoyable_one_says_how_one_finds_it_not_no():
     got = ask(me, "Is your job enjoyable?")
     assert got.startswith("Yes") and "enjoy" in got, got
     assert ask(me, "Are you a teacher?").startswith("No")
+
+
+def test_a_yes_before_an_answer_that_opens_with_a_question_is_its_own_sentence():
+    """'Any news?' 'Yes, Have you heard? ...' was one sentence run into another."""
+    from game.brains.scripted.answer.polar import with_polarity
+
+    said = with_polarity("Have you heard? Ryan told me that Sam is running.", True)
+    assert said == "Yes. Have you heard? Ryan told me that Sam is running."
+    assert with_polarity("Mostly at home.", True) == "Yes, mostly at home."

@@ -36,6 +36,7 @@ _RUN_ON = frozenset({"there", "it", "the", "not", "usually", "most", "according"
                      "quite", "pretty", "definitely", "sure", "every", "each"})  # fmt: skip
 
 
+_ASKS_FIRST = re.compile(r"^[^.!?]*\?")  # the answer opens with a question of its own
 _NONE_START = re.compile(r"^\W*(?:nothing|no one|none|nowhere)\b", re.I)
 
 
@@ -44,6 +45,8 @@ def with_polarity(text: str, yes: bool | None) -> str:
     ('Do you live alone?' 'No, I live with ...')."""
     if yes is None or _POLAR_START.match(text):
         return text
+    if _ASKS_FIRST.match(text):  # 'Have you heard? Ryan told me ...': its own sentence
+        return f"{'Yes' if yes else 'No'}. {text}"
     if _NONE_START.match(text):  # 'Nothing much, it's been quiet' is a no, never a yes
         return text if yes else f"No, {text[:1].lower()}{text[1:]}"
     first = text.split(" ", 1)[0].strip(",.!").lower().split("'")[0]
