@@ -6,25 +6,27 @@ answered, and most of those stops were for a resident nobody else could see (iss
 Here a headless lockstep run goes to its end with every resident at its own step. Again
 and again, the residents at each step are put in groups: two are in one group if, each
 walking a tile a step (up, down, left or right) beyond what it is surely doing (its walk
-and action, its jobs in flight, a thought that may ask it to talk, closing hours:
-`settled`), they could come
-within sight of each other (twice the sight radius, which is also how far a wish to talk
-reaches), if they share a building while both may move (trouble is sensed across its
-rooms), or if a job in flight is for both (a conversation's lines). A group takes its
-next steps as soon as its own due jobs are answered, as far as nobody outside it could
-meet it on the way (`Apart._horizon`: one behind may go anywhere its reach allows until
-then) and never `apart_steps` steps ahead of the last resident. When every group is held
-the run waits for the first answer to come.
+along its path and its action, its jobs in flight, a thought that may ask it to talk,
+closing hours: `settled`), they could come within sight of each other in one room (sight
+does not go through walls: one sitting in its room is out of the other's reach until the
+other could have walked round into it, game.sim.rooms), within twice that of one who may
+ask the other to talk (a wish to talk reaches that far, through walls), if they share a
+building while both may move (trouble is sensed across its rooms), or if a job in flight
+is for both (a conversation's lines). A group takes its next steps as soon as its own due
+jobs are answered, as far as nobody outside it could meet it on the way, step by step
+(`Apart._horizon`: one behind may go anywhere its reach allows from its own step on) and
+never `apart_steps` steps ahead of the last resident. When every group is held the run
+waits for the first answer to come.
 
-What makes it deterministic: a resident reads the others within reach as they are, and
-they are surely at its own step (the groups and the horizon keep everyone else further
-off); what can reach further (which places are full, which spots are taken, the states
-of objects a decision reads out of sight) is read as it was `apart_steps` steps before
-the step being taken, with the reader's own doings since (`Past`), and everyone has got
-that far. So each resident's steps are a function of the seed, whatever order the answers
-come in; finished jobs are handed back by the step they were asked at, and the event log
-is put in (time, resident) order at the end. A town that answers at once (the scripted
-brain, whose timing keeps apart_steps 0) never steps apart.
+What makes it deterministic: a resident reads the others within sight in its room as
+they are, and they are surely at its own step (the groups and the horizon keep everyone
+else further off); what can reach further (which places are full, which spots are taken,
+the states of objects a decision reads outside its room or out of sight) is read as it
+was `apart_steps` steps before the step being taken, with the reader's own doings since
+(`Past`), and everyone has got that far. So each resident's steps are a function of the
+seed, whatever order the answers come in; finished jobs are handed back by the step they
+were asked at, and the event log is put in (time, resident) order at the end. A town that
+answers at once (the scripted brain, whose timing keeps apart_steps 0) never steps apart.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ from game.sim.actions import Actions
 from game.sim.appliers import Appliers
 from game.sim.config import Timing
 from game.sim.decisions import Decisions
-from game.sim.scheduler import Scheduler
+from game.sim.rooms import Rooms
+from game.sim.scheduler import Lane, Scheduler
 from game.sim.sight import Sight
 from game.sim.state import SimState
 from game.world.town import sector_of, split
@@ -50,6 +53,7 @@ from game.world.town import sector_of, split
 SLACK = 2  # tiles beyond sight: an object's extent, a step's rounding
 
 Group = frozenset[str]
+Tile = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -82,9 +86,10 @@ def settled(agent: Agent, look: Outlook) -> int:
 
 class Past:
     """What residents stepping apart read of each other and of the objects (an
-    actions.View): a resident within `near` tiles of the reader, in the reader's own group,
-    as it is; an object within sight of the reader as it is; the rest as they were `lag`
-    steps before the step being taken, with the reader's own doings since. Why it is a
+    actions.View): a resident within `near` tiles of the reader in its room, in the
+    reader's own group, as it is; an object within sight of the reader in its room as it
+    is; the rest as they were `lag` steps before the step being taken, with the reader's
+    own doings since. Why it is a
     function of the seed: another resident near the reader is surely at the reader's own
     step (the groups keep everyone else further off), and everyone has got at least `lag`
     steps behind the step being taken, whose records are final."""
@@ -124,6 +129,8 @@ class Past:
     def _live(self, reader: Agent | None, other: Agent) -> bool:
         if reader is None or other.name not in self.group or reader.name not in self.group:
             return False
+        if reader.location != other.location:
+            return False
         return max(abs(reader.pos[0] - other.pos[0]), abs(reader.pos[1] - other.pos[1])) <= (
             self.near
         )
@@ -147,7 +154,10 @@ class Past:
         if reader is not None:
             areas = self.town.areas
             for address in out:
-                if distance_to(areas[address].rect, reader.pos) <= self.sight:
+                area = areas[address]
+                if area.parent != reader.location:
+                    continue  # behind a wall: out of sight
+                if distance_to(area.rect, reader.pos) <= self.sight:
                     out[address] = self.town.state(address)
         return out
 
@@ -191,10 +201,31 @@ class Apart:
         # of the last ("behind"), or at the end (a benchmark reads it; no outcome does)
         self.stood: Counter[str] = Counter()
         self._clock: dict[str, int] = {}  # resident -> the step it has got to
+        self._rooms: Rooms | None = None
+        self._links: set[frozenset[str]] = set()  # pairs one of whom may ask the other to talk
 
     @property
     def margin(self) -> int:
+        """How far a wish to talk reaches (twice the sight radius), and an object's extent
+        and a step's rounding beyond it."""
         return 2 * self.radius + SLACK
+
+    @property
+    def rooms(self) -> Rooms:
+        """The steps into and out of each room, made when first asked (only a town that
+        steps apart asks)."""
+        if self._rooms is None:
+            self._rooms = Rooms(self.state.town)
+        return self._rooms
+
+    @rooms.setter
+    def rooms(self, rooms: Rooms) -> None:
+        self._rooms = rooms
+
+    @property
+    def near(self) -> int:
+        """How far sight reaches, in a room, with the same slack."""
+        return self.radius + SLACK
 
     def run(self, steps: int, step_seconds: int, progress: Callable[[], None] | None = None):
         """Step every resident `steps` steps on, groups apart; at the end all are at the
@@ -205,7 +236,7 @@ class Apart:
         self.epochs += 1
         self.scheduler.ordered = True
         clock = self._clock = {n: start for n in self.agents}
-        past = Past(self.agents, state, start, lag, self.margin, self.radius)
+        past = Past(self.agents, state, start, lag, self.near, self.radius)
         first, split = len(state.log.events), False
         try:
             while (low := min(clock.values())) < end:
@@ -282,6 +313,7 @@ class Apart:
             for other in whom:
                 if other in calm:
                     calm[other] = max(0, min(calm[other], dues[name] - self._clock[other] - 1))
+        self._links = self._linked()
         return {n: c + self._clock[n] for n, c in calm.items()}  # until which step
 
     def _reach(self, name: str, steps: int, calm: Mapping[str, int]) -> int:
@@ -290,22 +322,18 @@ class Apart:
         c = max(0, min(calm[name] - self._clock[name], steps))
         return min(len(self.agents[name].path), c) + steps - c
 
-    def _meet(self, a: str, b: str, ra: int, rb: int, partners) -> bool:
-        """Whether two residents that may walk ra and rb tiles could affect each other:
-        come within the margin of each other (a square), each walking a tile up, down,
-        left or right a step, so what they must close is the grid distance to that square
-        (a diagonal gap takes twice the steps a straight one of its width does)."""
-        if frozenset((a, b)) in partners:
-            return True
-        pa, pb = self.agents[a].pos, self.agents[b].pos
-        m = self.margin
-        gap = max(0, abs(pa[0] - pb[0]) - m) + max(0, abs(pa[1] - pb[1]) - m)
-        if gap <= ra + rb:
-            return True
-        if not (ra and rb):
-            return False
-        la, lb = self.agents[a].location, self.agents[b].location
-        return bool(la and lb and sector_of(la) == sector_of(lb))
+    def _linked(self) -> set[frozenset[str]]:
+        """The pairs one of whom may ask the other to talk: it has seen the other (what it
+        saw waits to be thought over), or a thought of its in flight may ask it. A wish to
+        talk reaches twice as far as sight, through walls (appliers.request_talk)."""
+        out: set[frozenset[str]] = set()
+        wishes, busy = self.decisions.wishes, self.scheduler.busy
+        for name, agent in self.agents.items():
+            seen = {o.subject for o in agent.pending if o.subject in self.agents}
+            if busy(name, Lane.THOUGHT):
+                seen.update(wishes.get(name, ()))
+            out.update(frozenset((name, other)) for other in seen if other != name)
+        return out
 
     def _groups(self, calm: Mapping[str, int], partners) -> list[tuple[int, Group]]:
         """The residents at each step, in groups that could affect each other within the
@@ -316,44 +344,84 @@ class Apart:
         out: list[tuple[int, Group]] = []
         for k in sorted(by_step):
             names = by_step[k]
-            one = {n: self._reach(n, 1, calm) for n in names}
             pairs = [
                 (a, b)
                 for i, a in enumerate(names)
                 for b in names[i + 1 :]
-                if self._meet(a, b, one[a], one[b], partners)
+                if self._first_meet(a, b, k + 1, k + 1, calm, partners) is not None
             ]
             out.extend((k, g) for g in _unite(names, pairs))
         return out
 
     def _horizon(self, group: Group, k: int, top: int, calm, partners) -> int:
         """The furthest step (at most `top`) the group may go to from `k` while nobody
-        outside it could meet it on the way: one at a step before `t` may go anywhere its
-        reach allows from where it stands until `t`; one further on has kept clear of the
-        group's reach up to its own step when it took it."""
+        outside it could meet it on the way, step by step: one behind may go anywhere its
+        reach allows from where it stands, from its own step on; one further on has kept
+        clear of the group up to its own step when it took it."""
         clock = self._clock
-        others = [n for n in self.agents if n not in group]
+        behind = [n for n in self.agents if n not in group and clock[n] < top]
+        out = top
+        for a in group:
+            for b in behind:
+                met = self._first_meet(a, b, max(k, clock[b]) + 1, out, calm, partners)
+                if met is not None:
+                    out = met - 1
+                    if out <= k:
+                        return k
+        return out
 
-        def clear(t: int) -> bool:
-            for a in group:
-                ra = self._reach(a, t - k, calm)
-                for b in others:
-                    if clock[b] >= t:
-                        continue
-                    if self._meet(a, b, ra, self._reach(b, t - clock[b], calm), partners):
-                        return False
+    def _where(self, name: str, step: int, calm: Mapping[str, int]) -> tuple[Tile, int]:
+        """Where the resident may be at `step` (from its own step on): a tile of its path
+        while it surely goes on as it is (`calm`), then within so many tiles of where that
+        left it, a tile a step (up, down, left or right)."""
+        agent, k = self.agents[name], self._clock[name]
+        c = max(0, min(calm[name] - k, step - k))
+        walked = min(len(agent.path), c)
+        return (agent.path[walked - 1] if walked else agent.pos), step - k - c
+
+    def _first_meet(self, a: str, b: str, first: int, last: int, calm, partners) -> int | None:
+        """The first step from `first` to `last` at which two residents could affect each
+        other, each where `_where` says it may be then: one within sight's margin (a
+        square) of the other in its room, so one standing still is out of reach of the
+        other until that one could have walked into its room; one of them may ask the
+        other to talk (`_linked`), which reaches twice as far, through walls; or both may
+        move by then in one building (trouble is sensed across its rooms). A gap the
+        reaches fall short of by d cannot close sooner than d / 2 steps on (each walks a
+        tile a step at most), so the steps between are skipped."""
+        if first > last:
+            return None
+        pair = frozenset((a, b))
+        if pair in partners:
+            return first
+        linked = pair in self._links
+        m, step = (self.margin if linked else self.near), first
+        la, lb = self.agents[a].location, self.agents[b].location
+        together = bool(la and lb and sector_of(la) == sector_of(lb))
+        while step <= last:
+            (pa, ra), (pb, rb) = self._where(a, step, calm), self._where(b, step, calm)
+            gap = max(0, abs(pa[0] - pb[0]) - m) + max(0, abs(pa[1] - pb[1]) - m)
+            short = gap - ra - rb
+            if short <= 0:
+                if linked:
+                    return step
+                if self._may_share_a_room(pa, ra, pb, rb):
+                    return step
+            if together and self._moves(a, step, calm) and self._moves(b, step, calm):
+                return step
+            step += 1 if together or short <= 0 else (short + 1) // 2
+        return None
+
+    def _may_share_a_room(self, pa: Tile, ra: int, pb: Tile, rb: int) -> bool:
+        """Whether two residents that may walk ra and rb tiles from pa and pb could be in
+        one room: one walks into the other's, or both walk out of their own."""
+        rooms = self.rooms
+        if rooms.steps_into(rooms.at(pa), pb) <= rb or rooms.steps_into(rooms.at(pb), pa) <= ra:
             return True
+        return rooms.steps_out(pa) <= ra and rooms.steps_out(pb) <= rb
 
-        lo, hi = k, top  # lo is clear (the step it is at), hi maybe not
-        if clear(hi):
-            return hi
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if clear(mid):
-                lo = mid
-            else:
-                hi = mid
-        return lo
+    def _moves(self, name: str, step: int, calm: Mapping[str, int]) -> bool:
+        """Whether the resident may have left its tile by `step`."""
+        return self._reach(name, step - self._clock[name], calm) > 0
 
     # -- one step of one group ----------------------------------------------------------
     def _step(self, group: Group, k: int, begun: datetime, start: int, step_seconds: int,

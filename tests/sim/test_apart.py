@@ -48,6 +48,24 @@ class Paced:
         return self.inner.knows(kind)
 
 
+class OpenGround:
+    """Rooms where every tile is one room: only the gaps count (game.sim.rooms)."""
+
+    def at(self, tile):
+        return ""
+
+    def steps_into(self, room, tile):
+        return 0
+
+    def steps_out(self, tile):
+        return 0
+
+
+def open_ground(sim: Simulation) -> Simulation:
+    sim.apart.rooms = OpenGround()
+    return sim
+
+
 def town(brain, workers: int = 8, scenario: str = "three") -> Simulation:
     loaded, world = load_world(scenario)
     config = SimConfig(seed=SEED, timing=MODEL_TIMING, workers=workers)
@@ -82,11 +100,11 @@ def at_rest(sim: Simulation) -> dict[str, int]:
 
 
 def test_residents_in_sight_reach_are_one_group_and_those_far_apart_are_not():
-    sim = town(Paced(0))
+    sim = open_ground(town(Paced(0)))
     a, b, c = (sim.agents[n] for n in sorted(sim.agents))
     for agent in (a, b, c):  # awake with nothing to do: anywhere a tile a step
         agent.asleep, agent.action, agent.location, agent.path = False, None, "", []
-    a.pos, b.pos, c.pos = (10, 10), (10 + 2 + 2 * RADIUS + 2, 10), (90, 60)
+    a.pos, b.pos, c.pos = (10, 10), (10 + 2 + RADIUS + 2, 10), (90, 60)
     calm, k = at_rest(sim), sim.steps
     assert sim.apart._groups(calm, set()) == [
         (k, frozenset({a.name, b.name})),
@@ -94,6 +112,9 @@ def test_residents_in_sight_reach_are_one_group_and_those_far_apart_are_not():
     ]
     b.pos = (b.pos[0] + 1, 10)  # one tile further: they cannot meet within the next step
     assert len(sim.apart._groups(calm, set())) == 3
+    sim.apart._links = {frozenset((a.name, b.name))}  # unless one may ask the other to talk
+    assert len(sim.apart._groups(calm, set())) == 2
+    sim.apart._links = set()
     together = sim.apart._groups(calm, {frozenset((a.name, c.name))})
     assert (k, frozenset({a.name, c.name})) in together  # a conversation's job in flight
     c.pos = (11, 10)  # beside a, but a step further on: grouped with those at its step
@@ -107,14 +128,14 @@ def test_residents_in_sight_reach_are_one_group_and_those_far_apart_are_not():
 
 
 def test_a_group_goes_on_only_as_far_as_nobody_behind_could_reach_it():
-    sim = town(Paced(0))
+    sim = open_ground(town(Paced(0)))
     a, b, c = (sim.agents[n] for n in sorted(sim.agents))
     for agent in (a, b, c):
         agent.asleep, agent.action, agent.location, agent.path = False, None, "", []
     a.pos, b.pos, c.pos = (10, 10), (10, 90), (90, 60)  # 80 tiles from a, far from c
     calm, k = at_rest(sim), sim.steps
-    # a tile a step each, and sight's margin: clear while 2 d + 2 r + 2 < 80
-    margin = 2 * RADIUS + 2
+    # a tile a step each, and sight's margin: clear while 2 d + r + 2 < 80
+    margin = RADIUS + 2
     assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k + (
         (80 - margin - 1) // 2
     )
@@ -196,16 +217,16 @@ def test_an_answer_at_once_keeps_the_town_in_one_lockstep():
 def test_a_diagonal_gap_takes_the_steps_of_both_its_sides_to_close():
     # a walk goes a tile up, down, left or right a step: residents 20 tiles apart both
     # ways must close 2 (20 - margin) tiles between them, twice a straight gap of 20
-    sim = town(Paced(0))
+    sim = open_ground(town(Paced(0)))
     a, b, c = (sim.agents[n] for n in sorted(sim.agents))
     for agent in (a, b, c):
         agent.asleep, agent.action, agent.location, agent.path = False, None, "", []
-    margin = 2 * RADIUS + 2
+    margin = RADIUS + 2
     a.pos, b.pos, c.pos = (10, 10), (30, 30), (90, 60)
     calm, k = at_rest(sim), sim.steps
     gap = 2 * (20 - margin)
-    for d in range(0, 30):  # each may walk d tiles: apart while 2 d < gap
-        assert sim.apart._meet(a.name, b.name, d, d, set()) == (2 * d >= gap)
+    # each walks a tile a step: they could first meet once 2 d >= gap
+    assert sim.apart._first_meet(a.name, b.name, k + 1, k + 60, calm, set()) == k + gap // 2
     # so a, with b behind, may go on while 2 d < gap, not (straight) while 2 d < 20 - margin
     assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k + (gap - 1) // 2
     b.pos = (10, 30)
@@ -213,3 +234,50 @@ def test_a_diagonal_gap_takes_the_steps_of_both_its_sides_to_close():
         (20 - margin - 1) // 2
     )
     sim.close()
+
+
+def test_one_walking_away_along_its_path_comes_no_nearer():
+    # b, behind and free, may come a tile a step; a, surely walking its path then
+    # standing at its action, is where its path has got to at each step
+    sim = open_ground(town(Paced(0)))
+    a, b, c = (sim.agents[n] for n in sorted(sim.agents))
+    for agent in (a, b, c):
+        agent.asleep, agent.action, agent.location, agent.path = False, None, "", []
+    margin = RADIUS + 2
+    a.pos, b.pos, c.pos = (50, 30), (50 - margin - 30, 30), (0, 500)  # 30 tiles past sight
+    calm, k = at_rest(sim), sim.steps
+    calm[a.name] = k + 60  # settled for the outlook
+    a.path = [(50 + i, 30) for i in range(1, 41)]  # away from b, a tile a step
+    assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k + 60
+    a.path = []  # sitting at its spot: b alone closes the gap
+    assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k + 29
+    a.path = [(50 - i, 30) for i in range(1, 41)]  # towards b: two tiles a step
+    assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k + 14
+    calm[a.name] = k + 5  # free after 5 steps of its path: 35 past sight, both closing
+    a.path = [(50 + i, 30) for i in range(1, 41)]
+    assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k + 19
+    sim.close()
+
+
+def test_one_sitting_behind_a_wall_is_out_of_reach_until_the_other_could_walk_round():
+    # in the three-house town, Hobbs Cafe's bathroom and the pub are 5 tiles apart
+    # through a wall and 86 steps apart by the doors; sight does not go through walls
+    sim = town(Paced(0))
+    a, b, c = (sim.agents[n] for n in sorted(sim.agents))
+    for agent in (a, b, c):
+        agent.asleep, agent.action, agent.path = False, None, []
+    a.pos, b.pos, c.pos = (14, 20), (19, 20), (60, 90)
+    for agent in (a, b, c):
+        agent.location = sim.apart.rooms.at(agent.pos)
+    assert a.location == "Hobbs Cafe:bathroom" and b.location == "The Rose and Crown Pub"
+    assert sim.apart.rooms.steps_into(a.location, b.pos) == 86
+    calm, k = at_rest(sim), sim.steps
+    calm[a.name] = k + 60  # a sits for the outlook; b may go anywhere a tile a step
+    assert [g for _, g in sim.apart._groups(calm, set())] == [frozenset({n}) for n in
+                                                              sorted(sim.agents)]  # fmt: skip
+    assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k + 60
+    calm[a.name] = k + 200  # sitting on: b could first be in its room 86 steps on
+    assert sim.apart._first_meet(b.name, a.name, k + 1, k + 100, calm, set()) == k + 86
+    sim.apart._links = {frozenset((a.name, b.name))}  # one has seen the other: a wish to
+    assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k  # talk
+    sim.close()  # reaches through the wall
