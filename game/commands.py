@@ -64,6 +64,8 @@ def _saves(args: argparse.Namespace) -> int:
             f"{s.name:24} {s.scenario:12} {s.game_time[:19]:20} {s.brain:10} "
             f"{s.size_bytes / 1024:,.0f} KB"
         )
+        if s.note:  # why it will not load, or what a damaged journal loses
+            print(f"  {single_line(s.note, 300)}")
     return 0
 
 

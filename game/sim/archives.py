@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import stat
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -37,10 +38,35 @@ def load_npz(path: Path | str) -> dict[str, np.ndarray]:
                 _check_header(archive, info)
         with np.load(path, allow_pickle=False) as data:
             return {k: data[k] for k in data.files}
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, KeyError) as exc:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, KeyError, zlib.error) as exc:
         raise ValueError(f"not a valid archive ({type(exc).__name__}: {exc})") from None
     except (NotImplementedError, RuntimeError) as exc:  # unknown compression, encryption
         raise ValueError(f"unsupported archive ({exc})") from None
+
+
+def check_npz(path: Path | str, checksums: bool = True) -> dict[str, tuple[int, ...]]:
+    """Each array's name and shape, with every byte read against its checksum but no
+    array built: what the saves listing asks of an autosave's rows files, so that it
+    shows only what loading would take (a truncated or scribbled file fails here as it
+    would in load_npz; ValueError, one line). Without `checksums`, only the directory and
+    headers are read (a base's arrays: megabytes). OSError passes through."""
+    path = Path(path)
+    st = path.stat()
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError("not a file (a device, a pipe or a folder)")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+            _check_directory(infos, max(FLOOR, MAX_RATIO * st.st_size))
+            shapes = {i.filename.removesuffix(".npy"): _check_header(archive, i) for i in infos}
+            bad = archive.testzip() if checksums else None  # reads every byte: a bad CRC
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, KeyError, zlib.error) as exc:
+        raise ValueError(f"not a valid archive ({type(exc).__name__}: {exc})") from None
+    except (NotImplementedError, RuntimeError) as exc:
+        raise ValueError(f"unsupported archive ({exc})") from None
+    if bad is not None:
+        raise ValueError(f"not a valid archive ({bad[:60]!r} fails its checksum)")
+    return shapes
 
 
 def _check_directory(infos: list[zipfile.ZipInfo], budget: int) -> None:
@@ -54,8 +80,9 @@ def _check_directory(infos: list[zipfile.ZipInfo], budget: int) -> None:
             raise ValueError(f"unexpected member {info.filename[:60]!r}")
 
 
-def _check_header(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
-    """The array a member declares fits in the member (the zip reader stops at its size)."""
+def _check_header(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[int, ...]:
+    """The array a member declares fits in the member (the zip reader stops at its size);
+    its shape."""
     with archive.open(info) as f:
         version = np.lib.format.read_magic(f)
         if version == (1, 0):
@@ -69,3 +96,4 @@ def _check_header(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
     declared = math.prod(shape) * dtype.itemsize
     if declared > info.file_size:
         raise ValueError(f"{info.filename[:60]!r} declares {declared} bytes in {info.file_size}")
+    return tuple(shape)

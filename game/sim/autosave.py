@@ -44,8 +44,9 @@ import numpy as np
 from game.core.clock import fmt_time
 from game.core.codec import encode
 from game.core.text import bounded_loads
+from game.core.text import single_line as clean_line
 from game.mind.memory import KINDS, MemoryView
-from game.sim.archives import load_npz
+from game.sim.archives import check_npz, load_npz
 from game.sim.saves import (
     DOCUMENT,
     JOURNAL,
@@ -358,36 +359,183 @@ def patched(table: dict[str, Any], change: Any) -> dict[str, Any]:
 
 
 # -- loading ------------------------------------------------------------------------------
+LINE_KEYS = ("saved_at", "clock", "steps", "visitor", "chats", "usage")
+PART_KEYS = ("kinds", "texts", "facts", "evidence")
+STOPPED = "journal_stopped"  # why the reading ended before the journal's last whole line
+
+
+class LineDamaged(ValueError):
+    """A journal line that passed its checks and still failed midway through applying
+    (the document is then half changed: the caller reads the base again)."""
+
+    def __init__(self, applied: int, problem: str) -> None:
+        super().__init__(problem)
+        self.applied, self.problem = applied, problem
+
+
+@dataclass(frozen=True)
+class JournalEnd:
+    """How far loading an autosave gets through its journal, told without loading it."""
+
+    line: dict[str, Any] | None  # the last line loading applies (None: the base alone)
+    applied: int
+    problem: str = ""  # why it stops before the journal's last line ('' if it does not)
+
+
 def apply_journal(
-    folder: Path, doc: dict[str, Any], arrays: dict[str, np.ndarray]
+    folder: Path, doc: dict[str, Any], arrays: dict[str, np.ndarray], limit: int | None = None
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """The base document and arrays brought up to the journal's last whole line.
+    """The base document and arrays brought up to the journal's last whole line that
+    can be applied (at most `limit` lines).
 
     Lines of another base are skipped, never applied (a game that wrote into a folder it
-    did not hold); a torn line, a gap in the numbers of this base's lines, or a line whose
-    rows file is missing ends the reading: what was committed before it is the save (the
-    lines applied: `doc[APPLIED]`)."""
+    did not hold); a torn line, a gap in the numbers of this base's lines, a line that
+    does not fit the base (`line_problem`) or whose rows file is missing or damaged ends
+    the reading: what was committed before it is the save (the lines applied:
+    `doc[APPLIED]`, and why it stopped: `doc[STOPPED]`). `journal_end` makes the same
+    checks without the arrays, so the saves listing shows what this gives."""
     doc[APPLIED] = 0
+    residents = _residents(doc)
     for line in _base_lines(folder, doc.get("arrays")):
-        rows = _rows(folder / str(line.get("rows", "")))
-        if rows is None:
+        if limit is not None and doc[APPLIED] >= limit:
             break
-        _apply_line(doc, arrays, line, rows)
+        rows, problem = _line_rows(folder, line, residents, _loaded_shapes)
+        if problem:
+            doc[STOPPED] = problem
+            break
+        try:
+            _apply_line(doc, arrays, line, rows)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise LineDamaged(doc[APPLIED], _line_name(line, f"{type(exc).__name__}")) from exc
         doc[APPLIED] += 1
     return doc, arrays
 
 
-def journal_end(folder: Path, base: Any) -> dict[str, Any] | None:
-    """The last line of `base` that loading would apply (its rows file on disk), without
-    loading any rows: what the saves listing shows of an autosave (its clock), rather
-    than the base's hour. None when the journal adds nothing."""
-    last = None
-    for line in _base_lines(folder, base):
-        name = str(line.get("rows", ""))
-        if not ROWS.fullmatch(name) or not (folder / name).is_file():
-            break
-        last = line
-    return last
+def journal_end(folder: Path, doc: dict[str, Any]) -> JournalEnd:
+    """How far loading would get through the journal of the base `doc`, making the
+    checks `apply_journal` makes (each rows file read through against its checksums),
+    but building no array: what the saves listing shows of an autosave (its clock, and
+    what a damaged journal loses). It only checked that each rows file was there, so a
+    truncated one was listed at a time loading never reached."""
+    last, applied = None, 0
+    residents = _residents(doc)
+    for line in _base_lines(folder, doc.get("arrays")):
+        _, problem = _line_rows(folder, line, residents, _checked_shapes)
+        if problem:
+            return JournalEnd(last, applied, problem)
+        last, applied = line, applied + 1
+    return JournalEnd(last, applied)
+
+
+def _residents(doc: dict[str, Any]) -> dict[str, tuple[int, Any]]:
+    """Each resident of the base by name: its place in the arrays and its embeddings' width."""
+    agents = doc.get("agents")
+    out = {}
+    for i, agent in enumerate(agents if isinstance(agents, list) else ()):
+        if isinstance(agent, dict) and isinstance(agent.get("name"), str):
+            memory = agent.get("memory")
+            out[agent["name"]] = (i, memory.get("dim") if isinstance(memory, dict) else None)
+    return out
+
+
+def _loaded_shapes(path: Path) -> tuple[dict[str, np.ndarray], dict[str, tuple[int, ...]]]:
+    rows = load_npz(path)
+    return rows, {k: v.shape for k, v in rows.items()}
+
+
+def _checked_shapes(path: Path) -> tuple[None, dict[str, tuple[int, ...]]]:
+    return None, check_npz(path)
+
+
+def _line_rows(folder: Path, line: dict, residents: dict, read) -> tuple[Any, str]:
+    """A line's rows (as `read` gives them) and why the line cannot be applied ('')."""
+    name = line.get("rows")
+    if not isinstance(name, str) or not ROWS.fullmatch(name):
+        return None, _line_name(line, "it names no rows file of ours")
+    try:
+        rows, shapes = read(folder / name)
+    except FileNotFoundError:
+        return None, _line_name(line, f"its rows file {name} is missing")
+    except (OSError, ValueError, MemoryError) as exc:
+        cause = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        return None, _line_name(line, f"its rows file {name} is damaged ({cause})")
+    return rows, _line_name(line, line_problem(line, residents, shapes))
+
+
+def _line_name(line: dict, problem: str) -> str:
+    return f"autosave {line.get('increment')} of the journal: {problem}" if problem else ""
+
+
+def line_problem(line: dict, residents: dict, shapes: dict[str, tuple[int, ...]]) -> str:
+    """Why a journal line does not fit its base ('' when it does): its keys and their
+    types, its clock, and for each resident in it, the rows its file holds. Valid JSON
+    of the wrong types (`"agents": 5`) made loading fail whole, while the listing
+    showed the line's time."""
+    from game.sim.saves import clock_problem
+
+    missing = [k for k in (*LINE_KEYS, "agents", "log_from", "log") if k not in line]
+    if missing:
+        return f"it lacks {', '.join(missing)}"
+    problem = clock_problem(line["clock"])
+    if problem:
+        return problem
+    for key in TABLES:
+        if key not in line and not _delta_ok(line.get(f"{key}_delta")):
+            return f"its {key} are not a table"
+    if not _index(line["log_from"]) or not isinstance(line["log"], list):
+        return "its event log is not a list"
+    if not isinstance(line["agents"], list):
+        return "its residents are not a list"
+    for part in line["agents"]:
+        problem = _part_problem(part, residents, shapes)
+        if problem:
+            return problem
+    return ""
+
+
+def _part_problem(part: Any, residents: dict, shapes: dict[str, tuple[int, ...]]) -> str:
+    """Why one resident's part of a line does not fit ('' when it does)."""
+    name = part.get("name") if isinstance(part, dict) else None
+    if not isinstance(name, str) or name not in residents:
+        return "it names a resident the save does not have"
+    shown = clean_line(name, 64)
+    if not _index(part.get("from")) or any(not isinstance(part.get(k), list) for k in PART_KEYS):
+        return f"{shown}'s new memories are not lists from a row"
+    if "state" in part and not isinstance(part["state"], dict):
+        return f"{shown}'s state is not a table"
+    if "state_delta" in part and not _delta_ok(part["state_delta"]):
+        return f"{shown}'s state change is not a table"
+    n = len(part["texts"])
+    i, dim = residents[name]
+    if any(len(part[k]) != n for k in PART_KEYS):
+        return f"{shown}'s new memories differ in length"
+    for key in (*ROW_KEYS, "accessed"):
+        shape = shapes.get(f"a{i}_{key}")
+        if shape is None or shape[:1] != (n,):
+            return f"its rows file does not hold {shown}'s {n} new {key} rows"
+    embeddings = shapes[f"a{i}_embeddings"]
+    if isinstance(dim, int) and (len(embeddings) != 2 or embeddings[1] != dim):
+        return f"{shown}'s new embeddings are not {dim} wide"
+    touched, at = shapes.get(f"a{i}_touched"), shapes.get(f"a{i}_touched_at")
+    if touched is None or at is None or len(touched) != 1 or touched != at:
+        return f"its rows file does not hold {shown}'s access times"
+    return ""
+
+
+def _index(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _delta_ok(change: Any, depth: int = 4) -> bool:
+    """Whether `patched` can apply a line's change (`delta` nests three tables down)."""
+    if not isinstance(change, dict) or not isinstance(change.get("set"), dict):
+        return False
+    gone, patch = change.get("gone") or [], change.get("patch") or {}
+    if not isinstance(gone, list) or not all(isinstance(k, str) for k in gone):
+        return False
+    if not isinstance(patch, dict) or (patch and depth == 0):
+        return False
+    return all(_delta_ok(sub, depth - 1) for sub in patch.values())
 
 
 def _base_lines(folder: Path, base: Any):
@@ -441,15 +589,6 @@ def _line(raw: bytes) -> dict[str, Any] | None:
     except (UnicodeDecodeError, ValueError):
         return None
     return line if isinstance(line, dict) else None
-
-
-def _rows(path: Path) -> dict[str, np.ndarray] | None:
-    if not ROWS.fullmatch(path.name) or not path.is_file():
-        return None
-    try:
-        return load_npz(path)
-    except (OSError, ValueError, MemoryError):
-        return None
 
 
 def _apply_line(doc: dict, arrays: dict[str, np.ndarray], line: dict, rows: dict) -> None:

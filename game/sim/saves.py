@@ -79,6 +79,7 @@ class SaveInfo:
     saved_at: str
     visitor: str = ""  # the visitor's name in that game ('' if none)
     problem: str = ""  # why the folder could not be read ('' when it could): listed apart
+    note: str = ""  # why it will not load, or what of it a damaged autosave journal loses
 
 
 # What reading a save's fields can raise when an edit or damage gave them values of the
@@ -452,6 +453,24 @@ def _read_once(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
 
 
 def _read_folder(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
+    from game.sim.autosave import APPLIED, STOPPED, LineDamaged, apply_journal
+
+    doc, arrays, path = _read_base(folder)
+    try:  # an autosave's journal: the changes written after its base (game/sim/autosave.py)
+        doc, arrays = apply_journal(folder, doc, arrays)
+    except LineDamaged as exc:  # failed midway through a line: the base again, up to it
+        doc, arrays, path = _read_base(folder)
+        doc, arrays = apply_journal(folder, doc, arrays, limit=exc.applied)
+        doc[STOPPED] = exc.problem
+    except DAMAGE as exc:
+        raise SaveError(path, f"damaged journal ({type(exc).__name__}: {exc})") from exc
+    dropped = _journal_written(folder, doc.get("arrays")) - doc.pop(APPLIED, 0)
+    stopped = doc.pop(STOPPED, "")
+    return ({**doc, DROPPED: (dropped, stopped)} if dropped > 0 else doc), arrays
+
+
+def _read_base(folder: Path) -> tuple[dict, dict[str, np.ndarray], Path]:
+    """A save's document and arrays as written, before any journal line."""
     path = folder / DOCUMENT
     try:  # a stat, so that a folder we may not read is said as such (OSError)
         missing = not stat.S_ISREG(path.stat().st_mode)
@@ -466,18 +485,19 @@ def _read_folder(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
         doc = upgrade(doc, path)
     except DAMAGE as exc:
         raise SaveError(path, f"damaged: cannot upgrade ({type(exc).__name__}: {exc})") from exc
-    arrays = _read_arrays(folder, doc, path)
-    from game.sim.autosave import APPLIED, apply_journal
-
-    try:  # an autosave's journal: the changes written after its base (game/sim/autosave.py)
-        doc, arrays = apply_journal(folder, doc, arrays)
-    except DAMAGE as exc:
-        raise SaveError(path, f"damaged journal ({type(exc).__name__}: {exc})") from exc
-    dropped = _journal_written(folder, doc.get("arrays")) - doc.pop(APPLIED, 0)
-    return ({**doc, DROPPED: dropped} if dropped > 0 else doc), arrays
+    return doc, _read_arrays(folder, doc, path), path
 
 
-DROPPED = "journal_dropped"  # later autosaves a damaged journal or rows file left unread
+DROPPED = "journal_dropped"  # later autosaves a damaged journal left unread, and why
+
+
+def journal_note(name: str, clock: Any, dropped: int, why: str) -> str:
+    """What loading and the listing say of an autosave whose journal is damaged."""
+    when = clock.strftime("%Y-%m-%d %H:%M") if isinstance(clock, datetime) else str(clock)
+    why = why or "a line of it is not whole"
+    return clean_line(f"{name}: its autosave journal is damaged, so it loads as of {when}; "
+                      f"{dropped} later autosave{'s' if dropped > 1 else ''} could not be "
+                      f"read ({why})", 300)  # fmt: skip
 
 
 def _journal_written(folder: Path, base: Any) -> int:
@@ -537,7 +557,7 @@ def load_game(
 
     doc, arrays = read_save(name, root)
     path = save_path(name, root) / DOCUMENT
-    dropped = doc.pop(DROPPED, 0)
+    dropped, why = doc.pop(DROPPED, (0, ""))
     _check_clock(doc.get("clock"), path)
     saved = clean_line(str(doc.get("brain")), 20)
     if brain is not None and brain != doc.get("brain"):
@@ -560,9 +580,7 @@ def load_game(
         sim = build_simulation(doc["scenario"], seed=seed, brain=chosen, config=config, **options)
         restore(sim, doc, arrays, path)
         if dropped:  # said by whoever loads it (run, interview, the window), never silent
-            sim.load_note = (f"{path.parent.name}: its autosave journal is damaged, so it "
-                             f"loads as of {sim.now:%Y-%m-%d %H:%M}; {dropped} later "
-                             f"autosave{'s' if dropped > 1 else ''} could not be read")  # fmt: skip
+            sim.load_note = journal_note(path.parent.name, sim.now, dropped, why)
     except (SaveError, SettingsError, FileProblem):
         raise  # a malformed base URL, an unusable cache: not the save's fault
     except SmallvilleError as exc:
@@ -575,6 +593,13 @@ def load_game(
 def _check_clock(clock: Any, path: Path) -> None:
     """A save's clock is a local time in the years a scenario may start in: an edited
     9999-12-31 gave an OverflowError traceback at the run's first day past it."""
+    problem = clock_problem(clock)
+    if problem:
+        raise SaveError(path, f"damaged: {problem}")
+
+
+def clock_problem(clock: Any) -> str:
+    """Why a save's (or a journal line's) clock is no game time ('' when it is one)."""
     from game.world.scenario import FIRST_YEAR, LAST_YEAR
 
     shown = clean_line(str(clock), 40)
@@ -583,13 +608,12 @@ def _check_clock(clock: Any, path: Path) -> None:
     except ValueError:
         when = None
     if when is None:
-        raise SaveError(path, f"damaged: the clock {shown!r} is not a date and time")
+        return f"the clock {shown!r} is not a date and time"
     if when.tzinfo is not None:
-        raise SaveError(path, f"damaged: the clock {shown!r} has a time zone (it is local time)")
+        return f"the clock {shown!r} has a time zone (it is local time)"
     if not FIRST_YEAR <= when.year <= LAST_YEAR:
-        raise SaveError(
-            path, f"damaged: the clock's year {when.year} is outside {FIRST_YEAR}..{LAST_YEAR}"
-        )
+        return f"the clock's year {when.year} is outside {FIRST_YEAR}..{LAST_YEAR}"
+    return ""
 
 
 class LoadSettings(Protocol):
@@ -660,34 +684,63 @@ def _info(folder: Path) -> SaveInfo | None:
     with path.open("rb"):
         pass  # readable (its contents are checked below)
     try:
-        doc = _read_document(path)
-        if not isinstance(doc, dict):
-            raise ValueError("not a save")
-        doc = {**doc, **_journal_end(folder, doc)}
-        return SaveInfo(
-            folder.name,
-            clean_line(str(doc.get("scenario_name", "?")), 60),
-            clean_line(str(doc.get("clock", "?")), 60),
-            clean_line(str(doc.get("brain", "?")), 60),
-            size,
-            clean_line(str(doc.get("saved_at", "?")), 60),
-            clean_line(_visitor_name(doc), 60),
-        )
-    except (ValueError, SaveError):
-        return SaveInfo(folder.name, "(damaged)", "?", "?", 0, "?")
+        doc, note = _listed(folder, path)
+    except (ValueError, SaveError) as exc:
+        why = exc.problem if isinstance(exc, SaveError) else str(exc)
+        return SaveInfo(folder.name, "(damaged)", "?", "?", size, "?", note=clean_line(why, 200))
+    return SaveInfo(
+        folder.name,
+        clean_line(str(doc.get("scenario_name", "?")), 60),
+        clean_line(str(doc.get("clock", "?")), 60),
+        clean_line(str(doc.get("brain", "?")), 60),
+        size,
+        clean_line(str(doc.get("saved_at", "?")), 60),
+        clean_line(_visitor_name(doc), 60),
+        note=note,
+    )
 
 
-def _journal_end(folder: Path, doc: dict) -> dict[str, Any]:
-    """An autosave's time and visitor as of its journal's last line ({} when it adds none;
-    a damaged journal is for loading to report)."""
+def _listed(folder: Path, path: Path) -> tuple[dict, str]:
+    """What `--load` would give of a save, as far as it can be told without building
+    it: the document as of the journal's last line loading applies (and a note when
+    the journal is damaged), or SaveError saying why it would not load. The arrays are
+    checked by their directory and headers, the journal's rows files read through."""
     from game.sim.autosave import journal_end
 
+    doc = _read_document(path)
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise SaveError(path, "not a Smallville save")
+    version = doc.get("version")
+    if not isinstance(version, int) or not 1 <= version <= VERSION:
+        shown = clean_line(str(version), 20)
+        raise SaveError(path, f"a save version this game cannot load ({shown})")
+    _check_base_arrays(folder, doc, path)
+    end = journal_end(folder, doc)
+    if end.line is not None:
+        doc = {**doc, **{k: end.line[k] for k in ("clock", "saved_at", "visitor")}}
+    _check_clock(doc.get("clock"), path)
+    dropped = _journal_written(folder, doc.get("arrays")) - end.applied
+    if dropped <= 0:
+        return doc, ""
+    when = datetime.fromisoformat(doc["clock"])
+    return doc, journal_note(folder.name, when, dropped, end.problem)
+
+
+def _check_base_arrays(folder: Path, doc: dict, path: Path) -> None:
+    """The base's arrays are there and whole as far as their directory and headers tell."""
+    from game.sim.archives import check_npz
+
+    name = doc.get("arrays")
+    if not isinstance(name, str) or not _ARRAYS.fullmatch(name):
+        raise SaveError(path, "damaged: does not name its memory arrays")
     try:
-        end = journal_end(folder, doc.get("arrays"))
-    except ValueError:
-        return {}
-    keys = ("clock", "saved_at", "visitor")
-    return {k: end[k] for k in keys if k in end} if end else {}
+        check_npz(folder / name, checksums=False)
+    except FileNotFoundError:
+        raise SaveError(folder / name, "missing: the memory arrays of this save") from None
+    except OSError as exc:
+        raise UnreadableSave(folder / name, exc) from None
+    except (ValueError, MemoryError) as exc:
+        raise SaveError(folder / name, f"damaged memory arrays ({exc})") from None
 
 
 def _visitor_name(doc: dict) -> str:

@@ -84,7 +84,8 @@ def save_about(info: SaveInfo) -> str:
     except ValueError:
         moment = ""
     who = f"as {info.visitor}" if info.visitor else ""
-    return ", ".join(p for p in (info.scenario, moment, who) if p and p != "?")
+    damage = "its autosave journal is damaged" if info.note and moment else info.note
+    return ", ".join(p for p in (info.scenario, moment, who, damage) if p and p != "?")
 
 
 def scenario_blurb(name: str) -> str:

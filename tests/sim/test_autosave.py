@@ -206,3 +206,97 @@ def test_a_snapshot_holds_the_state_it_was_taken_in_though_the_game_goes_on():
     assert now != then
     assert {a.name: a.state for a in snap.agents} == then
     sim.close()
+
+
+def _damage(folder, case: str) -> None:
+    """One way an autosave folder is really damaged on disk."""
+    lines = (folder / JOURNAL).read_text().split("\n")
+    rows = [folder / json.loads(x)["rows"] for x in lines if x]
+    if case == "truncated rows":
+        rows[2].write_bytes(rows[2].read_bytes()[:1000])
+    elif case == "scribbled rows":  # the zip's directory still whole, a member's bytes not
+        data = bytearray(rows[1].read_bytes())
+        data[200:1200] = b"A" * 1000
+        rows[1].write_bytes(bytes(data))
+    elif case == "garbage line":
+        lines[1] = "garbage {{{ not json"
+    elif case in ("wrong types", "clock 9999"):
+        line = json.loads(lines[2])
+        line.update({"agents": 5} if case == "wrong types" else {"clock": "9999-12-31T23:00:00"})
+        lines[2] = json.dumps(line)
+    elif case == "no base arrays":
+        next(folder.glob("memories-*.npz")).unlink()
+    (folder / JOURNAL).write_text("\n".join(lines))
+
+
+def test_the_saves_listing_shows_what_loading_a_damaged_autosave_gives(tmp_path, capsys):
+    """The listing checked only that each journal line's rows file was there: a truncated
+    or scribbled rows file, a line of the wrong types or a clock of 9999 was listed at the
+    journal's last time, while loading gave an earlier one (or failed whole). Now each
+    case lists the time loading gives and why the rest is lost, or why it will not load."""
+    import shutil
+
+    from game.cli import main
+    from game.sim.saves import SaveError
+
+    sim = build_simulation("three", seed=1, workers=2)
+    sim.run_until(sim.now.replace(hour=6, minute=30))
+    pristine = tmp_path / "pristine"
+    writer = IncrementalWriter(pristine)
+    writer.write(snapshot(sim))
+    for _ in range(3):
+        sim.run_until(sim.now + timedelta(minutes=30))
+        writer.write(snapshot(sim))
+    sim.close()
+    expected = {"truncated rows": (7, 30), "scribbled rows": (7, 0), "garbage line": (7, 0),
+                "wrong types": (7, 30), "clock 9999": (7, 30)}  # fmt: skip
+    for case in (*expected, "no base arrays"):
+        root = tmp_path / case.replace(" ", "-") / "saves"
+        shutil.copytree(pristine, save_path(AUTOSAVE, root))
+        _damage(save_path(AUTOSAVE, root), case)
+        [info] = list_saves(root)
+        if case not in expected:
+            assert info.scenario == "(damaged)" and "missing" in info.note
+            try:
+                load_game(AUTOSAVE, root)
+            except SaveError as exc:
+                assert "missing" in str(exc)
+            else:
+                raise AssertionError("a save without its arrays loaded")
+            continue
+        loaded = load_game(AUTOSAVE, root)
+        hour, minute = expected[case]
+        assert loaded.now == loaded.now.replace(hour=hour, minute=minute), case
+        assert info.game_time == loaded.now.isoformat(), case
+        assert "journal is damaged" in info.note and "could not be read" in loaded.load_note
+        loaded.close()
+    os.environ["SMALLVILLE_DATA"] = str(tmp_path / "truncated-rows")
+    try:
+        assert main(["saves"]) == 0
+    finally:
+        del os.environ["SMALLVILLE_DATA"]
+    out = capsys.readouterr().out
+    assert "07:30:00" in out and "08:00" not in out and "rows-" in out and "damaged" in out
+
+
+def test_a_line_that_fails_midway_loads_the_lines_before_it(tmp_path):
+    """A line whose checks pass and whose rows point past the memories (an access time
+    of row 99999) stops the reading there, with the lines before it applied: it was a
+    'damaged journal' for the whole save."""
+    sim = build_simulation("three", seed=1, workers=2)
+    sim.run_until(sim.now.replace(hour=6, minute=30))
+    writer = IncrementalWriter(save_path(AUTOSAVE, tmp_path))
+    writer.write(snapshot(sim))
+    times = []
+    for _ in range(2):
+        sim.run_until(sim.now + timedelta(minutes=30))
+        writer.write(snapshot(sim))
+        times.append(sim.now)
+    sim.close()
+    second = json.loads((writer.folder / JOURNAL).read_text().splitlines()[1])["rows"]
+    rows = dict(np.load(writer.folder / second))
+    rows["a0_touched"], rows["a0_touched_at"] = np.array([99999]), np.array([1.0])
+    np.savez_compressed(writer.folder / second, **rows)
+    loaded = load_game(AUTOSAVE, tmp_path)
+    assert loaded.now == times[0] and "1 later autosave could not be read" in loaded.load_note
+    loaded.close()
