@@ -285,16 +285,22 @@ class ActorLayer:
 
     def _speech(self, surface, fig: Figure, rect: pygame.Rect, layout: Layout, crowd: bool) -> None:
         """A speech bubble with the line being said, above the speaker's emoji bubble. In
-        a crowd it is smaller and names its speaker; a line fades as it grows old."""
+        a crowd it is smaller and names its speaker; a line fades as it grows old.
+
+        A bubble pushed off its speaker's head names them too: in the 100-resident town
+        Hailey's line ("I'm Hailey, a writer ...") rose over Tamara, standing a tile
+        above her, and read as Tamara's, and one whose speaker stood at the inspector's
+        edge floated beside it, nobody's."""
         small = crowd and not self._in_focus(fig)
         who = "" if fig.is_visitor or not crowd else fig.name.split()[0]
-        body = _speech_image(fig.speech, who, small)
-        want = pygame.Rect(0, 0, body.get_width(), body.get_height() + TAIL)
-        lift = 4 if fig.is_visitor or not (fig.emoji or fig.thinking) else 34
-        want.midbottom = (rect.centerx, rect.top - lift)
-        placed = layout.place(want, up=True, reach=4, wide=2)
-        if placed is None:
+        body, want = _speech_box(fig, rect, who, small)
+        spot = layout.find(want, up=True, reach=4, wide=2)
+        if spot is not None and not (who or fig.is_visitor) and not layout.at_home(spot, want):
+            body, want = _speech_box(fig, rect, fig.name.split()[0], small)
+            spot = layout.find(want, up=True, reach=4, wide=2)
+        if spot is None:
             return  # no room left in this crowd: the line is in the chat panel or the log
+        placed = layout.claim(spot)
         above = placed.bottom <= rect.top + 4
         at = placed.topleft if above else (placed.x, placed.y + TAIL)
         alpha = _fade(self.clock - fig.said_at)
@@ -302,6 +308,18 @@ class ActorLayer:
         surface.blit(body, at)
         _tail(surface, pygame.Rect(at, body.get_size()), rect, above, alpha)
         self.bubbles.append((fig.key, "speech", placed))
+
+
+def _speech_box(
+    fig: Figure, rect: pygame.Rect, who: str, small: bool
+) -> tuple[pygame.Surface, pygame.Rect]:
+    """A speech bubble's body and its natural place: over the speaker's head, above its
+    emoji bubble if it has one, the tail included."""
+    body = _speech_image(fig.speech, who, small)
+    want = pygame.Rect(0, 0, body.get_width(), body.get_height() + TAIL)
+    lift = 4 if fig.is_visitor or not (fig.emoji or fig.thinking) else 34
+    want.midbottom = (rect.centerx, rect.top - lift)
+    return body, want
 
 
 def _near_cells(figures: Iterable[Figure]) -> Callable[[Figure], Iterator[Figure]]:

@@ -54,10 +54,20 @@ class Layout:
         `up`: stack upward first (a bubble over a head), else downward (a name under
         feet); `reach`: how many box heights it may move that way (half that the other
         way, as at the top of the map); `wide`: how many half widths it may move sideways."""
-        for probe in candidates(box, self.area, up, reach, wide):
-            if self.fits(probe):
-                return self.claim(probe)
-        return None
+        spot = self.find(box, up, reach, wide)
+        return None if spot is None else self.claim(spot)
+
+    def find(
+        self, box: pygame.Rect, up: bool = True, reach: int = 3, wide: int = 2
+    ) -> pygame.Rect | None:
+        """Where `place` would put `box`, not claimed: a caller may first see whether the
+        box lands at its natural place (a speech bubble that does not names its speaker)."""
+        probes = candidates(box, self.area, up, reach, wide)
+        return next((probe for probe in probes if self.fits(probe)), None)
+
+    def at_home(self, spot: pygame.Rect, box: pygame.Rect) -> bool:
+        """Whether `spot` is `box`'s natural place (moved inside the map only)."""
+        return spot == box.clamp(self.area)
 
 
 def candidates(
