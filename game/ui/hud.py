@@ -131,7 +131,7 @@ class Hud:
         self.day_text = ""
         self.brain_text = ""
         self.usage_text = ""
-        self.pace_text = ""  # the model is the bottleneck ('' when it keeps up)
+        self.pace_text = ""  # the model, or the steps, are the bottleneck ('' when not)
         self.stacked = False  # brain and usage on a row of their own, under the buttons
         self.day_x = 0
 
@@ -157,6 +157,7 @@ class Hud:
         self.buttons[-1].fit(self.buttons[-2].rect.right + 14, 10, pad=8)
         # the night's fast-forward outruns any brain: waits then are the night's, not the model's
         self.pace_text = "" if fast_forward else pace_line(sim.pace(), pacer.speed)
+        self.pace_text = self.pace_text or ("" if fast_forward else lag_line(pacer))
         fnt = theme.font(INFO_SIZE)
         need = max(fnt.size(self.brain_text)[0], fnt.size(self.usage_text)[0])
         self.stacked = need > self._side_room()
@@ -237,3 +238,18 @@ def pace_line(pace: Pace, speed: int) -> str:
     if speed > SPEEDS[0]:
         return f"{waiting}; try a lower speed ([ key or the {SPEEDS[0]}x button)"
     return f"{waiting}, even at {SPEEDS[0]}x: a faster model or endpoint would keep up"
+
+
+def lag_line(pacer: Pacer) -> str:
+    """The warning when the town runs well under the chosen speed ('' when it keeps up):
+    the steps themselves take longer than the time they stand for (a big town on a small
+    machine), so the bar's lit button no longer says how fast the town goes."""
+    if not pacer.lagging or pacer.kept is None:
+        return ""
+    kept = (
+        f"the town runs at {pacer.kept:.1f}x, not {pacer.speed}x: this computer steps it no faster"
+    )
+    if pacer.speed == SPEEDS[0]:
+        return kept
+    fits = max((s for s in SPEEDS if s <= pacer.kept), default=SPEEDS[0])
+    return f"{kept}; try {fits}x"

@@ -34,12 +34,15 @@ class TownLife:
             return
         due = self.pacer.due(dt)
         began = time.perf_counter()
-        for done in range(due):
+        ran = 0
+        for _ in range(due):
             self.sim.step()
             self.steps_run += 1
+            ran += 1
             if time.perf_counter() - began > STEP_BUDGET_S:
-                self.pacer.give_back(due - done - 1)
+                self.pacer.give_back(due - ran)
                 break
+        self.pacer.ran(ran, dt)
         self.last_step_ms = (time.perf_counter() - began) * 1000
 
     def _quiet(self) -> bool:
@@ -58,6 +61,7 @@ class TownLife:
             if time.perf_counter() - began > FAST_FORWARD_BUDGET_S or not self._quiet():
                 break
         self.pacer.carry = 0.0
+        self.pacer.remeasure()  # the night's steps say nothing of the chosen speed
         self.last_step_ms = (time.perf_counter() - began) * 1000
 
     def _watch_objects(self, dt: float) -> None:
