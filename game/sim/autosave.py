@@ -43,6 +43,7 @@ import numpy as np
 
 from game.core.clock import fmt_time
 from game.core.codec import encode
+from game.core.files import cause
 from game.core.text import bounded_loads
 from game.core.text import single_line as clean_line
 from game.mind.memory import KINDS, MemoryView
@@ -456,9 +457,10 @@ def _line_rows(folder: Path, line: dict, residents: dict, read) -> tuple[Any, st
         rows, shapes = read(folder / name)
     except FileNotFoundError:
         return None, _line_name(line, f"its rows file {name} is missing")
-    except (OSError, ValueError, MemoryError) as exc:
-        cause = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        return None, _line_name(line, f"its rows file {name} is damaged ({cause})")
+    except OSError as exc:  # no permission, an I/O error: what was before it still loads
+        return None, _line_name(line, f"its rows file {name} cannot be read ({cause(exc)})")
+    except (ValueError, MemoryError) as exc:
+        return None, _line_name(line, f"its rows file {name} is damaged ({exc})")
     return rows, _line_name(line, line_problem(line, residents, shapes))
 
 

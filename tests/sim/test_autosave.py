@@ -300,3 +300,33 @@ def test_a_line_that_fails_midway_loads_the_lines_before_it(tmp_path):
     loaded = load_game(AUTOSAVE, tmp_path)
     assert loaded.now == times[0] and "1 later autosave could not be read" in loaded.load_note
     loaded.close()
+
+
+def test_a_rows_file_we_may_not_read_is_said_as_such(tmp_path):
+    """An unreadable rows file ends the reading as a damaged one does, and the listing
+    and loading say it cannot be read (Permission denied), not that it is damaged."""
+    import stat
+
+    import pytest
+
+    sim = build_simulation("three", seed=1, workers=2)
+    sim.run_until(sim.now.replace(hour=6, minute=30))
+    writer = IncrementalWriter(save_path(AUTOSAVE, tmp_path))
+    writer.write(snapshot(sim))
+    base = sim.now
+    sim.run_until(sim.now + timedelta(minutes=30))
+    writer.write(snapshot(sim))
+    sim.close()
+    rows = writer.folder / json.loads((writer.folder / JOURNAL).read_text())["rows"]
+    rows.chmod(0)
+    try:
+        if os.access(rows, os.R_OK):
+            pytest.skip("this user reads any file (root with its capabilities)")
+        [info] = list_saves(tmp_path)
+        loaded = load_game(AUTOSAVE, tmp_path)
+        assert loaded.now == base and info.game_time == base.isoformat()
+        for note in (info.note, loaded.load_note):
+            assert "cannot be read (Permission denied)" in note
+        loaded.close()
+    finally:
+        rows.chmod(stat.S_IRUSR | stat.S_IWUSR)
