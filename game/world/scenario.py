@@ -585,7 +585,9 @@ def _check_relationships(label: str, scenario: Scenario) -> None:
 
 
 def check_against_town(scenario: Scenario, town: Town) -> None:
-    """Every place a resident or intent names must exist on the map."""
+    """Every place a resident or intent names must exist on the map, with a walkable tile
+    to stand on: a map whose tiles were all blocked loaded and ran without a word, each
+    resident asleep in its bed, then 'making espresso' at home, never reaching the cafe."""
     label = scenario.path
 
     def need(address: str, resident: str | None, field: str, kind: AreaKind | None = None) -> None:
@@ -596,6 +598,9 @@ def check_against_town(scenario: Scenario, town: Town) -> None:
             raise ScenarioError(
                 label, f"{address!r} is a {area.kind.value}, not a {kind.value}", resident, field
             )
+        if town.access_tile(area.address) is None:
+            problem = f"{address!r} has no walkable tile on the map (every tile there is blocked)"
+            raise ScenarioError(label, problem, resident, field)
 
     for res in scenario.residents:
         need(res.home, res.name, "home", AreaKind.SECTOR)

@@ -333,3 +333,20 @@ def test_an_intent_keyword_is_a_whole_word_in_any_of_its_forms():
     for text in ("parties", "she partied", "volunteers", "volunteering", "celebrating"):
         assert party.mentioned_in(text), text
     assert not party.mentioned_in("a partyline") and not party.mentioned_in("counterparty")
+
+
+@pytest.mark.parametrize("blocked", ["all", "cafe"])
+def test_a_place_with_no_tile_to_stand_on_is_one_clear_line(tmp_path, blocked):
+    """A map whose tiles were all blocked loaded and ran: every resident asleep in bed,
+    then 'making espresso' at home, never reaching the cafe, and not a word said. Now a
+    resident's place (or an event's) without a walkable tile is refused at load."""
+    rows = ART.strip().splitlines()
+    if blocked == "all":
+        rows = ["#" * len(r) for r in rows]
+    else:  # the cafe (x 7..10, y 1..4) walled in solid
+        rows = [r[:7] + "####" + r[11:] if 1 <= y <= 4 else r for y, r in enumerate(rows)]
+    town = load_town(write_map(tmp_path / "blocked.tmx", "\n".join(rows), AREAS, {}))
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(write(tmp_path, GOOD), town)
+    place = "Lin family's house" if blocked == "all" else "Hobbs Cafe"
+    assert f"{place!r} has no walkable tile" in str(err.value) and "\n" not in str(err.value)
