@@ -164,7 +164,7 @@ def file_key(path: str) -> str:
         return ""
     try:
         with open(path, "rb") as f:
-            key = tomllib.load(f).get("llm", {}).get("api_key", "")
+            key = tomllib.loads(toml_text(f.read())).get("llm", {}).get("api_key", "")
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError):
         return ""
     return key if isinstance(key, str) else ""
@@ -224,13 +224,20 @@ def _read_toml(path: Path) -> dict[str, Any]:
             data = f.read(MAX_CONFIG + 1)
         if len(data) > MAX_CONFIG:
             raise ValueError(f"larger than a config file can be ({MAX_CONFIG} bytes)")
-        return tomllib.loads(data.decode("utf-8"))
+        return tomllib.loads(toml_text(data))
     except RecursionError:
         raise SmallvilleError(f"{path}: cannot read the config file: nested too deeply") from None
     except OSError as exc:
         raise read_problem(path, exc, "the config file") from None
     except (ValueError, tomllib.TOMLDecodeError) as exc:
         raise SmallvilleError(f"{path}: cannot read the config file: {clip(str(exc))}") from None
+
+
+def toml_text(data: bytes) -> str:
+    """A config file's text: UTF-8, with the byte-order mark Windows Notepad puts first
+    dropped (tomllib refused it as 'Invalid statement (at line 1, column 1)', and every
+    command exited 2 on a config that looks right in any editor)."""
+    return data.decode("utf-8").removeprefix("\ufeff")
 
 
 def _apply_file(config: Config, doc: dict[str, Any], where: str, sources: dict) -> Config:
