@@ -304,11 +304,13 @@ def _clock(
     if h > 24 or m > 59:
         return None
     mer = (meridiem or "").lower().replace(".", "")
+    if mer == "o'clock":  # 'four o'clock' says the hour only, not which half of the day
+        mer = ""
     if mer in ("pm", "in the afternoon", "in the evening", "at night") and h < 12:
         h += 12
     elif mer in ("am", "in the morning") and h == 12:
         h = 0
-    elif not mer and minute is None and default_pm and 1 <= h <= 7:
+    elif not mer and not minute and default_pm and 1 <= h <= 7:
         h += 12  # 'from 5 to 7': people mean the evening
     return (h % 24) * 60 + m
 

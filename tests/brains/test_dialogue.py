@@ -362,3 +362,37 @@ def test_it_asks_of_the_event_the_answer_brought_up():
                    ("Klaus Mueller", "Sam Moore is running for mayor in the local election."))
     act = hear("And are you for it or against it?", state)
     assert act.intent == "election" and act.aspect is Aspect.EVENT, act
+
+
+def test_a_clock_said_aloud_is_read_as_the_hour_people_mean():
+    """'three o'clock' is the afternoon, 'half past seven tonight' 19:30, 'a quarter to
+    ten tomorrow morning' 9:45 the next day, 'yday' yesterday."""
+    three = hear("What were you up to at three o'clock yesterday?").window
+    assert three is not None and (three.start.day, three.start.hour) == (12, 15)
+    half = hear("Where will you be at half past seven tonight?").window
+    assert half is not None and (half.start.hour, half.start.minute) == (19, 30)
+    quarter = hear("Free at a quarter to ten tomorrow morning?").window
+    assert quarter is not None and (quarter.start.day, quarter.start.hour) == (14, 9)
+    assert quarter.start.minute == 45
+    typed = hear("where were u at 2pm yday").window
+    assert typed is not None and (typed.start.day, typed.start.hour) == (12, 14)
+
+
+def test_since_this_morning_reaches_from_the_day_s_start_to_now():
+    since = hear("How has it gone since this morning?").window
+    assert since is not None and since.start.hour == 0 and since.end == NOW
+
+
+def test_a_lead_that_does_not_ask_leaves_the_question_after_it():
+    assert hear("Coming back late at night, is the house empty?").wh is Wh.YESNO
+    assert hear("Hold on - do you actually live here?").wh is Wh.YESNO
+    assert hear("Which part of town is Hobbs Cafe in?").wh is Wh.WHERE
+
+
+def test_what_time_after_a_topic_asks_when_of_it_but_the_clock_alone_is_the_clock():
+    state = DialogueState()
+    first = hear("Where do you usually get your breakfast?")
+    state = state.then("visitor", first.text, first)
+    assert hear("about what time?", state).wh is Wh.WHEN
+    assert hear("about what time?", state).label != "time"
+    assert hear("what time is it now?", state).label == "time"

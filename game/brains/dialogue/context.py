@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from .acts import Act, ActKind, Aspect, Wh
+from .acts import Act, ActKind, Aspect, Wh, Window
 from .form import (
     _EXPLICIT_WH,
     _REFERS,
@@ -83,16 +83,26 @@ def _follow(act: Act, state: DialogueState | None) -> Act:
         place=act.place or topic.place,
         obj=act.obj or topic.obj,
         intent=act.intent or topic.intent,
-        event=act.event or topic.event,
+        event=topic.event if _asks_more_of(act, topic) else act.event or topic.event,
         window=act.window or topic.window,
         follow_up=True,
-        label=topic.label if act.about_you else act.label,
+        label=topic.label if act.about_you or _asks_more_of(act, topic) else act.label,
         wh=topic.wh if act.about_you else act.wh,
         kind=topic.kind if act.about_you else act.kind,
     )
 
 
 _SUBJECTS = frozenset({Aspect.PERSON, Aspect.EVENT, Aspect.PLACE})  # what a question asks of
+
+
+def _asks_more_of(act: Act, topic: Act) -> bool:
+    """'Where do you have lunch?' 'What time?': a bare when, where or who of a question
+    about one's own day asks it of the same thing (lunch), under the topic's own label."""
+    return (act.label in _FOLLOW_WH_LABELS and topic.aspect in _ONES_OWN_DAY
+            and not topic.label.startswith("follow") and not (topic.person or topic.intent))
+
+
+_FOLLOW_WH_LABELS = frozenset({"follow.when", "follow.where", "follow.who"})
 
 
 def _facet(act: Act, topic: Act) -> Act:
@@ -129,15 +139,31 @@ def _carried_window(act: Act, state: DialogueState | None, now: datetime) -> Act
             or act.person or act.place or act.obj or act.intent
             or len(words(act.text)) > CARRY_WORDS):  # fmt: skip
         return act
-    act = _tense(replace(act, window=topic.window, follow_up=True), now)
+    window = topic.window
+    span = window.end - window.start
+    if _NEXT.search(act.text) and span <= timedelta(hours=NEXT_HOURS):
+        window = Window(window.end, window.end + span, "after that")  # 'and then?' moves on
+    act = _tense(replace(act, window=window, follow_up=True), now)
     if act.aspect in (Aspect.DOING, Aspect.GENERAL) and topic.window.end <= now:
         act = replace(act, aspect=Aspect.PAST, label="past")  # 'see anyone?' of yesterday
     return act
 
 
 CARRY_WORDS = 6  # a question longer than this says what it asks of itself
+# 'and then?', 'what after that?', 'what's next?': the time after the one the talk was about
+_NEXT = re.compile(r"^\W*(?:(?:and|so|n|ok|okay|right),? )?(?:(?:what|how) about )?"
+                   r"(?:then|after that|afterwards|what next|then what|"
+                   r"what(?:'s| is| comes)? (?:next|after(?: that)?)|and after)\b",
+                   re.I)  # fmt: skip
+NEXT_HOURS = 4  # a stretch longer than this (a whole day) has no 'next' one to move on to
 
 # where one spends one's own day: a where-question of it that says no 'you' asks of the town
+# a where-question of what the asker (or anyone) could do asks of the town, not the listener
+_WHERE_TO = re.compile(r"\bwhere (?:can|could|should|would|might|do|does) (?:i|we|one|someone|"
+                       r"somebody|anyone|a person|people|folks?)\b|\bwhere to\b|"
+                       r"\bwhere(?:'s| is) (?:good|best|nice|a good|the best)\b", re.I)  # fmt: skip
+_FIND_YOU = re.compile(r"\b(?:find|meet|see|reach|catch|visit|join|get hold of) (?:you|u|ya)\b",
+                       re.I)  # fmt: skip
 _ONES_OWN_DAY = frozenset({Aspect.PLANS, Aspect.PAST, Aspect.ROUTINE, Aspect.DOING})
 _YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|yer|thee|we|we're|us)\b",
                   re.I)  # ('where are we right now?' asks of here, with the listener in it)
@@ -231,6 +257,10 @@ def _by_what_it_says(
     if (act.wh is Wh.WHERE and act.asks and act.aspect in _ONES_OWN_DAY and not act.person
             and not _YOU.search(text)):  # 'Where do people go for a drink of an evening?'
         act = replace(act, aspect=Aspect.PLACE, label="place.about")  # asks of the town
+    if (act.wh is Wh.WHERE and act.asks and _WHERE_TO.search(text) and not act.place
+            and not act.person and not act.intent and not _FIND_YOU.search(text)):
+        # 'Where can I go for a walk?' asks of the town; 'where can I find you?' does not
+        act = replace(act, aspect=Aspect.PLACE, label="place.about")
     if (act.aspect is Aspect.FEELINGS and act.window is not None and act.window.end <= now
             and not seen_doing):  # 'saw you fixing the fence; how did it go?' is feelings
         act = replace(act, aspect=Aspect.PAST, label="past")  # 'how was your evening?'
@@ -248,8 +278,16 @@ def _in_conversation(
     was about, and a follow-up ('and you?', 'do you enjoy it?', 'who's hosting?' after the
     party) takes the conversation's topic."""
     act = _carried_window(act, state, now)
+    topic = state.topic if state is not None else None
+    if act.label == "time" and topic is not None and topic.aspect is not Aspect.GENERAL \
+            and not _CLOCK_NOW.search(text):  # fmt: skip
+        # 'Lunch - where do you go?' 'round what time though?' asks when of lunch, not the clock
+        act = replace(act, label="follow.when", wh=Wh.WHEN, aspect=Aspect.GENERAL)
+        return _follow(act, state)
     bare = not (act.person or act.place or act.obj or act.intent)
     refers = bare and act.asks and _REFERS.search(text) is not None and len(words(text)) <= 12
+    clock = act.label == "time" and _CLOCK_NOW.search(text) is not None
+    refers = refers and not clock  # 'what time is it?' asks the clock, not of 'it'
     topic = state.topic if state is not None else None
     if (
         bare
@@ -274,6 +312,11 @@ def _in_conversation(
         if _HE_SHE.search(text) and state is not None:
             act = _about_person(act, state)
     return act
+
+
+# the clock asked for itself: 'what time is it?', 'got the time?', 'what's the time now?'
+_CLOCK_NOW = re.compile(r"\b(?:is it|it is|now|right now|the time|time's it|o'clock is it)\b",
+                        re.I)  # fmt: skip
 
 
 def referent(state: DialogueState, text: str) -> tuple[Aspect, str, str] | None:

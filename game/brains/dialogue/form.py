@@ -26,7 +26,7 @@ _YESNO_START = re.compile(r"^\s*(?:are|do|does|did|is|was|were|have|has|can|coul
                           r"any chance|anything|any|busy|still|had you|you|got|ever|should|am|"
                           r"seen|heard|know|noticed|spot|spotted|fancy|reckon|"
                           r"isn't|aren't|don't|doesn't|didn't|won't|can't|haven't|hasn't|"
-                          r"wasn't|weren't)\b", re.I)  # fmt: skip
+                          r"wasn't|weren't|this|that|these|those)\b", re.I)  # fmt: skip
 
 
 def _plain(text: str) -> str:
@@ -229,7 +229,27 @@ _WH_WORDS = {"who": Wh.WHO, "whom": Wh.WHO, "when": Wh.WHEN, "where": Wh.WHERE, 
 _EXPLICIT_WH = frozenset({Wh.WHO, Wh.WHEN, Wh.WHERE, Wh.WHY})
 
 _WHEN_PHRASE = re.compile(r"\b(?:what time|what day|how soon|how long|how much longer|"
-                          r"how early|how late|till when|until when|what hour)\b", re.I)
+                          r"how early|how late|till when|until when|what hour)\b|"
+                          # how long something lasts: 'will it take you a while?', 'be long?'
+                          r"\btake (?:you |u |ya )?(?:a while|long|ages|much longer)\b|"
+                          r"\b(?:be|being) (?:long|much longer|a while)\b|"
+                          r"\bwrap (?:it |this )?up\b|"
+                          r"\b(?:be |get )?(?:done|finished|through) (?:with|by)\b",
+                          re.I)  # fmt: skip
+_HOW_LONG = re.compile(r"\bhow (?:long|much longer)\b|\btake (?:you |u |ya )?(?:a while|long|"
+                       r"ages|much longer)\b|\b(?:be|being) (?:long|much longer|a while)\b|"
+                       r"\bwrap (?:it |this |that )?up\b|\b(?:be |get )?(?:done|finished|through) "
+                       r"(?:with|by)\b", re.I)  # fmt: skip
+
+
+def asks_how_long(text: str) -> bool:
+    """'Will you be long?', 'gonna take you a while?', 'when will you wrap up?': a question
+    of how long something lasts, which one answers with when it ends."""
+    return _HOW_LONG.search(text) is not None
+
+
+_WHERE_PHRASE = re.compile(r"\b(?:which|what) (?:part|side|end|corner|bit) of (?:town|the town)\b|"
+                           r"\bwhereabouts\b|\b(?:which|what) street\b", re.I)  # fmt: skip
 
 
 def _wh_by_form(text: str) -> Wh:
@@ -237,6 +257,8 @@ def _wh_by_form(text: str) -> Wh:
     opening clause ('When you get home, is anyone there?'), the main clause's."""
     if _WHEN_PHRASE.search(text):
         return Wh.WHEN
+    if _WHERE_PHRASE.search(text):
+        return Wh.WHERE
     text = joined_off(text)  # 'And when do you knock off?' asks when
     core = main_clause(text)
     if core != text:
@@ -255,10 +277,18 @@ def main_clause(text: str) -> str:
     """A question without its opening clause ('is anyone there?' of 'When you get home,
     is anyone there?'), or the question as it is."""
     main = _CLAUSE.match(text)
+    if main is None:
+        return text
     first = next(iter(words(text)), "")
-    return main.group(1) if main and first in _CLAUSE_OPENERS else text
+    if first in _CLAUSE_OPENERS:
+        return main.group(1)
+    # 'Walking in your front door after dark, is there anyone home?', 'Hang on - is this
+    # where you live?': a lead that does not ask, before the clause that does
+    leads = not _opens_as_question(joined_off(text))
+    return main.group(1) if leads and _opens_as_question(main.group(1), _CLAUSE_STARTS) else text
 
 
 _CONTRACTED = re.compile(r"'(?:ll|s|d|re|ve)$")
-_CLAUSE = re.compile(r"^[^,?]{3,},\s*([^,]+\?)\s*$")  # 'When you get home, is anyone there?'
+# 'When you get home, is anyone there?', 'Hang on - is this your place?'
+_CLAUSE = re.compile(r"^[^,?]{3,}(?:,|\s+-\s+|:)\s*([^,]+\?)\s*$")
 _CLAUSE_OPENERS = frozenset({"when", "if", "after", "before", "once", "whenever", "while"})

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from functools import cache
 
-from game.brains.event_words import find_date, find_window
+from game.brains.event_words import NUMBER_WORDS, find_date, find_window
 from game.world.scenario import Intent
 
 from .acts import Window
@@ -244,15 +244,16 @@ def _mask(text: str, forms: Sequence[str], slot: str) -> str:
 
 def find_time(text: str, now: datetime) -> Window | None:
     """The stretch of time a line names, resolved against the clock."""
-    low = _AROUND.sub("at ", text.lower())
+    low = _quarters(_AROUND.sub("at ", text.lower()))
     low = _BARE_CLOCK.sub(lambda m: m.group(0) if m.group(1) else f"at {m.group(2)}", low)
     low = _HABITUAL.sub(r"\1", low)  # 'most mornings' names the time of day a habit takes
     day, rest = find_date(low, now.year, now.date())
+    since = _SINCE_UP.search(low)
+    if day is None and since:  # 'what have you done since you got up?', '... this morning?'
+        return Window(_at(now.date(), 0), now, since.group(0))
     offset = next((d for w, d in _RELATIVE.items() if re.search(rf"\b{w}\b", low)), None)
     if day is None and offset is not None:
         day = now.date() + timedelta(days=offset)
-    if day is None and _SINCE_UP.search(low):  # 'what have you done since you got up?'
-        return Window(_at(now.date(), 0), now, _SINCE_UP.search(low).group(0))
     window = _related_window(rest) or find_window(rest)
     spoken = _spoken(text)
     if window is None and day is None:
@@ -280,7 +281,22 @@ def find_time(text: str, now: datetime) -> Window | None:
 # phrases that name a thing's word but no thing: 'go to bed' is about sleep, not a bed
 _IDIOMS = re.compile(r"\b(?:(?:go|went|going|get|got|put) (?:to|out of) bed|in bed|bedtime)\b")
 _HABITUAL = re.compile(r"\b(morning|afternoon|evening|night)s\b")
-_EVENING = re.compile(r"\b(?:tonight|this evening|in the evening|at night|last night)\b")
+_EVENING = re.compile(r"\b(?:tonight|(?:this|in the|yesterday|tomorrow) (?:afternoon|evening)|"
+                      r"at night|last night)\b")  # an hour said with these is after noon
+# 'half past six', 'quarter to nine': the clock as said aloud, made digits the finder reads
+_QUARTERS = re.compile(rf"\b(half|quarter|twenty|ten|five) (past|to) (\d{{1,2}}|{_NUM_WORDS})\b")
+_PAST_MINUTES = {"half": 30, "quarter": 15, "twenty": 20, "ten": 10, "five": 5}
+
+
+def _quarters(text: str) -> str:
+    def said(m: re.Match[str]) -> str:
+        hour = NUMBER_WORDS.get(m.group(3)) or int(m.group(3))
+        minutes = _PAST_MINUTES[m.group(1)]
+        if m.group(2) == "to":
+            hour, minutes = (hour - 2) % 12 + 1, 60 - minutes
+        return f"{hour}:{minutes:02d}"
+
+    return _QUARTERS.sub(said, text)
 _AM = re.compile(r"\b(?:am|a\.m\.|in the morning)\b")
 _DAY_PART = re.compile(r"\b(?:am|pm|a\.m\.|p\.m\.|morning|afternoon|evening|night|tonight|"
                        r"noon|midday|midnight|lunch|breakfast|dinner)\b")  # fmt: skip

@@ -339,6 +339,10 @@ class Understander:
         deep = reader is self.deep
         vec, raw = reader.embed([query, _plain(text)])
         sims = np.maximum(matrix @ vec, matrix @ raw)  # masked or as said: the nearer
+        core = main_clause(text)
+        if deep and core != text:  # 'Hang on - is this where you live?': the asking clause
+            alone = find_slots(core, self.lexicon, now, speaker).masked or core.lower()
+            sims = np.maximum(sims, matrix @ reader.embed([alone])[0])  # read by itself too
         frame = self._framed(query)
         if not deep and self._has_frame(frame):  # ('have you got into something at all')
             sims = np.maximum(sims, matrix @ reader.embed([frame])[0])  # the static model
