@@ -10,8 +10,10 @@ from functools import cache
 
 from test_scripted_personas import DAY, context, did, heard, memory, planned, smallville
 
+from game.brains.dialogue.state import DialogueState
 from game.brains.dialogue.understand import Understander
 from game.brains.scripted import answer
+from game.brains.scripted.wording import mine
 from game.core.records import PlanItem
 from game.mind import facts
 from game.mind.dialogue import understander_for
@@ -769,3 +771,76 @@ def test_a_yes_before_an_answer_that_opens_with_a_question_is_its_own_sentence()
     said = with_polarity("Have you heard? Ryan told me that Sam is running.", True)
     assert said == "Yes. Have you heard? Ryan told me that Sam is running."
     assert with_polarity("Mostly at home.", True) == "Yes, mostly at home."
+
+
+def converse(name: str, questions: list[str], memories=(), status: str = "") -> list[str]:
+    """One conversation: each answer heard back into the state, as interviews do."""
+    ctx = context(smallville().resident(name), NOW, tuple(memories), status)
+    state, out = DialogueState(), []
+    for q in questions:
+        act = words().understand(q, NOW, state)
+        said = answer.answer(ctx, act, state, 0).text
+        state = state.then("visitor", q, act)
+        state = state.then(name, said, words().understand(said, NOW, state, name))
+        out.append(said)
+    return out
+
+
+def test_and_then_moves_on_to_what_comes_after_the_time_talked_of():
+    me = smallville().resident("Maria Lopez")
+    items = (PlanItem("studying physics", NOW.replace(hour=18), 120, place=me.workplace),
+             PlanItem("streaming games online", NOW.replace(hour=20), 120, place=me.home))
+    plan = planned(3, me.name, items, NOW - timedelta(hours=2))
+    first, then = converse(me.name, ["What's on for you at six this evening?", "and after that?"],
+                           (plan,))  # fmt: skip
+    assert "studying physics" in first and "streaming games online" in then
+
+
+def test_the_first_and_last_of_a_usual_day_come_from_the_routine():
+    me = smallville().resident("Klaus Mueller")
+    first = ask(me.name, "Straight after getting up, what do you do first?")
+    assert mine(me.routine[0].activity, me) in first
+    last = ask(me.name, "What's your final habit before you turn in?")
+    assert mine(me.routine[-1].activity, me) in last
+
+
+def test_workmates_are_those_one_knows_of_at_one_s_workplace():
+    me = smallville().resident("Klaus Mueller")
+    there = {k.name.split()[0] for k in me.acquainted if k.workplace == me.workplace}
+    assert there, "the fixture needs a colleague Klaus knows of"
+    got = ask(me.name, "Who are your coworkers?")
+    assert any(n in got for n in there)
+
+
+def test_not_knowing_someone_asked_of_yes_or_no_is_a_no():
+    me = smallville().resident("Arthur Burton")
+    known = {n for n, _ in me.relationships} | {k.name for k in me.acquainted}
+    stranger = next(r.name for r in smallville().residents
+                    if r.name not in known and r.name != me.name)  # fmt: skip
+    assert ask(me.name, f"Heard of somebody called {stranger}?").startswith("No, I ")
+
+
+def test_where_a_place_is_and_how_far_come_from_the_map():
+    where = ask("Arthur Burton", "Whereabouts is Hobbs Cafe?")
+    assert where.startswith("Hobbs Cafe is in the ") and "of town" in where
+    far = ask("Arthur Burton", "How far is Hobbs Cafe from your place?")
+    assert "from home" in far and " to the " in far
+
+
+def test_how_long_one_will_be_is_when_the_current_action_ends():
+    me = smallville().resident("Klaus Mueller")
+    item = PlanItem("reading a book", NOW - timedelta(minutes=30), 90, place=me.home)
+    plan = planned(3, me.name, (item,), NOW - timedelta(hours=2))
+    got = ask(me.name, "Is that going to take you long?", (plan,), status="reading a book")
+    assert "reading a book" in got and "until about 12 pm" in got
+
+
+def test_where_one_could_go_for_something_is_a_place_in_town():
+    got = ask("Arthur Burton", "Where could somebody go for a jog?")
+    assert "Johnson Park" in got
+
+
+def test_whether_someone_else_is_home_is_the_other_way_round_from_living_alone():
+    assert ask("Eddy Lin", "Is there someone else in your place already?").startswith("Yes, ")
+    assert ask("Giorgio Rossi", "Is there someone else in your place already?").startswith("No, ")
+    assert ask("Giorgio Rossi", "Living on your own?").startswith("Yes, ")

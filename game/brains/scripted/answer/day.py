@@ -37,7 +37,7 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
     when = window.start
     if act.wh is Wh.WHO and act.aspect is Aspect.PAST and window.start <= ctx.now:
         return _talked(ctx, act)  # 'who did you talk to yesterday?'
-    so_far = window.start <= ctx.now < window.end and act.wh is not Wh.WHO
+    so_far = window.start <= ctx.now <= window.end and act.wh is not Wh.WHO  # 'since ...'
     if act.aspect is Aspect.PAST and so_far:  # 'so far today', not 'who did you see today?'
         done = _done_in(ctx, window.start, ctx.now) or _routine_so_far(ctx, window.start)
         if done:
@@ -191,7 +191,8 @@ MEAL_HOURS = {"breakfast": 8, "lunch": 12, "dinner": 19}
 def meal_asked(act: Act) -> str:
     """Which meal a question asks of: the one it names, else the one its time of day holds,
     else '' (any meal)."""
-    found = next((MEALS[w] for w in words_of(act.text) if w in MEALS), "")
+    said = [*words_of(act.text), *words_of(act.event)]  # a follow-up's event: the topic's words
+    found = next((MEALS[w] for w in said if w in MEALS), "")
     if found or act.window is None:
         return found
     hour = act.window.start.hour
@@ -286,13 +287,23 @@ def sleep_words(me) -> str:
 
 _SLEEP_WORDS = frozenset(content_stems("sleep bed wake up rise get turn asleep hours night "
                                        "shut-eye kip snooze slumber"))  # fmt: skip
-_FIRST = re.compile(r"\bfirst (?:thing|things|hour|hours|bit|part)\b|\bstart (?:of )?your day\b",
-                    re.I)  # fmt: skip
-_LAST = re.compile(r"\blast thing\b|\bend (?:of )?(?:your|the) (?:day|evening)\b|"
-                   r"\bbefore (?:bed|lights out|(?:you |going |heading |getting )?(?:go |get )?"
-                   r"(?:to |in)?(?:bed|sleep))\b|\bwind(?:ing)? down\b|\bbedtime (?:ritual|routine|"
-                   r"habits?)\b|\b(?:round|wrap|finish|close) (?:off |up |out )?(?:your|the) "
-                   r"(?:day|evening)\b", re.I)  # fmt: skip
+# the first of one's day: 'first thing', 'what do you do first when you wake up?', 'right
+# after you get up'; the last: 'last thing', 'your last habit before your head hits the
+# pillow', 'before sleeping'
+_FIRST = re.compile(r"\b(?:first|1st)\b(?=.*\b(?:wake|woke|waking|up|morning|day|thing|things)\b)|"
+                    r"\b(?:first|1st) (?:thing|things|hour|hours|bit|part)\b|"
+                    r"\bstart (?:of )?your day\b|\b(?:right |just )?after (?:you )?(?:wake|get up|"
+                    r"waking|getting up)\b", re.I)  # fmt: skip
+_SLEEP_TIME = (r"(?:bed|sleep\w*|lights out|(?:your )?head hits the pillow|the pillow|"
+               r"turn(?:ing)? in|hit(?:ting)? the (?:hay|sack))")
+_LAST = re.compile(rf"\blast (?:\w+ ){{0,2}}(?:thing|things|habit|habits|ritual|bit|job|task)s?\b|"
+                   r"\bend (?:of )?(?:your|the) (?:day|evening)\b|"
+                   r"\b(?:just |right )?before (?:you |your |going |heading |getting )?"
+                   rf"(?:go |get )?(?:to |in )?{_SLEEP_TIME}|\bwind(?:ing)? down\b|"
+                   r"\bbedtime (?:ritual|routine|habits?)\b|"
+                   r"\b(?:round|wrap|finish|close) (?:off |up |out )?(?:your|the) "
+                   r"(?:day|evening)\b",
+                   re.I)  # fmt: skip
 _HOW_MANY = re.compile(r"\bhow (?:many|much|long)\b", re.I)
 
 
@@ -329,7 +340,8 @@ def plan_routine(ctx: AgentContext, act: Act, seed: int) -> str:
         if start < 12 * 60:
             start = min(start, me.wake)  # one's morning starts when one gets up
         within = [b for b in me.routine if start <= b.start < end]  # a habit: 4 hours of it
-        blocks = within or [b for b in me.routine if b.start <= start < b.end]
+        covering = [b for b in me.routine if b.start < start < b.end]  # '3 pm': under way then
+        blocks = covering + within
         if blocks:
             said = [_block_words(me, b) for b in blocks[:3]]
             return f"Usually I'm {join_and(said)}. {hours}"

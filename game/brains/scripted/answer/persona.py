@@ -11,6 +11,7 @@ from game.brains.dialogue.acts import Act, ActKind, Wh
 from game.brains.dialogue.understand import content_stems
 from game.brains.dialogue.understand import words as words_of
 from game.brains.questions import AgentContext
+from game.core.text import with_article
 
 from .. import interview as iv
 from .. import selfknow
@@ -34,7 +35,7 @@ def plan_home(ctx: AgentContext, act: Act, seed: int) -> str:
     others = [n for n in ctx.persona.household if n != me.name]
     if act.kind is ActKind.OPINION:
         return _home_life(me, others, home)
-    if home != me.home and act.wh in (Wh.WHERE, Wh.WHAT):  # 'my house' finds nothing for a visitor
+    if home.startswith("my ") and act.wh in (Wh.WHERE, Wh.WHAT):  # 'my house' tells a visitor
         home = f"{home}, {me.home}"  # 'my house, Adam Smith's house', as the town names it
     if not others:
         return f"I live on my own, at {home}."
@@ -204,8 +205,12 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.wh is Wh.WHO or (act.wh is Wh.YESNO and _ANYONE.search(act.text)):
         mates = [(n, r) for n, r in me.relationships if _COLLEAGUE.search(r)]  # 'who with?'
         yes, no = ("Yes, I", "No, m") if act.wh is Wh.YESNO else ("I", "M")
+        also = _same_workplace(me, {n for n, _ in mates})
         if mates:
-            return f"{yes} work with {_people_line(mates[:3], me)}."
+            more = f" Also there:{also}" if also else ""
+            return f"{yes} work with {_people_line(mates[:3], me)}.{more}"
+        if also:
+            return f"{yes} see a lot of the others there:{also}"
         return f"{no}ostly on my own. {lead}{where}."
     if act.wh is Wh.WHEN:
         return _work_hours(ctx) or f"{lead}{where}.{hours}"
@@ -220,6 +225,16 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
         yes = "I enjoy it" if feeling else "I do"
         return f"{yes}, mostly. {project.rstrip('.')}." if project else f"{yes}, most days."
     return f"{lead}{where}.{hours}"
+
+
+def _same_workplace(me, named: set[str]) -> str:
+    """' Mei, a philosophy professor; ...': the people one knows of who work where
+    one works (one's home is nobody else's workplace), beyond those already `named`."""
+    if not me.workplace or me.workplace == me.home:
+        return ""
+    there = [k for k in me.acquainted if k.workplace == me.workplace and k.name not in named]
+    said = [f"{first_name(k.name)}, {with_article(k.occupation)}" for k in there[:3]]
+    return f" {'; '.join(said)}." if said else ""
 
 
 _FEELING = _FINDS_WORDS | frozenset(content_stems("like enjoy love happy"))  # how one finds it

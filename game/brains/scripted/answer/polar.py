@@ -55,6 +55,12 @@ def with_polarity(text: str, yes: bool | None) -> str:
     return f"{'Yes' if yes else 'No'}, {rest}"
 
 
+def said_no(text: str) -> str:
+    """'No, I don't know who that is.': a no before words that say it already in their way."""
+    keeps = re.match(r"I\b", text) is not None  # 'I' stays capital
+    return f"No, {text if keeps else text[:1].lower() + text[1:]}"
+
+
 def polarity(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     """Whether the answer to a yes/no question is yes, from the same persona, plan and
     memories the answer is planned from (None: the planner's words say it themselves)."""
@@ -90,8 +96,17 @@ def _home_yes(ctx: AgentContext, act: Act) -> bool:
     return True
 
 
+def _alone_yes(ctx: AgentContext, act: Act) -> bool:
+    """'Living on your own?' yes for one with no housemates; 'is someone else home?' asks the
+    other way round."""
+    if _OTHERS.search(act.text) and not _ALONE.search(act.text):
+        return bool(_housemates(ctx))
+    return not _housemates(ctx)
+
+
 # 'here' said indoors is the building one is in, unless the town is named
-_THIS_BUILDING = re.compile(r"\b(?:here|this (?:very )?(?:place|building|house|flat|apartment))\b",
+_THIS_BUILDING = re.compile(r"\b(?:here|this (?:very )?(?:place|building|house|flat|apartment))\b|"
+                            r"\b(?:is|isn't) (?:this|that) (?:\w+ )?(?:where|your)\b",
                             re.I)  # fmt: skip
 _IN_TOWN = re.compile(r"\b(?:in|round|around) (?:town|here|these parts|the area|smallville)\b|"
                       r"\bthis (?:town|area|neighbourhood|neighborhood)\b", re.I)  # fmt: skip
@@ -176,6 +191,9 @@ def _event_yes(ctx: AgentContext, act: Act, seed: int) -> bool | None:
         return bool(found) if act.intent else bool(found or _any_event(ctx))
     if event is None:
         return None
+    if act.label == "event.when" and act.window is not None:  # 'is the party at 9?'
+        w = act.window
+        return w.start <= event.start < w.end or event.start <= w.start < event.end
     if event.end <= ctx.now:
         return _went(ctx, event, act.intent)
     return going(ctx, event, seed)
@@ -201,7 +219,7 @@ def _open_now(ctx: AgentContext, act: Act, seed: int) -> bool | None:
 
 POLARITY: dict[str, Polar] = {
     "home": lambda ctx, act, seed: _home_yes(ctx, act),
-    "home.alone": lambda ctx, act, seed: not _housemates(ctx),
+    "home.alone": lambda ctx, act, seed: _alone_yes(ctx, act),
     "routine.early": lambda ctx, act, seed: _early(ctx.persona, act),
     "routine.late": lambda ctx, act, seed: not 4 * 60 <= ctx.persona.sleep < 23 * 60,
     "place.regular": lambda ctx, act, seed: _regular_at(ctx, act.place) if act.place else None,

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 
 from game.brains.dialogue.acts import UNKNOWN_OPENERS, Act, Aspect, Wh
+from game.brains.dialogue.form import asks_how_long
 from game.brains.dialogue.state import DialogueState
 from game.brains.dialogue.understand import content_stems, labels, sentence_embedder
 from game.brains.questions import AgentContext
@@ -19,11 +20,12 @@ from .. import interview as iv
 from ..news import people_in
 from ..util import first_name, join_and, pick
 from ..wording import mine
+from . import whereabouts
 from .people import seen_nearby
 from .persona import _kin_asked
 from .phrasing import _VISIT_WORDS, _without_place
 from .planners import ASPECTS, PLANNERS, PLANNERS_OF_TROUBLE
-from .polar import polarity, with_polarity
+from .polar import polarity, said_no, with_polarity
 from .recall import from_retrieval
 
 
@@ -53,6 +55,11 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
     if act.asks and act.aspect in _KIN_ASPECTS and not act.person and _kin_asked(act.text):
         act = replace(act, label="family", aspect=Aspect.FAMILY)  # 'got any kin here?'
     act = _as_place_question(act)
+    if act.asks and act.place and whereabouts.FAR.search(act.text):  # '... is it far?'
+        act = replace(act, label="place.about", aspect=Aspect.PLACE)
+    if act.asks and act.aspect in _NOW_OR_LATER and asks_how_long(act.text) \
+            and act.window is None and not (act.person or act.intent or act.named):  # fmt: skip
+        act = replace(act, label="doing", aspect=Aspect.DOING, wh=Wh.WHEN)  # 'be long at it?'
     planner = PLANNERS.get(act.label) or ASPECTS.get(act.aspect)
     text = planner(ctx, act, seed) if planner else ""
     if not text and act.aspect is not Aspect.GENERAL and act.label in PLANNERS:
@@ -64,15 +71,25 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
         # an event of the town's that one has not heard of is not answered with whatever
         # memory shares a word ('... the party at Hobbs Cafe?' 'No, I write at Hobbs Cafe')
         text = from_retrieval(ctx, act)
-    if act.wh is Wh.YESNO and text and not text.startswith(DONT_KNOW):
-        text = with_polarity(text, polarity(ctx, act, seed))
+    unknown = text.startswith(DONT_KNOW)
+    if act.wh is Wh.YESNO and text:
+        yes = polarity(ctx, act, seed)
+        # 'Ever heard of Abigail?' 'No, I don't know who that is.': not knowing is a no only
+        # where the decider says so; an 'I don't know' of anything else stays as it is
+        if not unknown:
+            text = with_polarity(text, yes)
+        elif yes is False:
+            text = said_no(text)
     if state is not None and text and state.has_said(text):
         asks_names = act.wh is not Wh.WHO or _WHO_WORD.search(act.text) is not None
         part = _part_asked(act.wh, text, ctx) if act.follow_up and asks_names else ""
         text = part or _another_way(ctx, act, seed, text)
     if text:
-        return Reply(text, fallback=text.startswith(DONT_KNOW))
+        return Reply(text, fallback=unknown and text.startswith((*DONT_KNOW, "No, I don't")))
     return _dont_know(ctx, act, state)
+
+
+_NOW_OR_LATER = frozenset({Aspect.DOING, Aspect.PLANS, Aspect.GENERAL})  # 'be long at it?'
 
 
 def _better_reading(

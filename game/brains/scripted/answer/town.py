@@ -20,6 +20,7 @@ from .. import places, selfknow
 from ..plans import remembered_events
 from ..util import first_name, join_and
 from ..wording import mine, my_occupation, relation_in_first_person
+from . import whereabouts
 from .events import event_line
 
 
@@ -46,7 +47,16 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
         return plan_where_to(ctx, act, seed)
     if act.wh is Wh.WHO:
         return _seen_at_place(ctx, place)
+    if whereabouts.FAR.search(act.text):  # 'how far is it from home?'
+        here = ctx.location.split(":")[0]
+        start = here if place == me.home or _FROM_HERE.search(act.text) else me.home
+        far = whereabouts.how_far(ctx, place, start)
+        if far:
+            return far
     parts = []
+    if act.wh is Wh.WHERE and place != me.home:  # 'where is it?', 'which part of town?'
+        part = whereabouts.part_of_town(ctx, place)
+        parts += [f"{place} is {part}."] if part else []
     if place == me.home:
         parts.append(f"That's my home, {selfknow.home_phrase(me)}.")
     elif place == me.workplace:
@@ -65,6 +75,9 @@ def plan_place(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.label != "place.regular":
         parts.extend(_on_there(ctx, place))
     return " ".join(parts)
+
+
+_FROM_HERE = re.compile(r"\bfrom (?:here|where we are|this place)\b", re.I)
 
 
 def _what_it_is(ctx: AgentContext, place: str) -> list[str]:
