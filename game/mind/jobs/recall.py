@@ -14,7 +14,7 @@ from game.core.mind_settings import Ablation, RetrievalSettings
 from game.core.records import MemoryKind, MemoryRecord
 from game.mind.agent import AgentSnapshot
 from game.mind.jobs.common import Mind
-from game.mind.retrieval import retrieve
+from game.mind.retrieval import retrieve_each
 
 
 def _embed(mind: Mind, texts: Sequence[str]) -> np.ndarray:
@@ -69,12 +69,9 @@ def recall(
     vectors = _embed(mind, [*queries, *(view.text(i) for i in missing)])
     view = view.with_vectors(missing, vectors[len(queries) :])
     kinds = allowed_kinds(mind.settings.ablation)
-    chosen: list[int] = []
-    for vec in vectors[: len(queries)]:
-        chosen_settings = settings or mind.settings.retrieval
-        for i in retrieve(view, vec, snap.now, chosen_settings, k=k, kinds=kinds):
-            if i not in chosen:
-                chosen.append(i)
+    chosen_settings = settings or mind.settings.retrieval
+    found = retrieve_each(view, vectors[: len(queries)], snap.now, chosen_settings, k, kinds)
+    chosen = list(dict.fromkeys(i for best in found for i in best))  # best-first, no repeats
     return snap.memory.records(chosen), tuple(chosen)
 
 
