@@ -17,12 +17,13 @@ the order a scan of every resident would have.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from game.mind.agent import Agent
 
 Tile = tuple[int, int]
 Cell = tuple[int, int]
+ROOM_SCAN = 12  # a room of at most this many is measured whole, not looked up by cell
 
 
 class Grid:
@@ -104,10 +105,12 @@ class RoomGrid:
     def __init__(self, agents: Iterable[Agent], cell: int) -> None:
         self.cell = c = max(1, cell)
         self._buckets: dict[tuple[str, Cell], list[tuple[int, int, str, Agent]]] = {}
+        self._rooms: dict[str, list[tuple[int, int, str, Agent]]] = {}
         for agent in agents:
             x, y = agent.pos
-            key = (agent.location, (x // c, y // c))
-            self._buckets.setdefault(key, []).append((x, y, agent.name, agent))
+            entry = (x, y, agent.name, agent)
+            self._buckets.setdefault((agent.location, (x // c, y // c)), []).append(entry)
+            self._rooms.setdefault(agent.location, []).append(entry)
 
     def nearest(
         self, location: str, tile: Tile, radius: int, k: int, skip: Agent | None = None
@@ -117,19 +120,31 @@ class RoomGrid:
         attention takes them in (game.mind.perception.attend), so the k kept are the only
         ones it could take."""
         x, y = tile
-        c = self.cell
         found: list[tuple[int, str, Agent]] = []
-        get = self._buckets.get
-        for cx in range((x - radius) // c, (x + radius) // c + 1):
-            for cy in range((y - radius) // c, (y + radius) // c + 1):
-                bucket = get((location, (cx, cy)))
-                if not bucket:
-                    continue
-                for ox, oy, name, other in bucket:
-                    d = max(abs(ox - x), abs(oy - y))
-                    if d <= radius and other is not skip:
-                        found.append((d, name, other))  # names are unique: no tie reaches other
+        for ox, oy, name, other in self._candidates(location, tile, radius):
+            d = max(abs(ox - x), abs(oy - y))
+            if d <= radius and other is not skip:
+                found.append((d, name, other))  # names are unique: no tie reaches other
         if len(found) > k:
             return heapq.nsmallest(k, found)
         found.sort()
         return found
+
+    def _candidates(
+        self, location: str, tile: Tile, radius: int
+    ) -> Sequence[tuple[int, int, str, Agent]]:
+        """Those in `location` in the cells within `radius` of `tile`, or, in a room of
+        few, all of that room: its cells cost more to look up than its residents to
+        measure (most onlookers are at home, or with a handful of others). Which ones come
+        back and in what order does not matter: `nearest` keeps the k nearest by name."""
+        room = self._rooms.get(location, ())
+        if len(room) <= ROOM_SCAN:
+            return room
+        x, y = tile
+        c = self.cell
+        get = self._buckets.get
+        out: list[tuple[int, int, str, Agent]] = []
+        for cx in range((x - radius) // c, (x + radius) // c + 1):
+            for cy in range((y - radius) // c, (y + radius) // c + 1):
+                out += get((location, (cx, cy)), ())
+        return out

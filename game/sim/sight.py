@@ -54,10 +54,13 @@ class Sight:
         self._astir: dict[str, list[tuple[str, int, int, int, int]]] = {}
         self._seen = RoomGrid((), 1)  # this step's residents worth seeing
         self._default: dict[str, str] = {}  # object -> its state at rest (the map's, fixed)
+        self._order: dict[str, int] = {}  # object -> its place in the town's states
         self._rank = {a: i for objs in actions.objects_in.values() for i, a in enumerate(objs)}
         self._looks: dict[str, Observation] = {}  # name or address -> this step's look
         # name -> (action, conversation, asleep) and the look they made, kept across steps
         self._kept: dict[str, tuple[Any, Any, bool, Observation]] = {}
+        # address -> (state, routine) and the look they made, kept across steps
+        self._kept_objects: dict[str, tuple[str, bool, Observation]] = {}
 
     def perceive_all(self, among: Collection[Agent] | None = None) -> None:
         """Every awake resident looks around; what it attends to waits in `pending`. With
@@ -148,13 +151,23 @@ class Sight:
     def _object_sighting(self, address: str, d: int) -> Sighting:
         obs = self._looks.get(address)
         if obs is None:
-            state = self.town.state(address)
-            fact = facts.object_state(address, state)
-            text = facts.render(fact, self.town)
-            routine = self.state.state_by.get(address, "") in self.agents  # a resident's doing
-            obs = Observation(address, text, False, state, fact, routine=routine)
-            self._looks[address] = obs
+            obs = self._looks[address] = self._object_look(address)
         return Sighting(obs, d)
+
+    def _object_look(self, address: str) -> Observation:
+        """How an object looks: as last time while its state, and whether a resident set
+        it, stay the same, the only things its look is made of (an object astir all
+        morning was rendered again each step)."""
+        state = self.town.state(address)
+        routine = self.state.state_by.get(address, "") in self.agents  # a resident's doing
+        kept = self._kept_objects.get(address)
+        if kept is not None and kept[0] == state and kept[1] == routine:
+            return kept[2]
+        fact = facts.object_state(address, state)
+        text = facts.render(fact, self.town)
+        obs = Observation(address, text, False, state, fact, routine=routine)
+        self._kept_objects[address] = (state, routine, obs)
+        return obs
 
     def _index_objects(self, agents: list[Agent]) -> None:
         """Which objects are not at rest now, in one pass over the states (once a step,
@@ -162,10 +175,13 @@ class Sight:
         room in the town's order (an onlooker's room's objects, as `_sight_objects` went
         through them). Trouble someone is already dealing with is seen like anything else.
         """
-        default = self._default
-        if len(default) != len(self.town.states):  # the map's, taken once
-            default.update((a, self.town.areas[a].default_state) for a in self.town.states)
-        astir = [(a, s) for a, s in self.town.states.items() if s != default[a]]
+        default, states = self._default, self.town.states
+        if len(default) != len(states):  # the map's, taken once
+            default.update((a, self.town.areas[a].default_state) for a in states)
+            self._order = {a: i for i, a in enumerate(states)}
+        # the states off their default, in the town's order: a set difference in C, then
+        # only those few sorted, not every object of the town compared in Python a step
+        astir = sorted(states.items() - default.items(), key=self._state_order)
         found = [(a, t) for a, s in astir if (t := trouble(s)) is not None]
         tended: set[str] = set()
         if found:  # asked only when there is trouble: nearly always there is none
@@ -186,6 +202,9 @@ class Sight:
             objects.sort(key=self._rank.__getitem__)
             rects = [(a, areas[a].rect) for a in objects]
             self._astir[room] = [(a, r.x, r.y, r.x + r.w - 1, r.y + r.h - 1) for a, r in rects]
+
+    def _state_order(self, item: tuple[str, str]) -> int:
+        return self._order[item[0]]
 
     def _is_troubled(self, address: str) -> bool:
         return address in self._troubled.get(sector_of(address), ())
