@@ -8,6 +8,8 @@ about fixing one lives in its entry, and the emoji and object-state rules read i
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from game.core.records import Fact, FactKind
 from game.world.scenario import Resident
 from game.world.troubles import fix_of, trouble
@@ -167,7 +169,7 @@ def importance(persona: Resident, text: str, fact: Fact) -> int:
     intent of the scenario (`fact.intent`, not private) stated or heard is news whatever
     its words: 'Jane is looking for volunteers to repaint the benches' rated 5 by 'help'
     and was neither passed on nor recalled as news, while the election rated 7 by 'mayor'."""
-    score = max((s for s, keys in IMPORTANCE_RULES if has_any(text, keys)), default=0)
+    score = _table_score(text)
     if fact.intent and not fact.private and fact.kind in (FactKind.CLAIM, FactKind.STATEMENT):
         score = max(score, PUBLIC_NEWS)
     seen = trouble(fact.state) if fact.kind is FactKind.OBJECT_STATE else None
@@ -178,6 +180,14 @@ def importance(persona: Resident, text: str, fact: Fact) -> int:
     if score >= 2 and _touches_interest(persona, text):
         score += 1
     return max(1, min(10, score))
+
+
+@lru_cache(maxsize=8192)
+def _table_score(text: str) -> int:
+    """The highest score of a rule the text matches (0: none): the table runs from the
+    highest score down, so the first rule matched is the highest. Kept for the next call:
+    a town remembers the same doings over and over ('Maria Lopez is eating lunch')."""
+    return next((s for s, keys in IMPORTANCE_RULES if has_any(text, keys)), 0)
 
 
 def _everyday(persona: Resident, fact: Fact, score: int) -> int:
@@ -202,22 +212,32 @@ def _default_importance(persona: Resident, fact: Fact) -> int:
 
 def _touches_interest(persona: Resident, text: str) -> bool:
     """News on a topic the persona cares about (local politics -> the mayor's race)."""
-    for interest in persona.interests:
-        for word in content_words(interest):
-            if has_any(text, INTEREST_TOPICS.get(word, ())):
-                return True
-    return False
+    return any(has_any(text, keys) for keys in _interest_keys(persona.interests))
+
+
+@lru_cache(maxsize=1024)
+def _interest_keys(interests: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The news words of each interest's words, read once a persona, not once a memory."""
+    return tuple(INTEREST_TOPICS.get(w, ()) for i in interests for w in content_words(i))
 
 
 def emoji(action: str) -> str:
     fixing = fix_of(action)
     found: list[str] = [fixing.emoji] if fixing else []
-    for keys, symbol in EMOJI_RULES:
-        if symbol not in found and has_any(action, keys):
+    for symbol in _table_emojis(action):
+        if symbol not in found:
             found.append(symbol)
             if len(found) == EMOJI_MAX:
                 break
     return "".join(found) or EMOJI_DEFAULT
+
+
+@lru_cache(maxsize=4096)
+def _table_emojis(action: str) -> tuple[str, ...]:
+    """Every symbol of the table the action matches, in table order, once each. Kept for
+    the next call: the same actions come back all day (the fix, from the troubles' table
+    that a test may extend, is asked afresh each time)."""
+    return tuple(dict.fromkeys(symbol for keys, symbol in EMOJI_RULES if has_any(action, keys)))
 
 
 def object_state(action: str, obj: str, old_state: str) -> str:

@@ -89,9 +89,23 @@ def react(ctx: AgentContext, observation: Observation, seed: int) -> Reaction:
     other = observation.subject
     if other == ctx.persona.name or observation.activity is ActionKind.SLEEP:
         return CONTINUE  # nobody talks to a sleeper, or to someone on the way to bed
-    if _roll(ctx, other, seed) < talk_chance(ctx, observation):
+    roll = _roll(ctx, other, seed)
+    if roll < _chance_ceiling(ctx, observation) and roll < talk_chance(ctx, observation):
         return Reaction(ReactionKind.TALK, target=other)
     return CONTINUE
+
+
+def _chance_ceiling(ctx: AgentContext, observation: Observation) -> float:
+    """No `talk_chance` is above this: the highest base chance, both bonuses, the
+    persona's sociability, and every other factor at most 1 (each step of the sum and the
+    product only rounds upwards of the real one here). Why: a roll above it needs no
+    chance worked out, and working it out (the news one has for the other) was most of a
+    look's cost in a crowded room."""
+    base = max(TALK_KNOWN, TALK_MET, TALK_STRANGER)
+    if observation.fact.source is Source.VISITOR:
+        base = max(base, TALK_VISITOR)
+    top = base + max(OWN_NEWS_BONUS, TALK_NEWS_BONUS) + GATHERING_BONUS
+    return min(TALK_MAX, top * sociability(ctx.persona))
 
 
 def _roll(ctx: AgentContext, other: str, seed: int) -> float:
