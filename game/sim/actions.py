@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 from datetime import timedelta
+from functools import lru_cache
 from typing import Protocol
 
 from game.core.clock import minute_of_day
@@ -216,9 +217,7 @@ class Actions:
             if not address:
                 continue
             targets[agent.name] = address
-            parts = split(address)
-            for depth in range(1, len(parts) + 1):
-                key = SEP.join(parts[:depth])
+            for key in _enclosing(address):
                 occupancy[key] = occupancy.get(key, 0) + 1
         return Surroundings(self.town, self._states(reader), occupancy, targets)
 
@@ -262,3 +261,12 @@ class Actions:
     def _spots_taken(self, agent: Agent) -> set[Tile]:
         """Where the others stand or are walking to: readable crowds need distinct spots."""
         return {self._tile(o, agent) for o in self.agents.values() if o is not agent}
+
+
+@lru_cache(maxsize=4096)
+def _enclosing(address: str) -> tuple[str, ...]:
+    """The address and every area holding it, outermost first ('a', 'a:b', 'a:b:c'):
+    worked out once an address, not once a resident heading there each time a job reads
+    the town."""
+    parts = split(address)
+    return tuple(SEP.join(parts[:depth]) for depth in range(1, len(parts) + 1))
