@@ -110,6 +110,7 @@ class MemoryView:
         facts: _Prefix,
         evidence: _Prefix,
         embedded: np.ndarray | None = None,
+        kept: list[MemoryRecord | None] | None = None,
     ) -> None:
         self.n = len(texts)
         self.kinds = _readonly(kinds)
@@ -123,6 +124,9 @@ class MemoryView:
         self.evidence: Sequence[tuple[int, ...]] = evidence
         # False where the vector is not known yet (a zero row until someone embeds it)
         self.embedded = _readonly(np.ones(self.n, dtype=bool) if embedded is None else embedded)
+        # the stream's records made so far, by index (None: not yet), shared by its views:
+        # nothing a record holds ever changes, so one made by any view serves them all
+        self._kept = kept
 
     def missing(self) -> list[int]:
         """Memories whose vector is not known yet: a retrieval embeds them with its query."""
@@ -149,6 +153,7 @@ class MemoryView:
             facts=self.facts,
             evidence=self.evidence,
             embedded=embedded,
+            kept=self._kept,
         )
 
     @property
@@ -162,7 +167,18 @@ class MemoryView:
         return self.texts[i]
 
     def record(self, i: int) -> MemoryRecord:
+        """The memory as the brain sees it: made once, then kept (retrieval hands the same
+        memories back over and over, and making a record cost more than finding it)."""
         j = _check_index(i, self.n)
+        kept = self._kept
+        if kept is None:
+            return self._make_record(j)
+        found = kept[j]
+        if found is None:
+            found = kept[j] = self._make_record(j)
+        return found
+
+    def _make_record(self, j: int) -> MemoryRecord:
         return MemoryRecord(
             index=j,
             kind=KINDS[int(self.kinds[j])],
@@ -195,6 +211,7 @@ class MemoryStream:
         self._texts: list[str] = []
         self._facts: list[Fact] = []
         self._evidence: list[tuple[int, ...]] = []
+        self._records: list[MemoryRecord | None] = []  # made when first read (MemoryView)
         self._missing: list[int] = []  # added without a vector, not filled in yet
 
     # -- storage -----------------------------------------------------------------------------
@@ -276,6 +293,7 @@ class MemoryStream:
         self._texts.append(str(text))
         self._facts.append(fact)
         self._evidence.append(ev)
+        self._records.append(None)
         self._n = i + 1  # last: a row becomes visible only once fully written
         return i
 
@@ -328,6 +346,7 @@ class MemoryStream:
             facts=_Prefix(self._facts, n),
             evidence=_Prefix(self._evidence, n),
             embedded=self._embedded[:n].copy() if self._missing else None,
+            kept=self._records,
         )
 
     def record(self, i: int) -> MemoryRecord:
@@ -389,6 +408,7 @@ class MemoryStream:
         stream._texts = [str(t) for t in doc["texts"]]
         stream._facts = facts
         stream._evidence = [tuple(int(e) for e in ev) for ev in doc["evidence"]]
+        stream._records = [None] * n
         stream._n = n
         return stream
 
