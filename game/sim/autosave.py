@@ -73,6 +73,7 @@ ROW_KEYS = ("created", "importance", "embeddings")
 NOTICE_KEYS = ("notices", "notices_read")  # game/sim/player.py `notice_state`
 TABLES = ("objects", "object_setters")  # a journal line keeps only their changes
 APPLIED = "journal_applied"  # lines applied, for saves.read_save to say what was not
+WRITTEN = "journal_written"  # the lines of the base the journal held, damaged ones too
 
 
 @dataclass
@@ -380,7 +381,13 @@ class JournalEnd:
 
     line: dict[str, Any] | None  # the last line loading applies (None: the base alone)
     applied: int
+    written: int  # the autosaves the journal holds for this base (damaged lines included)
     problem: str = ""  # why it stops before the journal's last line ('' if it does not)
+
+    @property
+    def dropped(self) -> int:
+        """The later autosaves loading cannot read."""
+        return max(0, self.written - self.applied)
 
 
 def apply_journal(
@@ -397,7 +404,9 @@ def apply_journal(
     checks without the arrays, so the saves listing shows what this gives."""
     doc[APPLIED] = 0
     residents = _residents(doc)
-    for line in _base_lines(folder, doc.get("arrays")):
+    data = _journal_bytes(folder)
+    doc[WRITTEN] = _written(data, doc.get("arrays"))
+    for line in _base_lines(data, doc.get("arrays")):
         if limit is not None and doc[APPLIED] >= limit:
             break
         rows, problem = _line_rows(folder, line, residents, _loaded_shapes)
@@ -420,12 +429,14 @@ def journal_end(folder: Path, doc: dict[str, Any]) -> JournalEnd:
     truncated one was listed at a time loading never reached."""
     last, applied = None, 0
     residents = _residents(doc)
-    for line in _base_lines(folder, doc.get("arrays")):
+    data = _journal_bytes(folder)
+    written = _written(data, doc.get("arrays"))
+    for line in _base_lines(data, doc.get("arrays")):
         _, problem = _line_rows(folder, line, residents, _checked_shapes)
         if problem:
-            return JournalEnd(last, applied, problem)
+            return JournalEnd(last, applied, written, problem)
         last, applied = line, applied + 1
-    return JournalEnd(last, applied)
+    return JournalEnd(last, applied, written)
 
 
 def _residents(doc: dict[str, Any]) -> dict[str, tuple[int, Any]]:
@@ -540,11 +551,11 @@ def _delta_ok(change: Any, depth: int = 4) -> bool:
     return all(_delta_ok(sub, depth - 1) for sub in patch.values())
 
 
-def _base_lines(folder: Path, base: Any):
+def _base_lines(data: bytes, base: Any):
     """The journal's lines of `base`, numbered 1, 2, ... in order, up to a gap; lines of
     any other base are passed over."""
     expected = 1
-    for line in _journal_lines(folder):
+    for line in _journal_lines(data):
         if line.get("base") != base:
             continue
         if line.get("increment") != expected:
@@ -553,9 +564,12 @@ def _base_lines(folder: Path, base: Any):
         expected += 1
 
 
-def _journal_lines(folder: Path):
-    """The journal's whole lines, in order, up to the first damaged one. A journal larger
-    than a save may be, or a line nested too deeply, counts as damaged (ValueError)."""
+def _journal_bytes(folder: Path) -> bytes:
+    """The journal as it is now, read once: what is applied and what is counted as
+    written come from the same bytes (read twice, a line a game appended in between
+    was counted as written and not applied: 'its autosave journal is damaged' in 6 of
+    764 listings beside a game autosaving). A journal larger than a save may be, or no
+    file, is damaged (ValueError); none at all is b''."""
     path = folder / JOURNAL
     try:
         st = path.stat()
@@ -564,9 +578,14 @@ def _journal_lines(folder: Path):
         if st.st_size > MAX_DOCUMENT:  # said without reading it
             raise ValueError(f"the journal is larger than a save can be ({MAX_DOCUMENT} bytes)")
         with path.open("rb") as f:
-            data = f.read(st.st_size)  # what it held then; a line added since is for later
+            return f.read(st.st_size)  # what it held then; a line added since is for later
     except FileNotFoundError:  # none, or removed by a new base as we read
-        return
+        return b""
+
+
+def _journal_lines(data: bytes):
+    """The journal's whole lines, in order, up to the first damaged one (a line nested
+    too deeply counts as damaged)."""
     for raw in data.split(b"\n")[:-1]:  # whole lines only: the last may be mid-append
         line = _line(raw)
         if line is None:
@@ -574,10 +593,16 @@ def _journal_lines(folder: Path):
         yield line
 
 
+def _written(data: bytes, base: Any) -> int:
+    """How many autosaves the journal holds for `base`: its whole lines of that base and
+    any damaged whole line (whose base cannot be told); a last line mid-append is none."""
+    return sum(x is None or x.get("base") == base for x in map(_line, data.split(b"\n")[:-1]))
+
+
 def journal_rows(folder: Path) -> list[str]:
     """The rows files the journal names (ours to remove when a new base replaces them)."""
     try:
-        names = [str(line.get("rows", "")) for line in _journal_lines(folder)]
+        names = [str(line.get("rows", "")) for line in _journal_lines(_journal_bytes(folder))]
     except (OSError, ValueError):
         return []
     return [n for n in names if ROWS.fullmatch(n)]

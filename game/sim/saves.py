@@ -453,7 +453,7 @@ def _read_once(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
 
 
 def _read_folder(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
-    from game.sim.autosave import APPLIED, STOPPED, LineDamaged, apply_journal
+    from game.sim.autosave import APPLIED, STOPPED, WRITTEN, LineDamaged, apply_journal
 
     doc, arrays, path = _read_base(folder)
     try:  # an autosave's journal: the changes written after its base (game/sim/autosave.py)
@@ -464,7 +464,7 @@ def _read_folder(folder: Path) -> tuple[dict, dict[str, np.ndarray]]:
         doc[STOPPED] = exc.problem
     except DAMAGE as exc:
         raise SaveError(path, f"damaged journal ({type(exc).__name__}: {exc})") from exc
-    dropped = _journal_written(folder, doc.get("arrays")) - doc.pop(APPLIED, 0)
+    dropped = doc.pop(WRITTEN, 0) - doc.pop(APPLIED, 0)
     stopped = doc.pop(STOPPED, "")
     return ({**doc, DROPPED: (dropped, stopped)} if dropped > 0 else doc), arrays
 
@@ -498,19 +498,6 @@ def journal_note(name: str, clock: Any, dropped: int, why: str) -> str:
     return clean_line(f"{name}: its autosave journal is damaged, so it loads as of {when}; "
                       f"{dropped} later autosave{'s' if dropped > 1 else ''} could not be "
                       f"read ({why})", 300)  # fmt: skip
-
-
-def _journal_written(folder: Path, base: Any) -> int:
-    """How many autosaves the journal holds for `base`: its whole lines of that base and
-    any damaged whole line (whose base cannot be told); a last line mid-append is none."""
-    from game.sim.autosave import JOURNAL, _line
-
-    try:
-        with (folder / JOURNAL).open("rb") as f:
-            raw = f.read().split(b"\n")[:-1]  # its size checked by apply_journal
-    except OSError:  # none (or unreadable, which apply_journal has said already)
-        return 0
-    return sum(x is None or x.get("base") == base for x in map(_line, raw))
 
 
 def _read_document(path: Path) -> Any:
@@ -684,7 +671,7 @@ def _info(folder: Path) -> SaveInfo | None:
     with path.open("rb"):
         pass  # readable (its contents are checked below)
     try:
-        doc, note = _listed(folder, path)
+        doc, note = _listed_whole(folder, path)
     except (ValueError, SaveError) as exc:
         why = exc.problem if isinstance(exc, SaveError) else str(exc)
         return SaveInfo(folder.name, "(damaged)", "?", "?", size, "?", note=clean_line(why, 200))
@@ -698,6 +685,24 @@ def _info(folder: Path) -> SaveInfo | None:
         clean_line(_visitor_name(doc), 60),
         note=note,
     )
+
+
+def _listed_whole(folder: Path, path: Path) -> tuple[dict, str]:
+    """`_listed` of one save.json: a writer that replaced the save as we looked (a new
+    autosave base removes the old journal's rows files) is looked at again, as read_save
+    reads again, so the listing never calls a save damaged that was only being replaced."""
+    for _ in range(READ_TRIES - 1):
+        before = _version(folder)
+        try:
+            result = _listed(folder, path)
+        except (ValueError, SaveError):
+            if _version(folder) == before:
+                raise
+        else:
+            if _version(folder) == before:
+                return result
+        time.sleep(0.01)
+    return _listed(folder, path)
 
 
 def _listed(folder: Path, path: Path) -> tuple[dict, str]:
@@ -719,11 +724,10 @@ def _listed(folder: Path, path: Path) -> tuple[dict, str]:
     if end.line is not None:
         doc = {**doc, **{k: end.line[k] for k in ("clock", "saved_at", "visitor")}}
     _check_clock(doc.get("clock"), path)
-    dropped = _journal_written(folder, doc.get("arrays")) - end.applied
-    if dropped <= 0:
+    if not end.dropped:
         return doc, ""
     when = datetime.fromisoformat(doc["clock"])
-    return doc, journal_note(folder.name, when, dropped, end.problem)
+    return doc, journal_note(folder.name, when, end.dropped, end.problem)
 
 
 def _check_base_arrays(folder: Path, doc: dict, path: Path) -> None:
