@@ -90,7 +90,11 @@ def react(ctx: AgentContext, observation: Observation, seed: int) -> Reaction:
     if other == ctx.persona.name or observation.activity is ActionKind.SLEEP:
         return CONTINUE  # nobody talks to a sleeper, or to someone on the way to bed
     roll = _roll(ctx, other, seed)
-    if roll < _chance_ceiling(ctx, observation) and roll < talk_chance(ctx, observation):
+    if roll >= _chance_ceiling(ctx, observation):
+        return CONTINUE
+    if roll >= _chance(ctx, observation, max(OWN_NEWS_BONUS, TALK_NEWS_BONUS)):
+        return CONTINUE  # not even with news: the news need not be looked for
+    if roll < talk_chance(ctx, observation):
         return Reaction(ReactionKind.TALK, target=other)
     return CONTINUE
 
@@ -128,11 +132,24 @@ def _react_object(ctx: AgentContext, observation: Observation) -> Reaction:
 
 def talk_chance(ctx: AgentContext, observation: Observation) -> float:
     """How likely the persona starts a conversation with the observed agent right now."""
+    return _chance(ctx, observation, _news_bonus(ctx, observation))
+
+
+def _news_bonus(ctx: AgentContext, observation: Observation) -> float:
+    """More chance to talk with news the other has not heard from one (more for one's own)."""
+    news = news_for(ctx.memories, ctx.persona, observation.subject, now=ctx.now)
+    if news:
+        return OWN_NEWS_BONUS if news[0].own else TALK_NEWS_BONUS
+    return 0.0
+
+
+def _chance(ctx: AgentContext, observation: Observation, news_bonus: float) -> float:
+    """`talk_chance` with the news' bonus given: with the highest bonus it is no lower
+    than with the one the news gives (each step only grows with it), so a roll above
+    that needs no news looked for."""
     persona, other = ctx.persona, observation.subject
     p = _base_chance(ctx, observation)
-    news = news_for(ctx.memories, persona, other, now=ctx.now)
-    if news:
-        p += OWN_NEWS_BONUS if news[0].own else TALK_NEWS_BONUS
+    p += news_bonus  # adding 0.0 leaves it as it was
     if _at_gathering(ctx):
         p += GATHERING_BONUS
     p *= sociability(persona) * _busy_factor(ctx.status, ctx.location, persona)
