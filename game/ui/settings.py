@@ -67,23 +67,47 @@ def prefs_path() -> Path:
 
 
 def load_prefs() -> Prefs:
-    """The saved preferences (defaults when there are none or the file is damaged)."""
+    """The saved preferences: a value of the wrong type or out of the range its flag
+    takes is its default, the rest kept (defaults when there is no file or it is
+    damaged). An edited play.json with "speed": Infinity gave an OverflowError traceback
+    at `play`, and "size": [100000, 100000] a 16384 x 16384 window (1.5 GB)."""
     try:
         with prefs_path().open("rb") as f:
             raw = f.read(PREFS_LIMIT + 1)
         if len(raw) > PREFS_LIMIT:
             return Prefs()
         doc = bounded_loads(raw.decode("utf-8"), max_depth=8)
-        if not isinstance(doc, dict):
-            return Prefs()
-        return Prefs(
-            int(doc.get("speed", 1)),
-            int(doc.get("autosave_minutes", 60)),
-            str(doc.get("name", "Robin"))[:40] or "Robin",
-            (int(doc["size"][0]), int(doc["size"][1])) if "size" in doc else (1280, 720),
-        )
-    except (OSError, ValueError, TypeError, KeyError, IndexError):
+    except (OSError, ValueError):
         return Prefs()
+    if not isinstance(doc, dict):
+        return Prefs()
+    default = Prefs()
+    name = doc.get("name")
+    return Prefs(
+        _whole(doc.get("speed"), 1, MAX_SPEED, default.speed),
+        _whole(doc.get("autosave_minutes"), 0, MAX_AUTOSAVE, default.autosave_minutes),
+        name[:40] if isinstance(name, str) and name.strip() else default.name,
+        _size(doc.get("size"), default.size),
+    )
+
+
+MAX_SPEED, MAX_AUTOSAVE = 10_000, 24 * 60  # as --speed and --autosave take them
+MIN_SIZE, MAX_SIDE = (320, 240), 16384  # as --size takes it (game/cli.py)
+
+
+def _whole(value: Any, low: int, high: int, default: int) -> int:
+    """`value` if it is a whole number in [low, high], else `default`."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+    return value if ok else default
+
+
+def _size(value: Any, default: tuple[int, int]) -> tuple[int, int]:
+    """A window size [width, height] within what --size takes, else `default`."""
+    if not isinstance(value, list) or len(value) != 2:
+        return default
+    width = _whole(value[0], MIN_SIZE[0], MAX_SIDE, 0)
+    height = _whole(value[1], MIN_SIZE[1], MAX_SIDE, 0)
+    return (width, height) if width and height else default
 
 
 def save_prefs(prefs: Prefs) -> Path:
