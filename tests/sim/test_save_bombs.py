@@ -163,3 +163,23 @@ def test_a_journal_or_arrays_file_with_no_end_is_damaged_not_read(tmp_path, sim,
     error, peak = bounded(lambda: read_save("endless", tmp_path))
     assert isinstance(error, SaveError) and "not a file" in str(error)
     assert peak < 32 * 1024 * 1024
+
+
+def test_a_journal_padded_with_lines_reads_only_as_many_as_autosaves_write(tmp_path, sim):
+    """1.5 million planted one-line entries (46 MB, of another base) made `saves` parse
+    every one of them, twice: 21 s for one listing. Only the first MAX_LINES are read;
+    the rest are said as lines loading does not read."""
+    from game.sim.autosave import MAX_LINES, read_journal
+
+    writer = IncrementalWriter(save_path(AUTOSAVE, tmp_path))
+    writer.write(snapshot(sim))
+    sim.run_until(sim.now + timedelta(minutes=20))
+    writer.write(snapshot(sim))
+    with (writer.folder / JOURNAL).open("ab") as f:
+        f.write(b'{"base":"other","increment":1}\n' * (3 * MAX_LINES))
+    journal = read_journal(writer.folder)
+    assert len(journal.entries) == MAX_LINES and journal.total == 3 * MAX_LINES + 1
+    [info] = list_saves(tmp_path)
+    doc, _ = read_save(AUTOSAVE, tmp_path)
+    assert info.game_time == doc["clock"] == sim.now.isoformat()  # our line still applies
+    assert f"more than autosaves write ({MAX_LINES})" in info.note
