@@ -54,13 +54,18 @@ class Sight:
         self._astir: dict[str, list[tuple[str, int, int, int, int]]] = {}
         self._seen = RoomGrid((), 1)  # this step's residents worth seeing
         self._default: dict[str, str] = {}  # object -> its state at rest (the map's, fixed)
-        self._order: dict[str, int] = {}  # object -> its place in the town's states
+        # the states the index was made from, and whether any was trouble: the index is
+        # made again only when a state changed (a dict compare in C), or for trouble
+        self._states_then: dict[str, str] | None = None
+        self._trouble_then = False
         self._rank = {a: i for objs in actions.objects_in.values() for i, a in enumerate(objs)}
         self._looks: dict[str, Observation] = {}  # name or address -> this step's look
         # name -> (action, conversation, asleep) and the look they made, kept across steps
         self._kept: dict[str, tuple[Any, Any, bool, Observation]] = {}
         # address -> (state, routine) and the look they made, kept across steps
         self._kept_objects: dict[str, tuple[str, bool, Observation]] = {}
+        # name or address -> its look and the sightings of it made, by distance
+        self._held: dict[str, tuple[Observation, dict[int, Sighting]]] = {}
 
     def perceive_all(self, among: Collection[Agent] | None = None) -> None:
         """Every awake resident looks around; what it attends to waits in `pending`. With
@@ -99,8 +104,20 @@ class Sight:
             obs = looks.get(name)
             if obs is None:
                 obs = looks[name] = self._look_of(other)
-            out.append(Sighting(obs, d))
+            out.append(self._sighting(obs, d))
         return out
+
+    def _sighting(self, obs: Observation, d: int) -> Sighting:
+        """A look at a distance, kept while the look is the same: an onlooker sitting by
+        the same people and things all hour sees the same few, and making each sighting
+        afresh (a frozen dataclass) was a tenth of a look's cost."""
+        held = self._held.get(obs.subject)
+        if held is None or held[0] is not obs:
+            held = self._held[obs.subject] = (obs, {})
+        found = held[1].get(d)
+        if found is None:
+            found = held[1][d] = Sighting(obs, d)
+        return found
 
     def _look_of(self, other: Agent) -> Observation:
         """How a resident looks: as last time while it goes on with the same action (or
@@ -152,7 +169,7 @@ class Sight:
         obs = self._looks.get(address)
         if obs is None:
             obs = self._looks[address] = self._object_look(address)
-        return Sighting(obs, d)
+        return self._sighting(obs, d)
 
     def _object_look(self, address: str) -> Observation:
         """How an object looks: as last time while its state, and whether a resident set
@@ -176,13 +193,14 @@ class Sight:
         through them). Trouble someone is already dealing with is seen like anything else.
         """
         default, states = self._default, self.town.states
+        if not self._trouble_then and states == self._states_then:
+            return  # no state changed, and no trouble (whose tending may have): all holds
+        self._states_then = dict(states)
         if len(default) != len(states):  # the map's, taken once
             default.update((a, self.town.areas[a].default_state) for a in states)
-            self._order = {a: i for i, a in enumerate(states)}
-        # the states off their default, in the town's order: a set difference in C, then
-        # only those few sorted, not every object of the town compared in Python a step
-        astir = sorted(states.items() - default.items(), key=self._state_order)
+        astir = [(a, s) for a, s in states.items() if s != default[a]]
         found = [(a, t) for a, s in astir if (t := trouble(s)) is not None]
+        self._trouble_then = bool(found)
         tended: set[str] = set()
         if found:  # asked only when there is trouble: nearly always there is none
             tending = self.actions.tending
@@ -202,9 +220,6 @@ class Sight:
             objects.sort(key=self._rank.__getitem__)
             rects = [(a, areas[a].rect) for a in objects]
             self._astir[room] = [(a, r.x, r.y, r.x + r.w - 1, r.y + r.h - 1) for a, r in rects]
-
-    def _state_order(self, item: tuple[str, str]) -> int:
-        return self._order[item[0]]
 
     def _is_troubled(self, address: str) -> bool:
         return address in self._troubled.get(sector_of(address), ())
