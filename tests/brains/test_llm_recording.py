@@ -5,6 +5,7 @@ embeddings are recorded per text."""
 from __future__ import annotations
 
 import pytest
+from disks import full_disk_fixture  # noqa: F401
 from llm_fakes import OK, FakeModel, Offline, ask, vector
 
 from game.brains.llm.model import (
@@ -127,3 +128,24 @@ def test_recording_into_another_user_s_folder_says_whose_it_is(tmp_path) -> None
     mine = tmp_path / "mine"
     mine.mkdir(mode=0o555)
     assert _unwritable(mine) == "it is read-only"
+
+
+def test_a_full_disk_is_said_as_such_and_the_cache_is_kept(full_disk, tmp_path, path) -> None:
+    """On a full disk (a real tmpfs), --record was told 'not a usable record/replay cache
+    (disk I/O error); move it aside to start anew' of a good cache, and '(database or
+    disk is full)' of a new one, which stayed behind as an empty file."""
+    import shutil
+
+    from game.core.errors import FileProblem
+
+    if not full_disk.real:
+        pytest.skip("SQLite writes past the simulated disk: needs a real tmpfs (root)")
+    recorded(path, FakeModel([OK]), ask("hello"))
+    good = full_disk.folder / "good.sqlite3"
+    shutil.copy(path, good)
+    before = good.read_bytes()
+    full_disk.fill()
+    for where in (good, full_disk.folder / "new.sqlite3"):
+        with pytest.raises(FileProblem, match="the disk is full"):
+            ReplayCache(where)
+    assert good.read_bytes() == before and not (full_disk.folder / "new.sqlite3").exists()

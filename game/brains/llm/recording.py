@@ -29,6 +29,7 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -106,6 +107,41 @@ def _unwritable(where: Path) -> str:
     return "it is read-only"
 
 
+SQLITE_CORRUPT, SQLITE_FULL, SQLITE_NOTADB, SQLITE_IOERR = 11, 13, 26, 10  # result codes
+
+
+def _code(exc: sqlite3.DatabaseError) -> int:
+    """SQLite's primary result code of an error (-1 when it gives none)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else -1
+
+
+def _damaged(exc: sqlite3.DatabaseError) -> bool:
+    """Whether the file itself is at fault (no database, or a corrupt one): only then is
+    moving it aside the cure. A full disk was told 'not a usable record/replay cache
+    (database or disk is full)' or '(disk I/O error); move it aside to start anew' of a
+    good cache, and moving it aside would lose every recorded answer."""
+    return _code(exc) in (SQLITE_CORRUPT, SQLITE_NOTADB) or _code(exc) == -1
+
+
+def _disk_full(exc: sqlite3.DatabaseError, path: Path | None = None) -> bool:
+    """SQLITE_FULL, or an I/O error (its shared-memory and log files beside the cache
+    could not grow) where the disk has next to nothing free."""
+    if _code(exc) == SQLITE_FULL:
+        return True
+    if _code(exc) != SQLITE_IOERR or path is None:
+        return False
+    try:
+        return shutil.disk_usage(path.parent).free < 1024 * 1024
+    except OSError:
+        return False
+
+
+def _machine(exc: sqlite3.DatabaseError, path: Path) -> str:
+    """A machine's fault with a cache, in a person's words."""
+    return "the disk is full (no space left on device)" if _disk_full(exc, path) else str(exc)
+
+
 class ReplayCache:
     """One SQLite file shared by the threads of one process (a lock serialises access)."""
 
@@ -116,14 +152,20 @@ class ReplayCache:
             raise SettingsError(f"--replay: no recording at {path}; record one with --record")
         if not replay:
             _writable(path)
+        new = not path.exists()
         try:
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(SCHEMA)
         except sqlite3.DatabaseError as exc:
-            raise SettingsError(
-                f"{path}: not a usable record/replay cache ({exc}); move it aside to start anew"
-            ) from None
+            if _damaged(exc):
+                raise SettingsError(
+                    f"{path}: not a usable record/replay cache ({exc}); move it aside to start anew"
+                ) from None
+            if new and path.is_file() and path.stat().st_size == 0:
+                path.unlink()  # ours, made just now, empty: nothing half written stays
+            # the cache is fine (or not there yet): the machine is not
+            raise FileProblem(path, _machine(exc, path), "open the cache") from None
         self._lock = threading.Lock()
         self._closed = False
         self.unwritable = ""  # why answers are no longer recorded ('' while they are)
@@ -177,7 +219,8 @@ class ReplayCache:
                     (key, kind, model, text),
                 )
             except sqlite3.DatabaseError as exc:  # a full disk: the answer is still used
-                self.unwritable = f"cannot record into {self.path}: {exc}; recording stops"
+                why = _machine(exc, self.path)
+                self.unwritable = f"cannot record into {self.path}: {why}; recording stops"
                 log.warning("%s", self.unwritable)
 
     def fetch(
