@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from game.brains.event_words import find_date
 from game.core.records import FactKind, Insight, MemoryKind, MemoryRecord, Source
@@ -102,7 +103,10 @@ def is_about_self(memory: MemoryRecord, persona: Resident) -> bool:
     return fact.kind is FactKind.STATEMENT and fact.subject == persona.name
 
 
+@lru_cache(maxsize=8192)
 def topic_of(text: str) -> str:
+    """The first topic of the table the text is on ('' for none). Kept for the next call:
+    each reflection reads the same recent memories as the one before it."""
     for keys, topic in TOPICS:
         if has_any(text, keys):
             return _event_phrase(text, topic)
