@@ -5,6 +5,7 @@ with what the question's own wh-word asks (when, where). Phrasings are not in th
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from functools import cache
 
@@ -14,7 +15,7 @@ from game.brains.dialogue.state import DialogueState
 from game.brains.dialogue.understand import Understander
 from game.brains.scripted import answer
 from game.brains.scripted.wording import mine
-from game.core.records import PlanItem
+from game.core.records import PlanItem, Source
 from game.mind import facts
 from game.mind.dialogue import understander_for
 from game.world.tmx import load_town
@@ -817,7 +818,7 @@ def test_not_knowing_someone_asked_of_yes_or_no_is_a_no():
     known = {n for n, _ in me.relationships} | {k.name for k in me.acquainted}
     stranger = next(r.name for r in smallville().residents
                     if r.name not in known and r.name != me.name)  # fmt: skip
-    assert ask(me.name, f"Heard of somebody called {stranger}?").startswith("No, I ")
+    assert ask(me.name, f"Heard of somebody called {stranger}?").startswith("No, I've never")
 
 
 def test_where_a_place_is_and_how_far_come_from_the_map():
@@ -844,3 +845,27 @@ def test_whether_someone_else_is_home_is_the_other_way_round_from_living_alone()
     assert ask("Eddy Lin", "Is there someone else in your place already?").startswith("Yes, ")
     assert ask("Giorgio Rossi", "Is there someone else in your place already?").startswith("No, ")
     assert ask("Giorgio Rossi", "Living on your own?").startswith("Yes, ")
+
+
+def test_when_one_last_saw_someone_comes_from_having_seen_them():
+    seen = memory(1, "Sam Moore is reading the paper",
+                  fact=replace(facts.doing("Sam Moore", "reading the paper", Source.SEEN),
+                               address="Hobbs Cafe:cafe"),
+                  when=NOW - timedelta(hours=2))  # fmt: skip
+    got = ask("Arthur Burton", "Run into Sam recently?", (seen,))
+    assert "I last saw Sam" in got and "reading the paper at Hobbs Cafe" in got
+
+
+def test_is_this_where_you_live_says_where_here_is():
+    me = smallville().resident("Eddy Lin")
+    away = ask(me.name, "Wait, is this where you live?", location="Hobbs Cafe:cafe")
+    assert away.startswith("No, this is Hobbs Cafe")
+    home = ask(me.name, "Wait, is this where you live?", location=f"{me.home}:kitchen")
+    assert home.startswith("Yes, this is")
+
+
+def test_whether_a_place_has_something_is_read_from_the_meaning_of_its_offers():
+    assert ask("Tom Moreno", "Is there something to eat at Hobbs Cafe?").startswith("Yes, ")
+    assert ask("Tom Moreno", "Can I pick up some nails at Hobbs Cafe?").startswith("No, ")
+    assert ask("Tom Moreno", "Could I borrow a library book at Oak Hill College?").startswith(
+        "Yes, ")

@@ -162,8 +162,6 @@ NEXT_HOURS = 4  # a stretch longer than this (a whole day) has no 'next' one to 
 _WHERE_TO = re.compile(r"\bwhere (?:can|could|should|would|might|do|does) (?:i|we|one|someone|"
                        r"somebody|anyone|a person|people|folks?)\b|\bwhere to\b|"
                        r"\bwhere(?:'s| is) (?:good|best|nice|a good|the best)\b", re.I)  # fmt: skip
-_FIND_YOU = re.compile(r"\b(?:find|meet|see|reach|catch|visit|join|get hold of) (?:you|u|ya)\b",
-                       re.I)  # fmt: skip
 _ONES_OWN_DAY = frozenset({Aspect.PLANS, Aspect.PAST, Aspect.ROUTINE, Aspect.DOING})
 _YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|yer|thee|we|we're|us)\b",
                   re.I)  # ('where are we right now?' asks of here, with the listener in it)
@@ -258,8 +256,9 @@ def _by_what_it_says(
             and not _YOU.search(text)):  # 'Where do people go for a drink of an evening?'
         act = replace(act, aspect=Aspect.PLACE, label="place.about")  # asks of the town
     if (act.wh is Wh.WHERE and act.asks and _WHERE_TO.search(text) and not act.place
-            and not act.person and not act.intent and not _FIND_YOU.search(text)):
-        # 'Where can I go for a walk?' asks of the town; 'where can I find you?' does not
+            and not act.person and not act.intent and not _YOU.search(text)):
+        # 'Where can I go for a walk?' asks of the town; 'where can I find you?', 'once
+        # you're done, where to next?' ask of the listener
         act = replace(act, aspect=Aspect.PLACE, label="place.about")
     if (act.aspect is Aspect.FEELINGS and act.window is not None and act.window.end <= now
             and not seen_doing):  # 'saw you fixing the fence; how did it go?' is feelings

@@ -367,6 +367,11 @@ class Understander:
             # the time of day: small talk names nothing
             sims = np.where([o.name in SMALL_TALK for o in self._owners], -1.0, sims)
             label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
+        if label is not None and label.kind is ActKind.GREETING and slots.window is not None \
+                and slots.window.start.date() != now.date():  # fmt: skip
+            # 'yesterday good day or bad?' asks of a day gone by; 'good morning' greets
+            sims = np.where([o.kind is ActKind.GREETING for o in self._owners], -1.0, sims)
+            label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
         if label is not None and label.name in TROUBLE_LABELS and _off_work(text, slots):
             sims = np.where([o.name in TROUBLE_LABELS for o in self._owners], -1.0, sims)
             label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)

@@ -78,6 +78,9 @@ def _intro(ctx: AgentContext, question: str, seed: int) -> str:
 
 
 # -- people ----------------------------------------------------------------------------------
+UNKNOWN_PERSON = "I don't know who that is."
+
+
 def _who_is(ctx: AgentContext, question: str, seed: int) -> str:
     m = _WHO_IS.search(question) or _ABOUT.search(question)
     if m is None:
@@ -89,7 +92,7 @@ def _who_is(ctx: AgentContext, question: str, seed: int) -> str:
     known = acquainted_with(ctx, name)
     about = [x for x in _memories_naming(ctx, name) if not _private(x)]  # theirs are private
     if relation is None and not about:
-        return "I don't know who that is."
+        return UNKNOWN_PERSON
     parts = [f"{name} is {relation_in_first_person(relation, ctx.persona)}."] if relation else []
     if not relation and not known and any(_seen_doing(m, name) for m in about):
         parts.append(f"I know {first_name(name)} by sight.")  # one seen about town: known of
@@ -192,7 +195,8 @@ def _spend_time(ctx: AgentContext, question: str, seed: int) -> str:
     why = ""
     if relation:
         why = f"{first_name(best)} is {relation_in_first_person(relation, ctx.persona)}, and "
-    return f"I'd pick {best}. {why}we've talked {times} lately and I enjoy our conversations."
+    said = f"{why}we've talked {times} lately and I enjoy our conversations."
+    return f"I'd pick {best}. {said[:1].upper()}{said[1:]}"  # 'We've', not 'we've', alone
 
 
 def _feel(ctx: AgentContext, question: str, seed: int) -> str:

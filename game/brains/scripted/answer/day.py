@@ -127,8 +127,12 @@ def _day_ahead(ctx: AgentContext, day: datetime, seed: int) -> str:
 
 def _done_in(ctx: AgentContext, start: datetime, end: datetime) -> str:
     me = ctx.persona
-    done = [m for m in ctx.memories if m.fact.kind is FactKind.DOING and m.fact.subject == me.name
-            and m.fact.source is Source.SELF and start <= m.created < end]  # fmt: skip
+    mine_ = [m for m in ctx.memories if m.fact.kind is FactKind.DOING
+             and m.fact.subject == me.name and m.fact.source is Source.SELF]  # fmt: skip
+    done = [m for m in mine_ if start <= m.created < end]
+    before = [m for m in mine_ if start - UNDER_WAY <= m.created < start]
+    if before:  # 'at 4 pm': what one began before four and was still doing then comes first
+        done.insert(0, max(before, key=lambda m: m.created))
     if not done:
         return ""
     ordered = sorted(done, key=lambda m: m.created)
@@ -136,6 +140,9 @@ def _done_in(ctx: AgentContext, start: datetime, end: datetime) -> str:
     where = list(dict.fromkeys(_at_words(me, m.fact.address) for m in ordered if m.fact.address))
     at = f", {join_and(where[:2])}" if where and where[0] else ""
     return f"I was {join_and(acts[:3])}{at} {iv._when(ctx.now, start)}."
+
+
+UNDER_WAY = timedelta(hours=3)  # an action begun this long before a time may be under way then
 
 
 def _at_words(me, address: str) -> str:

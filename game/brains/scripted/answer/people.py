@@ -5,9 +5,10 @@ is around now.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
-from game.brains.dialogue.acts import Act, ActKind
+from game.brains.dialogue.acts import Act, ActKind, Wh
 from game.brains.dialogue.understand import content_stems
 from game.brains.questions import AgentContext
 from game.core.records import FactKind, Source
@@ -35,7 +36,33 @@ def plan_person(ctx: AgentContext, act: Act, seed: int) -> str:
     slots = {"person.book": 0, "person.gift": 1, "person.compliment": 2}
     if label in slots:
         return selfknow.taste(ctx, act.text, act.person, slots[label])
-    return iv._who_is(ctx, f"who is {act.person}", seed)
+    seen = _last_seen(ctx, act.person) if _SAW.search(act.text) else ""
+    who = iv._who_is(ctx, f"who is {act.person}", seed)
+    if who == iv.UNKNOWN_PERSON and act.wh is Wh.YESNO:  # 'Ever heard of X?' gets a no
+        return f"No, I've never come across anyone called {act.person}."
+    if not seen or who == iv.UNKNOWN_PERSON:
+        return seen or who
+    rest = [x for x in re.split(r"(?<=[.!?])\s+", who) if not x.startswith("Last time I saw")]
+    return " ".join([seen, *rest])
+
+
+# asked when one last saw someone, or what they were doing: 'bumped into Sam lately?'
+_SAW = re.compile(r"\b(?:saw|seen|see|bump(?:ed)? into|run into|ran into|spotted|spot|"
+                  r"come across|came across|last time)\b", re.I)  # fmt: skip
+
+
+def _last_seen(ctx: AgentContext, person: str) -> str:
+    """'I last saw Sam this morning, heating up dinner at the Moore family's house.': the
+    latest memory of seeing them, when and where."""
+    seen = [m for m in ctx.memories if m.fact.kind is FactKind.DOING
+            and m.fact.source is Source.SEEN and m.fact.subject == person]  # fmt: skip
+    if not seen:
+        return ""
+    last = max(seen, key=lambda m: m.created)
+    place = (last.fact.address or "").split(":")[0]
+    at = f" at {place}" if place and place not in last.fact.object else ""
+    when = iv._when(ctx.now, last.created)
+    return f"I last saw {first_name(person)} {when}, {last.fact.object}{at}."
 
 
 def plan_find(ctx: AgentContext, act: Act, seed: int) -> str:

@@ -28,6 +28,13 @@ def plan_identity(ctx: AgentContext, act: Act, seed: int) -> str:
     return f"{intro} I live at {selfknow.home_phrase(ctx.persona)}, here in town."
 
 
+# 'is this where you live?', 'this your place?': asked of the building one is in
+_HERE_HOME = re.compile(r"\b(?:is|isn't) (?:this|that) (?:\w+ )?(?:where|your)\b|"
+                        r"^\W*(?:this|that)(?:'s| is)? (?:your|ur|yer) (?:own )?(?:place|house|"
+                        r"home|flat|apartment)\b|\bdo you live (?:here|in here)\b",
+                        re.I)  # fmt: skip
+
+
 def plan_home(ctx: AgentContext, act: Act, seed: int) -> str:
     """Where one lives and with whom: the housemates are those the town puts there."""
     me = ctx.persona
@@ -35,6 +42,9 @@ def plan_home(ctx: AgentContext, act: Act, seed: int) -> str:
     others = [n for n in ctx.persona.household if n != me.name]
     if act.kind is ActKind.OPINION:
         return _home_life(me, others, home)
+    here = ctx.location.split(":")[0]
+    if here and _HERE_HOME.search(act.text):  # 'is this where you live?': what here is
+        return f"This is {home}." if here == me.home else f"This is {here}; I live at {home}."
     if home.startswith("my ") and act.wh in (Wh.WHERE, Wh.WHAT):  # 'my house' tells a visitor
         home = f"{home}, {me.home}"  # 'my house, Adam Smith's house', as the town names it
     if not others:

@@ -20,6 +20,7 @@ from .events import _any_event, _went, event_facts, going
 from .objects import _trouble_yes
 from .persona import _has_kin
 from .phrasing import _HERE, _LIVES, _VISIT_WORDS, _WORK_WORDS, _housemates, _without_place
+from .town import offers_fit
 
 Polar = Callable[[AgentContext, Act, int], "bool | None"]
 _POLAR_START = re.compile(
@@ -106,7 +107,9 @@ def _alone_yes(ctx: AgentContext, act: Act) -> bool:
 
 # 'here' said indoors is the building one is in, unless the town is named
 _THIS_BUILDING = re.compile(r"\b(?:here|this (?:very )?(?:place|building|house|flat|apartment))\b|"
-                            r"\b(?:is|isn't) (?:this|that) (?:\w+ )?(?:where|your)\b",
+                            r"\b(?:is|isn't) (?:this|that) (?:\w+ )?(?:where|your)\b|"
+                            r"^\W*(?:this|that)(?:'s| is)? (?:your|ur|yer) (?:own )?(?:place|house|"
+                            r"home|flat|apartment|room)\b",
                             re.I)  # fmt: skip
 _IN_TOWN = re.compile(r"\b(?:in|round|around) (?:town|here|these parts|the area|smallville)\b|"
                       r"\bthis (?:town|area|neighbourhood|neighborhood)\b", re.I)  # fmt: skip
@@ -132,10 +135,13 @@ def _place_serves(ctx: AgentContext, act: Act, seed: int) -> bool | None:
         return True  # 'Are you studying at Oak Hill College?' of its student
     where = places.Directory.of(ctx)
     roles = {act.place: where.role(act.place)}
+    # 'anything to eat at Hobbs Cafe?', 'borrow a book at the college?': by the meaning of
+    # the place's offers against the others', then by the planner's keyword tables
     serves = places.serves(ctx.persona, _without_place(act), act.place, roles, where)
     if serves is None and _YOURS.search(act.text):  # 'Is Hobbs Cafe one of your haunts?'
         return _regular_at(ctx, act.place)  # asks of one's own visits, not of the place
-    return serves
+    fits = offers_fit(ctx, " ".join(sorted(asked)), act.place)
+    return fits if fits is not None else serves
 
 
 _YOURS = re.compile(r"\b(?:you|your|yours|ya|u|ur)\b", re.I)

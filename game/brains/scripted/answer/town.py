@@ -10,7 +10,7 @@ import re
 import numpy as np
 
 from game.brains.dialogue.acts import Act, Wh
-from game.brains.dialogue.understand import sentence_embedder
+from game.brains.dialogue.understand import content_stems, sentence_embedder
 from game.brains.questions import AgentContext
 from game.core.records import FactKind, Source
 from game.core.text import with_article
@@ -214,3 +214,31 @@ def _offering(ctx: AgentContext, asked: str, where, options: list[str]) -> str:
 
 
 OFFER_NEAR = 0.3  # how near a place's offers must be to what is asked
+OFFER_FLOOR = 0.2  # the nearest place's offers serve what is asked when at least this near
+OFFER_TIE = 0.05  # a place this near the nearest one's offers serves it as well
+OFFER_APART = 0.1  # ... and one this much further off does not
+
+
+def offers_fit(ctx: AgentContext, asked: str, place: str) -> bool | None:
+    """'Can I get something to eat at Hobbs Cafe?': yes when the place's offers are among
+    the nearest in meaning to what is asked, no when another public place's are clearly
+    nearer and its own are far; None when the meaning does not settle it (or no model)."""
+    model = sentence_embedder()
+    where = places.Directory.of(ctx)
+    roles = {a.name: where.role(a.name) for a in ctx.sectors if a.name != ctx.persona.home}
+    offered = {o: OFFERS[r] for o, r in roles.items() if r in OFFERS}
+    if model is None or place not in offered or not asked.strip():
+        return None
+    own = content_stems(f"{place} {roles[place].value if roles[place] else ''}")
+    asked = " ".join(w for w in asked.split() if not content_stems(w) <= own)  # not 'the cafe'
+    if not asked:
+        return None
+    names = list(offered)
+    vecs = model.embed([asked, *(f"a place for {offered[n]}" for n in names)])
+    sims = dict(zip(names, (vecs[1:] @ vecs[0]).tolist(), strict=True))
+    best, mine_ = max(sims.values()), sims[place]
+    if mine_ >= OFFER_FLOOR and mine_ >= best - OFFER_TIE:
+        return True
+    if mine_ < OFFER_NEAR and best - mine_ > OFFER_APART:
+        return False
+    return None
