@@ -111,6 +111,7 @@ class MemoryView:
         evidence: _Prefix,
         embedded: np.ndarray | None = None,
         kept: list[MemoryRecord | None] | None = None,
+        memo: dict[Any, Any] | None = None,
     ) -> None:
         self.n = len(texts)
         self.kinds = _readonly(kinds)
@@ -127,6 +128,10 @@ class MemoryView:
         # the stream's records made so far, by index (None: not yet), shared by its views:
         # nothing a record holds ever changes, so one made by any view serves them all
         self._kept = kept
+        # what retrieval worked out from this snapshot's columns and may ask again (the
+        # scores that do not depend on the query: game.mind.retrieval); None for a view
+        # of live columns, which would go stale
+        self.memo = memo
 
     def missing(self) -> list[int]:
         """Memories whose vector is not known yet: a retrieval embeds them with its query."""
@@ -154,6 +159,7 @@ class MemoryView:
             evidence=self.evidence,
             embedded=embedded,
             kept=self._kept,
+            memo=self.memo,  # the vectors are not in what it holds
         )
 
     @property
@@ -347,6 +353,7 @@ class MemoryStream:
             evidence=_Prefix(self._evidence, n),
             embedded=self._embedded[:n].copy() if self._missing else None,
             kept=self._records,
+            memo={} if copy_accessed else None,
         )
 
     def record(self, i: int) -> MemoryRecord:

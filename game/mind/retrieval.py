@@ -123,17 +123,39 @@ def retrieve_each(
     k = settings.k if k is None else k
     rows = np.asarray(queries, dtype=np.float32)
     rows = rows.reshape(1, -1) if rows.ndim == 1 else rows
-    cand = _candidates(view, settings, _kind_candidates(view, kinds))
-    indices = _indices(view, cand)
+    cand, indices, base = _shared(view, now, settings, kinds)
     if k <= 0 or len(indices) == 0:
         return [[] for _ in range(len(rows))]
-    base = _base_scores(view, now, settings, cand)
     results = []
     for row in rows:
         single = _unit_queries(row.reshape(1, -1), view.dim)
         relevance = _relevance(view, single, cand)[:, 0]
         results.append(top_k(indices, base + settings.relevance_weight * _minmax(relevance), k))
     return results
+
+
+def _shared(
+    view: MemoryView,
+    now: datetime,
+    settings: RetrievalSettings,
+    kinds: Collection[MemoryKind] | None,
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """The candidates, their indices and their query-independent scores, kept on the view
+    (a snapshot: they cannot change) for its next retrieval at the same time: a job
+    recalls several times from one snapshot (each turn of a conversation, each thing
+    seen), and each worked them out again."""
+    key = (now, settings, None if kinds is None else tuple(kinds))
+    memo = view.memo
+    held = memo.get(key) if memo is not None else None
+    if held is None:
+        cand = _candidates(view, settings, _kind_candidates(view, kinds))
+        indices = _indices(view, cand)
+        base = _base_scores(view, now, settings, cand) if len(indices) else np.zeros(0)
+        base.setflags(write=False)
+        held = (cand, indices, base)
+        if memo is not None:
+            memo[key] = held
+    return held
 
 
 def top_k(indices: np.ndarray, scores: np.ndarray, k: int) -> list[int]:
