@@ -396,3 +396,8 @@ def test_what_time_after_a_topic_asks_when_of_it_but_the_clock_alone_is_the_cloc
     assert hear("about what time?", state).wh is Wh.WHEN
     assert hear("about what time?", state).label != "time"
     assert hear("what time is it now?", state).label == "time"
+
+
+def test_which_people_asks_who_and_typed_you_ll_is_the_listener():
+    assert hear("Which faces would I see at Hobbs Cafe of an evening?").wh is Wh.WHO
+    assert hear("where ull be round ten tonight").aspect is not Aspect.PLACE

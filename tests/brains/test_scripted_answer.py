@@ -869,3 +869,14 @@ def test_whether_a_place_has_something_is_read_from_the_meaning_of_its_offers():
     assert ask("Tom Moreno", "Can I pick up some nails at Hobbs Cafe?").startswith("No, ")
     assert ask("Tom Moreno", "Could I borrow a library book at Oak Hill College?").startswith(
         "Yes, ")
+
+
+def test_a_time_of_day_gone_by_is_answered_from_that_day_s_plan_item_then():
+    me = smallville().resident("Maria Lopez")
+    day = NOW - timedelta(days=1)
+    items = (PlanItem("studying physics", day.replace(hour=15), 120, place=me.workplace),
+             PlanItem("streaming games online", day.replace(hour=17), 120, place=me.home))
+    plan = planned(3, me.name, items, day.replace(hour=7))
+    later = did(4, me.name, "streaming games online", when=day.replace(hour=17))
+    got = ask(me.name, "What were you doing at four o'clock yesterday?", (plan, later))
+    assert got.startswith("At 4 pm yesterday") and "studying physics" in got

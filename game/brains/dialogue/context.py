@@ -163,7 +163,8 @@ _WHERE_TO = re.compile(r"\bwhere (?:can|could|should|would|might|do|does) (?:i|w
                        r"somebody|anyone|a person|people|folks?)\b|\bwhere to\b|"
                        r"\bwhere(?:'s| is) (?:good|best|nice|a good|the best)\b", re.I)  # fmt: skip
 _ONES_OWN_DAY = frozenset({Aspect.PLANS, Aspect.PAST, Aspect.ROUTINE, Aspect.DOING})
-_YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|yer|thee|we|we're|us)\b",
+_YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|yer|thee|we|we're|us|ull|youll|ud|"
+                  r"youd|ure|youre|uve|youve)\b",
                   re.I)  # ('where are we right now?' asks of here, with the listener in it)
 
 _HE_SHE = re.compile(r"\b(?:he|she|him|his|hers|their|(?:you|u) two|the two of (?:you|u|ya))\b",

@@ -253,6 +253,11 @@ _WHERE_PHRASE = re.compile(r"\b(?:which|what) (?:part|side|end|corner|bit) of (?
                            r"\bwhereabouts\b|\b(?:which|what) street\b", re.I)  # fmt: skip
 
 
+# 'which faces would I see there?', 'what people go?': asks who
+_WHO_PHRASE = re.compile(r"\b(?:which|what) (?:faces|people|folks|persons?|ones|regulars|names|"
+                         r"guys|kids|neighbours|neighbors)\b", re.I)  # fmt: skip
+
+
 def _wh_by_form(text: str) -> Wh:
     """The answer a question's form wants: its wh-word ('when'll' is 'when'), or, after an
     opening clause ('When you get home, is anyone there?'), the main clause's."""
@@ -260,6 +265,8 @@ def _wh_by_form(text: str) -> Wh:
         return Wh.WHEN
     if _WHERE_PHRASE.search(text):
         return Wh.WHERE
+    if _WHO_PHRASE.search(text):
+        return Wh.WHO
     text = joined_off(text)  # 'And when do you knock off?' asks when
     core = main_clause(text)
     if core != text:

@@ -58,6 +58,10 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
         if whole_day and window.start.date() == ctx.now.date() - timedelta(days=1):
             return selfknow.yesterday(ctx, act.text, seed)  # the day by its parts, and talks
         done = _done_in(ctx, window.start, window.end)
+        if window.end - window.start <= POINT and window.start.date() != ctx.now.date():
+            # 'at 4 pm yesterday?': the plan item under way then; the actions remembered in
+            # the two hours after it start later
+            return _planned_then(ctx, window) or done or selfknow.yesterday(ctx, act.text, seed)
         if done or window.start.date() != ctx.now.date():
             return done or _planned_then(ctx, window) or selfknow.yesterday(ctx, act.text, seed)
         return _routine_then(ctx, window.start)  # earlier today, with no memory of it at hand
@@ -78,7 +82,7 @@ def _planned_then(ctx: AgentContext, window) -> str:
     for i in items[:2]:
         what, place = mine(i.description, me), i.place.split(":")[0]
         at = " at home" if place == me.home else f" at {place}"
-        said.append(what if not place or place in what else what + at)
+        said.append(what if not place or place in what or at.strip() in what else what + at)
     start = window.start
     day = "yesterday" if start.date() == ctx.now.date() - timedelta(days=1) else f"on {start:%A}"
     when = f"At {_clock(start)} {day}" if window.end - start <= timedelta(hours=2) else \
@@ -127,12 +131,8 @@ def _day_ahead(ctx: AgentContext, day: datetime, seed: int) -> str:
 
 def _done_in(ctx: AgentContext, start: datetime, end: datetime) -> str:
     me = ctx.persona
-    mine_ = [m for m in ctx.memories if m.fact.kind is FactKind.DOING
-             and m.fact.subject == me.name and m.fact.source is Source.SELF]  # fmt: skip
-    done = [m for m in mine_ if start <= m.created < end]
-    before = [m for m in mine_ if start - UNDER_WAY <= m.created < start]
-    if before:  # 'at 4 pm': what one began before four and was still doing then comes first
-        done.insert(0, max(before, key=lambda m: m.created))
+    done = [m for m in ctx.memories if m.fact.kind is FactKind.DOING and m.fact.subject == me.name
+            and m.fact.source is Source.SELF and start <= m.created < end]  # fmt: skip
     if not done:
         return ""
     ordered = sorted(done, key=lambda m: m.created)
@@ -142,7 +142,7 @@ def _done_in(ctx: AgentContext, start: datetime, end: datetime) -> str:
     return f"I was {join_and(acts[:3])}{at} {iv._when(ctx.now, start)}."
 
 
-UNDER_WAY = timedelta(hours=3)  # an action begun this long before a time may be under way then
+POINT = timedelta(hours=2)  # a window this short is a time of day asked of ('at four')
 
 
 def _at_words(me, address: str) -> str:
