@@ -229,7 +229,9 @@ def _damage(folder, case: str) -> None:
     (folder / JOURNAL).write_text("\n".join(lines))
 
 
-def test_the_saves_listing_shows_what_loading_a_damaged_autosave_gives(tmp_path, capsys):
+def test_the_saves_listing_shows_what_loading_a_damaged_autosave_gives(
+    tmp_path, capsys, monkeypatch
+):
     """The listing checked only that each journal line's rows file was there: a truncated
     or scribbled rows file, a line of the wrong types or a clock of 9999 was listed at the
     journal's last time, while loading gave an earlier one (or failed whole). Now each
@@ -270,11 +272,8 @@ def test_the_saves_listing_shows_what_loading_a_damaged_autosave_gives(tmp_path,
         assert info.game_time == loaded.now.isoformat(), case
         assert "journal is damaged" in info.note and "could not be read" in loaded.load_note
         loaded.close()
-    os.environ["SMALLVILLE_DATA"] = str(tmp_path / "truncated-rows")
-    try:
-        assert main(["saves"]) == 0
-    finally:
-        del os.environ["SMALLVILLE_DATA"]
+    monkeypatch.setenv("SMALLVILLE_DATA", str(tmp_path / "truncated-rows"))
+    assert main(["saves"]) == 0
     out = capsys.readouterr().out
     assert "07:30:00" in out and "08:00" not in out and "rows-" in out and "damaged" in out
 
