@@ -880,3 +880,14 @@ def test_a_time_of_day_gone_by_is_answered_from_that_day_s_plan_item_then():
     later = did(4, me.name, "streaming games online", when=day.replace(hour=17))
     got = ask(me.name, "What were you doing at four o'clock yesterday?", (plan, later))
     assert got.startswith("At 4 pm yesterday") and "studying physics" in got
+
+
+def test_a_place_named_before_the_question_in_the_same_line_is_the_one_asked_of():
+    got = ask("Ayesha Khan", "I pass Hobbs Cafe all the time. What's it like inside?")
+    assert got.startswith("Hobbs Cafe has ")
+
+
+def test_where_an_unheard_of_event_is_says_one_has_not_heard_of_it():
+    me = smallville().resident("Jennifer Moore")
+    got = ask(me.name, "Where do I have to go for the Valentine's Day party?")
+    assert "Valentine's Day party" in got and "anywhere in town" not in got

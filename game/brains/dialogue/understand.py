@@ -402,6 +402,11 @@ class Understander:
         )
         if not (intent or act.person or act.place or act.obj):
             act = replace(act, event=leftover(slots.masked))
+        if act.aspect is Aspect.PLACE and not act.place and whole != text:
+            # 'I walk past Hobbs Cafe every day. What happens inside?': the place is the one
+            # the line named before its question
+            place = find_slots(whole, self.lexicon, now, speaker).place
+            act = replace(act, place=place, event="" if place else act.event)
         act = _tense(act, now)
         act = replace(act, wh=_wh_of(act, text))
         act = _by_slots(act, label)

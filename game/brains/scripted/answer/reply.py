@@ -210,7 +210,7 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
     topic = f" about {said}" if said and len(said.split()) <= 4 else ""
     if act.named and act.aspect is Aspect.EVENT:
         topic = f" about a {as_said(act.named, act.text)} or anything like it"
-    if act.wh is Wh.WHERE and act.asks and not (act.person or act.place or act.obj):
+    if act.wh is Wh.WHERE and act.asks and not (act.person or act.place or act.obj or act.intent):
         # 'Where can a person get a haircut?': no place in town is for it
         return Reply("I don't know of anywhere in town for that, I'm afraid.", True)
     if me.interests:
