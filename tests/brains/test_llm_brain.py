@@ -280,3 +280,19 @@ def test_texts_foreseen_ride_with_the_next_request_newest_first(server, tmp_path
     b.embedder.embed(["a query"])  # room for one rider
     assert embedding_texts(server)[before:] == [["a query", "what was just seen"]]
     assert list(b.embedder.peek(["what was just seen", "an old text"])) == ["what was just seen"]
+
+
+def test_an_audit_log_that_cannot_be_opened_is_said_once(server, tmp_path, caplog):
+    """`run --audit-log` into a folder it may not write printed 'the audit log cannot be
+    written (...)' twice (the audit log's warning, then the brain's again) before the
+    closing error line; it is still among the notices the report keeps."""
+    import logging
+
+    folder = tmp_path / "taken"
+    folder.mkdir()
+    with caplog.at_level(logging.WARNING):
+        llm = brain(server, tmp_path, audit_file=str(folder))  # a folder, not a file
+    said = [r.getMessage() for r in caplog.records if "audit log cannot" in r.getMessage()]
+    assert len(said) == 1 and llm.usage()["notices"] == [llm.audit.problem] == said
+    assert llm.unwritten == said
+    llm.close()

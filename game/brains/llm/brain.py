@@ -120,8 +120,8 @@ class LLMBrain:
             self.cache,
             notify=self.notify,
         )
-        if self.audit.problem:
-            self.notify(self.audit.problem)
+        if self.audit.problem:  # logged once already by the audit log: kept, not said again
+            self.notices.append(self.audit.problem)
         self.memo = Memo()
         self._flights: dict[Hashable, threading.Event] = {}  # memo keys being asked now
         self._flying = threading.Lock()
