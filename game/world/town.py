@@ -110,6 +110,9 @@ class Town:
     _ids: list[str] = field(default_factory=list, repr=False)
     _access: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     _apart: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
+    _kids: dict[tuple[str, AreaKind | None], tuple[Area, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -202,9 +205,16 @@ class Town:
         return min(tiles, key=lambda t: (abs(t[0] - cx) + abs(t[1] - cy), t))
 
     def children(self, address: str, kind: AreaKind | None = None) -> list[Area]:
-        node = self.areas[address]
-        kids = [self.areas[c] for c in node.children]
-        return [k for k in kids if kind is None or k.kind is kind]
+        """The areas under one (of one kind), in the map's order: looked up once an
+        address (the tree never changes), for every choice of where to go asks them."""
+        kids = self._kids.get((address, kind))
+        if kids is None:
+            node = self.areas[address]
+            found = (self.areas[c] for c in node.children)
+            kids = self._kids[(address, kind)] = tuple(
+                k for k in found if kind is None or k.kind is kind
+            )
+        return list(kids)
 
     def sectors(self) -> list[Area]:
         return self.children(WORLD)
