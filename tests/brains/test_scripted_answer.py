@@ -891,3 +891,21 @@ def test_where_an_unheard_of_event_is_says_one_has_not_heard_of_it():
     me = smallville().resident("Jennifer Moore")
     got = ask(me.name, "Where do I have to go for the Valentine's Day party?")
     assert "Valentine's Day party" in got and "anywhere in town" not in got
+
+
+def test_a_supposed_trouble_asks_what_one_would_do_however_it_is_typed():
+    for line in ("Say you noticed smoke pouring out of Hobbs Cafe. What next?",
+                 "if Hobbs Cafe on fire wat u do"):  # fmt: skip
+        act = words().understand(line, NOW)
+        assert act.label == "object.trouble" and act.wh.value == "what", line
+        assert "burning" in ask("Arthur Burton", line) or "fire" in ask("Arthur Burton", line)
+
+
+def test_a_want_of_the_listener_s_name_said_as_a_statement_asks_for_it():
+    got = ask("Arthur Burton", "For my notes I'd need your name, first and last.")
+    assert "Arthur Burton" in got
+
+
+def test_still_at_school_is_yes_for_a_student_and_no_for_a_bartender():
+    assert ask("Eddy Lin", "are you still in school these days?").startswith("Yes")
+    assert ask("Arthur Burton", "are you still in school these days?").startswith("No")

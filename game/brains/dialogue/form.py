@@ -196,9 +196,22 @@ def _asked(text: str) -> bool:
     often drops the mark)."""
     if text.rstrip().endswith("?") or _opens_as_question(joined_off(text)):
         return True
+    if _IF_THEN_ASKS.search(text) or _WANTS_YOURS.search(text):
+        return True  # 'if the cafe burns what you do first', 'I need your full name'
     # a later clause that opens as a question does ('say the cafe went up in flames, what
     # would u do'; 'the cafe is a mystery to me, fill me in')
     return any(_opens_as_question(c, _CLAUSE_STARTS) for c in _CLAUSE_BREAK.split(text)[1:])
+
+
+# a supposition, then what the listener would do, with no comma or mark between them
+_IF_THEN_ASKS = re.compile(r"^\s*(?:if|say|suppose|supposing|imagine)\b.*\b(?:what|who|where|how) "
+                           r"(?:would |will |do |did |could )?(?:you|u|ya)\b", re.I)  # fmt: skip
+
+
+# a want of something of the listener's, said as a statement, asks for it
+_WANTS_YOURS = re.compile(r"\b(?:i need|i'd need|i'd like|i would like|i want|i'm after|"
+                          r"i'll need) (?:to (?:know|have|get|take|note) )?(?:your|ur)\b",
+                          re.I)  # fmt: skip
 
 
 def _opens_as_question(clause: str, starts: frozenset[str] | None = None) -> bool:

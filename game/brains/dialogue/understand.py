@@ -459,7 +459,9 @@ class Understander:
             # while 'Your toast catches fire. What's the first thing you do?' asks one's move,
             # and so does a bare 'What do you do?' (read alone, it asks one's work)
         obj = act.obj or find_slots(whole, self.lexicon, now, speaker).obj
-        return replace(act, label="object.trouble", aspect=Aspect.OBJECT, obj=obj,
+        said = _wh_by_form(asked) if asked else Wh.NONE  # 'Who would you call?' asks who;
+        wh = said if said in _EXPLICIT_WH else Wh.WHAT  # 'What then?' what one would do
+        return replace(act, label="object.trouble", aspect=Aspect.OBJECT, obj=obj, wh=wh,
                        kind=ActKind.QUESTION)  # fmt: skip
 
     def _named_back(self, whole: str, question: str) -> str:

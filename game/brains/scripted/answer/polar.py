@@ -140,6 +140,8 @@ def _place_serves(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     serves = places.serves(ctx.persona, _without_place(act), act.place, roles, where)
     if serves is None and _YOURS.search(act.text):  # 'Is Hobbs Cafe one of your haunts?'
         return _regular_at(ctx, act.place)  # asks of one's own visits, not of the place
+    if _YOURS.search(act.text):  # 'do you teach at the college?' asks of the listener
+        return serves
     fits = offers_fit(ctx, " ".join(sorted(asked)), act.place)
     return fits if fits is not None else serves
 
@@ -160,7 +162,14 @@ def _work_matches(ctx: AgentContext, act: Act, seed: int) -> bool | None:
         return me.workplace == me.home
     if not asked - _ANY_JOB:
         return True  # 'Are you employed somewhere?', 'Do you like your boss?'
+    if asked & _SCHOOL and not asked & _TEACHING:  # 'still in school?' of a student: yes
+        return "student" in me.occupation.lower() or bool(asked & content_stems(me.occupation))
     return bool(asked & content_stems(f"{me.occupation} {me.workplace}"))
+
+
+_SCHOOL = frozenset(content_stems("school study studying studies student students class classes "
+                                  "college university uni course degree"))  # fmt: skip
+_TEACHING = frozenset(content_stems("teach teaching teacher lecture lecturing professor"))
 
 
 # words of working that name no job ('are you employed somewhere?', 'do you like your
