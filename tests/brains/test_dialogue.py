@@ -401,3 +401,8 @@ def test_what_time_after_a_topic_asks_when_of_it_but_the_clock_alone_is_the_cloc
 def test_which_people_asks_who_and_typed_you_ll_is_the_listener():
     assert hear("Which faces would I see at Hobbs Cafe of an evening?").wh is Wh.WHO
     assert hear("where ull be round ten tonight").aspect is not Aspect.PLACE
+
+
+def test_a_line_opening_with_everyone_or_someone_asks_yes_or_no():
+    assert hear("everything working all right in here?").wh is Wh.YESNO
+    assert hear("somebody called Tom live round here?").wh is Wh.YESNO

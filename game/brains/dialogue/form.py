@@ -27,7 +27,7 @@ _YESNO_START = re.compile(r"^\s*(?:are|do|does|did|is|was|were|have|has|can|coul
                           r"seen|heard|know|noticed|spot|spotted|fancy|reckon|"
                           r"isn't|aren't|don't|doesn't|didn't|won't|can't|haven't|hasn't|"
                           r"wasn't|weren't|this|that|these|those|someone|somebody|anyone|"
-                          r"anybody|something)\b", re.I)  # fmt: skip
+                          r"anybody|something|everything|everyone|everybody)\b", re.I)  # fmt: skip
 
 
 def _plain(text: str) -> str:
