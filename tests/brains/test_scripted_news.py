@@ -217,3 +217,16 @@ def test_a_host_asks_whoever_it_meets_at_its_own_event_to_join_until_it_is_over(
     heard_of = (heard(1, tom.name, COOKOFF_TEXT, shared=hosted[0].fact),)
     assert news_for(heard_of, jane, "Arthur Burton", now=during) == []
     assert news_for(hosted, tom, "Arthur Burton", now=COOKOFF.end) == []
+
+
+def test_a_short_question_before_a_visitor_s_news_is_not_passed_on_as_asked() -> None:
+    said = "Guess what? There is a quiz night at the pub on Thursday."
+    line = told("Latoya Williams", "Rajiv Patel", (visitor_claim("Latoya Williams", said),))
+    assert "quiz night at the pub on Thursday" in line.text and "Guess what?" not in line.text
+
+
+def test_a_question_in_quotes_asks_yes_or_no_as_the_quoted_question_does() -> None:
+    from game.brains.dialogue.form import is_yes_no
+
+    assert is_yes_no('Tom told me a visitor said: "Have you heard? There is a fair."')
+    assert is_yes_no('Interesting. "Do you know if it\'s so?')

@@ -146,8 +146,13 @@ def is_yes_no(text: str) -> bool:
     """Whether a line's question wants a yes or a no ('Had you heard?', 'Are you going?',
     'Interesting, isn't it?'), by its form."""
     asked = questions_in(text)
-    last = unmarked(asked[-1]) if asked else ""
+    last = unmarked(_QUOTED.split(asked[-1])[-1].strip()) if asked else ""
     return bool(last) and bool(_YESNO_START.match(last) or _TAG.search(last))
+
+
+# where a quotation opens: 'Tamara told me a visitor said: "Have you heard?' asks as its
+# quoted question does
+_QUOTED = re.compile(r"[\"“”«]|:\s")
 
 
 _MARKER = re.compile(r"^\s*(?:(?:well|oh|so|now|say|anyway|honestly|mind you|you know|right|"

@@ -244,10 +244,22 @@ def relayed_claim(
     return tailed(_capital(line), pick(CLAIM_TAILS, *key, "tail"))
 
 
+def _without_lead_question(text: str) -> str:
+    """'Have you heard? There is a bake sale ...' without its opening 'Have you heard?': a
+    short question before the news asks the one first told, not the next listener."""
+    parts = re.split(r"(?<=[.!?])\s+", text.strip())
+    while len(parts) > 1 and parts[0].endswith("?") and len(parts[0].split()) <= LEAD_WORDS:
+        parts.pop(0)
+    return " ".join(parts)
+
+
+LEAD_WORDS = 4  # 'Have you heard?', 'Did you know?', 'Guess what?'
+
+
 def reported(words: str) -> str:
     """The words as reported speech ('there's a bake sale ...'), or '' when they speak of
     'I' or 'you' (then only a quotation keeps whose words they are)."""
-    text = " ".join(words.split()).rstrip(".!?")
+    text = _without_lead_question(" ".join(words.split())).rstrip(".!?")
     if not text or _PERSONAL.search(text) or '"' in text or len(text) > 140:
         return ""
     text = _THERE_IS.sub("there's", text)

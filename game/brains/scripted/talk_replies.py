@@ -89,6 +89,8 @@ def _react_to_news(ctx: AgentContext, partner: str, told: Utterance, seed: int, 
             # 'What do you make of that?' wants a view, not only that one had heard
             return f"{said} {_react_politics(me, subject_of(shared), key, known=True)}"
         return hearsay.tailed(said, _own_answer(ctx, shared)) if shared is not None else said
+    if decision is not None and _asks_if_heard(told.text):
+        return f"No, I hadn't heard. {decision.line}"  # 'Have you heard?' of news one lacked
     if decision is not None:
         return _yes_first(told.text, decision.line, _yes_word(decision.answer))
     subject = subject_of(shared) if shared is not None else ""
@@ -130,6 +132,16 @@ HEARD_FROM = (
 HEARD = ("Yes, I'd heard about {about}.", "I know about {about}, yes.",
          "Oh, {about}, yes, I know.", "I'd already heard about {about} this {part}.",
          "Yes, everyone's talking about {about}.", "Right, {about}; I'd heard.")  # fmt: skip
+
+
+def _asks_if_heard(text: str) -> bool:
+    """The line's last question asks whether one had heard or knew ('Have you heard?',
+    'Do you know if it's so?'), not whether one will come."""
+    asked = questions_in(text)
+    return bool(asked) and is_yes_no(text) and _HEARD_WORDS.search(asked[-1]) is not None
+
+
+_HEARD_WORDS = re.compile(r"\b(?:heard|hear|know|knew|aware)\b", re.I)
 
 
 def _asks_view(text: str) -> bool:
