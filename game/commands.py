@@ -48,7 +48,8 @@ def add_ablate(parser: argparse.ArgumentParser) -> None:
 
 def _saves(args: argparse.Namespace) -> int:
     from game.core.text import single_line
-    from game.sim.saves import list_saves, saves_root
+    from game.sim.listing import list_saves
+    from game.sim.saves import saves_root
 
     listed = list_saves()
     for s in listed:  # a folder we may not read: said in one line, and the listing goes on

@@ -11,7 +11,8 @@ import pygame
 
 from game.core.clock import fmt_time
 from game.core.errors import SmallvilleError
-from game.sim.saves import SaveError, SaveInfo, list_saves
+from game.sim.listing import SaveInfo, list_saves
+from game.sim.saves import SaveError
 from game.sim.view import describe_talk
 from game.ui import theme
 from game.ui.hud import date_text

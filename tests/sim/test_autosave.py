@@ -11,7 +11,8 @@ import numpy as np
 
 from game.sim.autosave import AUTOSAVE, JOURNAL, Autosaver, IncrementalWriter, snapshot
 from game.sim.factory import build_simulation
-from game.sim.saves import list_saves, load_game, read_save, save_game, save_path
+from game.sim.listing import list_saves
+from game.sim.saves import load_game, read_save, save_game, save_path
 
 VOLATILE = ("saved_at", "arrays")
 

@@ -15,7 +15,8 @@ import pytest
 
 from game.sim.autosave import AUTOSAVE, JOURNAL, IncrementalWriter, snapshot
 from game.sim.factory import build_simulation
-from game.sim.saves import SaveError, list_saves, read_save, save_game, save_path
+from game.sim.listing import list_saves
+from game.sim.saves import SaveError, read_save, save_game, save_path
 
 BOMB = 256 * 1024 * 1024  # bytes one array inflates to
 

@@ -14,11 +14,11 @@ import pytest
 
 from game.core.records import FactKind
 from game.sim.factory import build_simulation
+from game.sim.listing import list_saves
 from game.sim.report import build_report, without_timing
 from game.sim.saves import (
     VERSION,
     SaveError,
-    list_saves,
     load_game,
     read_save,
     save_game,

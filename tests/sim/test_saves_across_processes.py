@@ -267,7 +267,8 @@ def test_a_claim_is_one_per_folder_within_a_process_too(tmp_path):
 
 LISTER = """
 import json, sys, time
-from game.sim.saves import DROPPED, list_saves, read_save
+from game.sim.listing import list_saves
+from game.sim.saves import DROPPED, read_save
 root, seconds = sys.argv[1], float(sys.argv[2])
 looks, damaged = 0, []
 print("listing", flush=True)

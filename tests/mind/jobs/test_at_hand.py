@@ -45,7 +45,7 @@ def test_someone_one_saw_once_is_at_hand_when_asked_of_by_name(told_long_ago):
     crowded it out; asked about him by name only, he still knows him by sight."""
     sim = told_long_ago
     john, zero = sim.agents[JOHN], np.zeros(sim.mind.embedder.dim, dtype=np.float32)
-    assert "don't know who" in ask(sim, JOHN, "Has Arthur Burton ever crossed your path?")
+    assert "never come across" in ask(sim, JOHN, "Has Arthur Burton ever crossed your path?")
     seen = facts.doing("Arthur Burton", "watering the plants", Source.SEEN)
     john.memory.add(MemoryKind.OBSERVATION, facts.render(seen), datetime(2023, 2, 13, 8, 5),
                     2, zero, seen)  # fmt: skip
