@@ -406,3 +406,10 @@ def test_which_people_asks_who_and_typed_you_ll_is_the_listener():
 def test_a_line_opening_with_everyone_or_someone_asks_yes_or_no():
     assert hear("everything working all right in here?").wh is Wh.YESNO
     assert hear("somebody called Tom live round here?").wh is Wh.YESNO
+
+
+def test_a_weekday_asked_of_in_the_past_tense_is_the_one_gone_by():
+    gone = hear("What did you get up to on Saturday night?").window  # asked on a Monday
+    assert gone is not None and gone.start.day == 11 and gone.start.hour >= 18
+    ahead = hear("What are you up to on Saturday night?").window
+    assert ahead is not None and ahead.start.day == 18

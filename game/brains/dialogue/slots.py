@@ -248,6 +248,8 @@ def find_time(text: str, now: datetime) -> Window | None:
     low = _BARE_CLOCK.sub(lambda m: m.group(0) if m.group(1) else f"at {m.group(2)}", low)
     low = _HABITUAL.sub(r"\1", low)  # 'most mornings' names the time of day a habit takes
     day, rest = find_date(low, now.year, now.date())
+    if day is not None and day > now.date() and _PAST_SAID.search(low) and _WEEKDAY.search(low):
+        day -= timedelta(days=7)  # 'what did you do on Tuesday night?': the Tuesday gone by
     since = _SINCE_UP.search(low)
     if day is None and since:  # 'what have you done since you got up?', '... this morning?'
         return Window(_at(now.date(), 0), now, since.group(0))
@@ -300,6 +302,7 @@ def _quarters(text: str) -> str:
 _AM = re.compile(r"\b(?:am|a\.m\.|in the morning)\b")
 _DAY_PART = re.compile(r"\b(?:am|pm|a\.m\.|p\.m\.|morning|afternoon|evening|night|tonight|"
                        r"noon|midday|midnight|lunch|breakfast|dinner)\b")  # fmt: skip
+_WEEKDAY = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b")
 _PAST_SAID = re.compile(r"\b(?:were|was|did|had|went|ate|earlier|ago|been)\b")
 
 

@@ -59,9 +59,12 @@ def plan_at(ctx: AgentContext, act: Act, seed: int) -> str:
             return selfknow.yesterday(ctx, act.text, seed)  # the day by its parts, and talks
         done = _done_in(ctx, window.start, window.end)
         if window.end - window.start <= POINT and window.start.date() != ctx.now.date():
-            # 'at 4 pm yesterday?': the plan item under way then; the actions remembered in
-            # the two hours after it start later
-            return _planned_then(ctx, window) or done or selfknow.yesterday(ctx, act.text, seed)
+            # 'at 4 pm yesterday?': what one remembers beginning about then, else the plan
+            # item under way then (the actions remembered later in the two hours began
+            # later; a plan made that morning may have changed since)
+            near = _done_in(ctx, window.start - NEAR_BEFORE, window.start + NEAR_AFTER)
+            return near or _planned_then(ctx, window) or done or \
+                selfknow.yesterday(ctx, act.text, seed)  # fmt: skip
         if done or window.start.date() != ctx.now.date():
             return done or _planned_then(ctx, window) or selfknow.yesterday(ctx, act.text, seed)
         return _routine_then(ctx, window.start)  # earlier today, with no memory of it at hand
@@ -143,6 +146,7 @@ def _done_in(ctx: AgentContext, start: datetime, end: datetime) -> str:
 
 
 POINT = timedelta(hours=2)  # a window this short is a time of day asked of ('at four')
+NEAR_BEFORE, NEAR_AFTER = timedelta(minutes=15), timedelta(minutes=30)  # 'about' that time
 
 
 def _at_words(me, address: str) -> str:
