@@ -18,7 +18,7 @@ from .. import places
 from ..traits import dislikes
 from .events import _any_event, _went, event_facts, going
 from .objects import _trouble_yes
-from .persona import _has_kin
+from .persona import _HERE_HOME, _has_kin
 from .phrasing import _HERE, _LIVES, _VISIT_WORDS, _WORK_WORDS, _housemates, _without_place
 from .town import offers_fit
 
@@ -92,7 +92,8 @@ def _home_yes(ctx: AgentContext, act: Act) -> bool:
     if _OTHERS.search(act.text):
         return bool(_housemates(ctx))
     indoors = bool(ctx.location)  # on the street, 'here' is the town
-    if indoors and _THIS_BUILDING.search(act.text) and not _IN_TOWN.search(act.text):
+    this = _THIS_BUILDING.search(act.text) or _HERE_HOME.search(act.text)  # 'this ur house?'
+    if indoors and this and not _IN_TOWN.search(act.text):
         return ctx.location.split(":")[0] == ctx.persona.home  # 'do you live here?' indoors
     return True
 
@@ -106,10 +107,7 @@ def _alone_yes(ctx: AgentContext, act: Act) -> bool:
 
 
 # 'here' said indoors is the building one is in, unless the town is named
-_THIS_BUILDING = re.compile(r"\b(?:here|this (?:very )?(?:place|building|house|flat|apartment))\b|"
-                            r"\b(?:is|isn't) (?:this|that) (?:\w+ )?(?:where|your)\b|"
-                            r"^\W*(?:this|that)(?:'s| is)? (?:your|ur|yer) (?:own )?(?:place|house|"
-                            r"home|flat|apartment|room)\b",
+_THIS_BUILDING = re.compile(r"\b(?:here|this (?:very )?(?:place|building|house|flat|apartment))\b",
                             re.I)  # fmt: skip
 _IN_TOWN = re.compile(r"\b(?:in|round|around) (?:town|here|these parts|the area|smallville)\b|"
                       r"\bthis (?:town|area|neighbourhood|neighborhood)\b", re.I)  # fmt: skip
