@@ -121,6 +121,19 @@ def labels(path: Path = EXEMPLARS) -> tuple[Label, ...]:
         raise ValueError(f"{path.name}: unreadable dialogue exemplars ({e})") from e
 
 
+@cache
+def frame_stems(label: str) -> frozenset[str]:
+    """The content stems of a label's exemplars: the words that frame a question of its kind
+    ('anything interesting going on around town?' is framed by 'interest', 'going',
+    'around', 'town'), so that what is left of a slot is what the question names."""
+    found: set[str] = set()
+    for group in labels():
+        if group.name == label:
+            for example in group.examples:
+                found |= content_stems(example)
+    return frozenset(found)
+
+
 # -- the label ---------------------------------------------------------------------------------
 
 

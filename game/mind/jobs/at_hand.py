@@ -97,18 +97,21 @@ def event_facts(mind: Mind, snap: AgentSnapshot) -> list[MemoryRecord]:
 
 
 def _at_event(snap: AgentSnapshot, intent: str, event: Event) -> list[int]:
-    """One's own action for the event, and up to four people seen there."""
+    """One's first and last own action for the event (how long one stayed), and up to four
+    people seen meanwhile (while one was there, if one went)."""
     facts_, hours = snap.memory.facts, snap.memory.created
     begin, end = hours_since_epoch(event.start), hours_since_epoch(event.end)
     during = [int(i) for i in np.flatnonzero((hours >= begin) & (hours < end))]
     own = [i for i in during if facts_[i].kind is FactKind.DOING and facts_[i].intent == intent]
+    if own:
+        during = [i for i in during if hours[own[0]] <= hours[i] <= hours[own[-1]]]
     seen, people = [], set()
     for i in during:
         f = facts_[i]
         if f.kind is FactKind.DOING and f.source is Source.SEEN and f.subject not in people:
             people.add(f.subject)
             seen.append(i)
-    return own[:1] + seen[:4]
+    return list(dict.fromkeys(own[:1] + own[-1:])) + seen[:4]
 
 
 def commitments(snap: AgentSnapshot) -> list[MemoryRecord]:

@@ -12,7 +12,6 @@ from game.brains.dialogue.acts import Act, Aspect, Wh
 from game.brains.dialogue.understand import content_stems
 from game.brains.dialogue.understand import words as words_of
 from game.brains.questions import AgentContext
-from game.core.records import FactKind, Source
 
 from .. import interview as iv
 from .. import interview_plans as ip
@@ -20,6 +19,8 @@ from .. import selfknow
 from ..plans import remembered_events
 from ..util import join_and
 from ..wording import mine
+from .account import at_words as _at_words
+from .account import done_in as _done_in
 from .events import going
 from .people import _talked
 from .persona import plan_work_here
@@ -132,27 +133,8 @@ def _day_ahead(ctx: AgentContext, day: datetime, seed: int) -> str:
     return f"{when[:1].upper()}{when[1:]} will be a usual day: {said}."
 
 
-def _done_in(ctx: AgentContext, start: datetime, end: datetime) -> str:
-    me = ctx.persona
-    done = [m for m in ctx.memories if m.fact.kind is FactKind.DOING and m.fact.subject == me.name
-            and m.fact.source is Source.SELF and start <= m.created < end]  # fmt: skip
-    if not done:
-        return ""
-    ordered = sorted(done, key=lambda m: m.created)
-    acts = list(dict.fromkeys(mine(m.fact.object, me) for m in ordered))
-    where = list(dict.fromkeys(_at_words(me, m.fact.address) for m in ordered if m.fact.address))
-    at = f", {join_and(where[:2])}" if where and where[0] else ""
-    return f"I was {join_and(acts[:3])}{at} {iv._when(ctx.now, start)}."
-
-
 POINT = timedelta(hours=2)  # a window this short is a time of day asked of ('at four')
 NEAR_BEFORE, NEAR_AFTER = timedelta(minutes=15), timedelta(minutes=30)  # 'about' that time
-
-
-def _at_words(me, address: str) -> str:
-    """'at home', 'at Hobbs Cafe': where an address is, as one says it."""
-    place = address.split(":")[0]
-    return "at home" if place == me.home else f"at {place}" if place else ""
 
 
 def plan_past(ctx: AgentContext, act: Act, seed: int) -> str:

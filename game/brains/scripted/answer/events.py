@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from game.brains.dialogue.acts import Act, ActKind, Aspect, Wh
-from game.brains.dialogue.understand import content_stems
+from game.brains.dialogue.understand import content_stems, frame_stems
 from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
 
@@ -20,6 +20,7 @@ from ..plans import attends
 from ..traits import dislikes
 from ..util import first_name, join_and, pick
 from ..wording import first_person
+from .account import ahead_part, declined_reason, went_part
 from .goers import goers_line, heard_going
 from .phrasing import _claim_line, _day, _when_words
 
@@ -27,8 +28,8 @@ from .phrasing import _claim_line, _day, _when_words
 def event_facts(ctx: AgentContext, act: Act) -> list[tuple[MemoryRecord, Event | None]]:
     """Memories about the event asked of: by intent id, else claims and facts naming an
     event whose words the question shares, in retrieval order."""
-    found = []
-    wanted = content_stems(act.event) if act.event else set()
+    found = []  # the event's words, less the question's frame ('around town', 'going on')
+    wanted = content_stems(act.event) - frame_stems(act.label) if act.event else set()
     for m in ctx.memories:
         f = m.fact
         if f.private or is_private(m.text):
@@ -101,7 +102,7 @@ def _plan_event(ctx: AgentContext, act: Act, seed: int, found) -> str:
         if subject == ctx.persona.name:
             return f"Yes! {first_person(text, ctx.persona)}."
         return _told(source, subject, text)
-    return event_line(ctx, event, text, source, best.fact.intent, act.wh, act.text)
+    return event_line(ctx, event, text, source, best.fact.intent, act.wh, act.text, seed)
 
 
 def _any_event(ctx: AgentContext) -> list[tuple[MemoryRecord, Event | None]]:
@@ -127,8 +128,11 @@ def event_line(
     intent: str,
     wh: Wh,
     question: str = "",
+    seed: int | None = None,
 ) -> str:
-    """An event in the tense its time calls for, leading with what the question asks."""
+    """An event in the tense its time calls for, leading with what the question asks; told
+    whole, with one's own part in it (`account`): whether one goes is one's answer to the
+    invitation, else, given the seed, one's plan."""
     me, now = ctx.persona, ctx.now
     what = event.what or "event"
     host = event.host
@@ -146,6 +150,8 @@ def event_line(
             who = f" {join_and(came)} came, among others." if came else ""
             return f"I hosted the {what} at {event.place} {when}.{who}"
         tail = {True: ", and I went.", False: ", but I didn't go.", None: "."}[went]
+        if not asks - {Wh.NONE, Wh.YESNO, Wh.WHAT}:  # told whole: with one's own part in it
+            return f"There was {whose} at {event.place} {when}{went_part(ctx, event, intent, went)}"
         if Wh.WHO in asks and host:
             return f"{host} hosted it: {whose} at {event.place} {when}{tail}"
         if Wh.WHERE in asks or Wh.WHEN in asks:  # named: the question may not have
@@ -162,6 +168,10 @@ def event_line(
         parts.append(f"{whose[:1].upper()}{whose[1:]} is at {event.place}, {when}.")
     else:
         parts.append(f"There's {whose} at {event.place} {when}.")
+        answered = rsvp_of(ctx.memories, event)
+        if answered is not None or seed is not None:
+            goes = answered is not Rsvp.DECLINED if answered else going(ctx, event, seed or 0)
+            parts.append(ahead_part(ctx, event, goes))
     if source:
         parts.append(f"{first_name(source)} told me about it.")
     return " ".join(parts)
@@ -245,10 +255,8 @@ def _going_line(ctx: AgentContext, event: Event, seed: int, intent: str = "") ->
 
 
 def _rsvp_reason(ctx: AgentContext, event: Event) -> str:
-    for m in ctx.memories:
-        if m.fact.rsvp is Rsvp.DECLINED and m.fact.event == event and m.fact.object:
-            return f" {m.fact.object[:1].upper()}{m.fact.object[1:].rstrip('.')}."
-    return ""
+    reason = declined_reason(ctx, event)
+    return f" {reason}" if reason else ""
 
 
 def _ended_opinion(ctx: AgentContext, event: Event, seed: int, intent: str = "") -> str:

@@ -17,7 +17,7 @@ from .. import interview as iv
 from ..news import facts_in, is_private, people_in, shareable
 from ..util import first_name, join_and
 from ..wording import first_person, mine
-from .events import _told, event_facts, event_line, plan_event
+from .events import _told, _verbal, event_facts, event_line, plan_event
 from .people import plan_person
 from .phrasing import _claim_line
 
@@ -72,7 +72,7 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
     retrieval holds on it; asked in general, the best news one has."""
     if act.event and event_facts(ctx, act):
         return plan_event(ctx, act, seed)
-    if act.event and from_retrieval(ctx, act):
+    if act.event and not _verbal(act.event) and from_retrieval(ctx, act):  # a named thing
         return from_retrieval(ctx, act)
     found = shareable(ctx.memories, ctx.persona)
     if act.person and act.person != ctx.persona.name:
@@ -102,7 +102,8 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
     if best is not None:
         event = best.fact.event or iv._event_of(ctx, best.fact.intent)
     if best is not None and event is not None and not best.own:  # in the tense its time calls for
-        return event_line(ctx, event, best.text, best.source, best.fact.intent, Wh.NONE)
+        return event_line(ctx, event, best.text, best.source, best.fact.intent, Wh.NONE,
+                          seed=seed)
     return iv._news(ctx, act.text, seed)
 
 
