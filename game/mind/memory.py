@@ -12,6 +12,7 @@ resizing in place, so a `MemoryView` holding the old arrays and its `n` stays va
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from datetime import datetime
 from itertools import islice
@@ -21,7 +22,7 @@ import numpy as np
 
 from game.core.clock import from_hours, hours_since_epoch
 from game.core.codec import decode, encode
-from game.core.records import Fact, MemoryKind, MemoryRecord, Source
+from game.core.records import Fact, FactKind, MemoryKind, MemoryRecord, Source
 from game.mind.facts import is_idle, statement
 
 KINDS: tuple[MemoryKind, ...] = tuple(MemoryKind)  # int8 code -> kind (codes never saved)
@@ -62,6 +63,42 @@ class _Prefix(Sequence[Any]):
 
     def __iter__(self) -> Iterator[Any]:
         return islice(self._items, self._n)  # in C: a memory's facts are read whole often
+
+
+class _Rows:
+    """Per-stream indexes of rows by what their facts say, appended in row order as the
+    stream grows (so a view reads the part below its `n`, bisecting; rows written later
+    are all at or above it): the memories naming an intent, an event or an answer to one,
+    and the rows of each fact kind.
+
+    Why: what a resident always has at hand (its promises, the events it heard of, the
+    news it was just told) was found by reading every fact of the stream, each time it
+    chose where to go or spoke a line, which grew with the stream (about 1% of memories
+    name an intent; most are things seen done).
+    """
+
+    __slots__ = ("by_kind", "intents")
+
+    def __init__(self, facts: Iterable[Fact] = ()) -> None:
+        self.intents: list[int] = []
+        self.by_kind: dict[FactKind, list[int]] = {kind: [] for kind in FactKind}
+        for i, fact in enumerate(facts):
+            self.add(i, fact)
+
+    def add(self, i: int, fact: Fact) -> None:
+        if names_intent(fact):
+            self.intents.append(i)
+        self.by_kind[fact.kind].append(i)
+
+
+def names_intent(fact: Fact) -> bool:
+    """Whether a fact names a scenario intent, a dated event or an answer to one."""
+    return bool(fact.intent) or fact.event is not None or fact.rsvp is not None
+
+
+def _below(rows: list[int], n: int) -> _Prefix:
+    """The rows of an ascending index that lie below n, as a read-only sequence."""
+    return _Prefix(rows, bisect_left(rows, n))
 
 
 def _check_index(i: int, n: int) -> int:
@@ -113,6 +150,7 @@ class MemoryView:
         embedded: np.ndarray | None = None,
         kept: list[MemoryRecord | None] | None = None,
         memo: dict[Any, Any] | None = None,
+        rows: _Rows | None = None,
     ) -> None:
         self.n = len(texts)
         self.kinds = _readonly(kinds)
@@ -133,6 +171,21 @@ class MemoryView:
         # scores that do not depend on the query: game.mind.retrieval); None for a view
         # of live columns, which would go stale
         self.memo = memo
+        self._rows = rows  # None: worked out from `facts` when first asked
+
+    def naming_intents(self) -> Sequence[int]:
+        """Indices, ascending, of the memories whose fact names an intent, an event or an
+        answer to one (`names_intent`): read from the stream's index, not every fact."""
+        return _below(self._index().intents, self.n)
+
+    def of_fact_kind(self, kind: FactKind) -> Sequence[int]:
+        """Indices, ascending, of the memories whose fact is of `kind`."""
+        return _below(self._index().by_kind[FactKind(kind)], self.n)
+
+    def _index(self) -> _Rows:
+        if self._rows is None:
+            self._rows = _Rows(self.facts)
+        return self._rows
 
     def missing(self) -> list[int]:
         """Memories whose vector is not known yet: a retrieval embeds them with its query."""
@@ -161,6 +214,7 @@ class MemoryView:
             embedded=embedded,
             kept=self._kept,
             memo=self.memo,  # the vectors are not in what it holds
+            rows=self._rows,
         )
 
     @property
@@ -220,6 +274,7 @@ class MemoryStream:
         self._evidence: list[tuple[int, ...]] = []
         self._records: list[MemoryRecord | None] = []  # made when first read (MemoryView)
         self._missing: list[int] = []  # added without a vector, not filled in yet
+        self._rows = _Rows()  # which rows name an intent, of each fact kind
 
     # -- storage -----------------------------------------------------------------------------
 
@@ -301,6 +356,7 @@ class MemoryStream:
         self._facts.append(fact)
         self._evidence.append(ev)
         self._records.append(None)
+        self._rows.add(i, fact)
         self._n = i + 1  # last: a row becomes visible only once fully written
         return i
 
@@ -355,6 +411,7 @@ class MemoryStream:
             embedded=self._embedded[:n].copy() if self._missing else None,
             kept=self._records,
             memo={} if copy_accessed else None,
+            rows=self._rows,
         )
 
     def record(self, i: int) -> MemoryRecord:
@@ -417,6 +474,7 @@ class MemoryStream:
         stream._facts = facts
         stream._evidence = [tuple(int(e) for e in ev) for ev in doc["evidence"]]
         stream._records = [None] * n
+        stream._rows = _Rows(facts)
         stream._n = n
         return stream
 

@@ -229,3 +229,40 @@ def test_with_vectors_is_a_copy_the_stream_never_sees():
     assert known.missing() == [] and np.allclose(known.embeddings[i], vec(2))
     assert stream.missing() == [i] and not stream.view().embeddings[i].any()
     assert view.with_vectors([], np.zeros((0, DIM))) is view
+
+
+def test_the_stream_indexes_memories_naming_an_intent_and_of_each_fact_kind():
+    """A view's naming_intents and of_fact_kind are what reading its facts finds, in
+    order, and only its own rows: the stream keeps growing after it, and a saved stream
+    read back indexes the same."""
+    from game.core.records import Event, Fact, FactKind, Rsvp, Source
+    from game.mind.memory import names_intent
+
+    party = Event("Hobbs Cafe", at(10), at(12), "party")
+    made = [
+        Fact(FactKind.DOING, Source.SEEN, subject="Sam"),
+        Fact(FactKind.STATEMENT, Source.SEED, subject="Sam", intent="party"),
+        Fact(FactKind.CLAIM, Source.VISITOR, object="a bake sale", event=party),
+        Fact(FactKind.STATEMENT, Source.SELF, subject="Sam", rsvp=Rsvp.MAYBE),
+        Fact(FactKind.OBJECT_STATE, Source.SEEN, address="a:b:c", state="on"),
+    ]
+    stream = MemoryStream(DIM)
+    for i in range(40):
+        stream.add(OBS, f"memory {i}", at(i), 5, vec(i), made[i * 7 % len(made)])
+    view = stream.view()
+    stream.add(OBS, "later", at(41), 5, vec(0), made[1])
+    for seen in (view, view.with_vectors([0], np.ones((1, DIM))), stream.view()):
+        assert list(seen.naming_intents()) == [
+            i for i, f in enumerate(seen.facts) if names_intent(f)
+        ]
+        for kind in FactKind:
+            assert list(seen.of_fact_kind(kind)) == [
+                i for i, f in enumerate(seen.facts) if f.kind is kind
+            ]
+    assert len(view.naming_intents()) == 24 and len(stream.view().naming_intents()) == 25
+    doc, arrays = stream.get_state()
+    back = MemoryStream.from_state(json.loads(json.dumps(doc)), arrays).view()
+    assert list(back.naming_intents()) == list(stream.view().naming_intents())
+    assert list(back.of_fact_kind(FactKind.CLAIM)) == list(
+        stream.view().of_fact_kind(FactKind.CLAIM)
+    )

@@ -6,10 +6,12 @@ Shared by planning, conversation and interviews, so each grounds its answer the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 import numpy as np
 
 from game.core.clock import hours_since_epoch
-from game.core.records import Event, FactKind, MemoryKind, MemoryRecord, Source
+from game.core.records import Event, Fact, FactKind, MemoryKind, MemoryRecord, Source
 from game.mind.agent import AgentSnapshot
 from game.mind.jobs.common import Mind
 
@@ -24,8 +26,8 @@ def fresh_claims(snap: AgentSnapshot) -> list[MemoryRecord]:
     since = hours_since_epoch(snap.now) - FRESH_HOURS
     facts_, hours = snap.memory.facts, snap.memory.created
     found = [
-        i for i, f in enumerate(facts_)
-        if f.kind is FactKind.CLAIM and hours[i] >= since and not f.private
+        i for i, f in _rows(facts_, snap.memory.of_fact_kind(FactKind.CLAIM))
+        if hours[i] >= since and not f.private
         and f.first_source in (Source.VISITOR, Source.NOTICE)
     ]  # fmt: skip
     return snap.memory.records(found[-FRESH_CLAIMS:])
@@ -69,7 +71,7 @@ def cause_facts(mind: Mind, snap: AgentSnapshot) -> list[MemoryRecord]:
         return []
     first: dict[str, int] = {}
     latest: dict[str, int] = {}
-    for i, f in enumerate(snap.memory.facts):
+    for i, f in _intents(snap):  # each names an intent, or none of them would count
         told = f.kind in (FactKind.STATEMENT, FactKind.CLAIM)
         if f.intent and f.event is None and told and not f.private and f.rsvp is None:
             first.setdefault(f.intent, i)
@@ -83,11 +85,11 @@ def event_facts(mind: Mind, snap: AgentSnapshot) -> list[MemoryRecord]:
     after it ended is answered in the past tense even when retrieval misses it."""
     if not mind.settings.ablation.memory:
         return []
-    facts_ = snap.memory.facts
-    events = {f.intent: f.event for f in facts_ if f.event is not None and f.intent}
+    facts_, intents = snap.memory.facts, list(_intents(snap))
+    events = {f.intent: f.event for _, f in intents if f.event is not None and f.intent}
     found: list[int] = []
     for intent, event in events.items():
-        tagged = [i for i, f in enumerate(facts_) if f.intent == intent]
+        tagged = [i for i, f in intents if f.intent == intent]
         named = [i for i in tagged if facts_[i].event is not None]
         answers = [i for i in tagged if facts_[i].rsvp is not None]
         found += named[-1:] + answers[-1:]
@@ -131,6 +133,16 @@ def commitments(snap: AgentSnapshot) -> list[MemoryRecord]:
         if f.intent and mine and stated and ahead and not f.private and f.rsvp is None:
             own.setdefault(f.intent, i)
     return snap.memory.records([*found[-4:], *list(own.values())[:2]])
+
+
+def _intents(snap: AgentSnapshot) -> Iterator[tuple[int, Fact]]:
+    """(index, fact) of the memories naming an intent, an event or an answer to one, in
+    order: the stream's index of them, not a read of every fact it holds (MemoryView)."""
+    return _rows(snap.memory.facts, snap.memory.naming_intents())
+
+
+def _rows(facts_: Sequence[Fact], indices: Sequence[int]) -> Iterator[tuple[int, Fact]]:
+    return ((i, facts_[i]) for i in indices)
 
 
 def latest_plans(mind: Mind, snap: AgentSnapshot, n: int = 3) -> list[MemoryRecord]:

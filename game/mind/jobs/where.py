@@ -47,9 +47,9 @@ def sector_options(snap: AgentSnapshot, world: Surroundings) -> list[str]:
 
 def event_places(snap: AgentSnapshot) -> list[str]:
     """The places of events still to come (or on now) that the resident has heard of."""
-    now = snap.now
-    return sorted({f.event.place for f in snap.memory.facts
-                   if f.event is not None and f.event.end > now and f.event.place})  # fmt: skip
+    now, facts_ = snap.now, snap.memory.facts
+    events = (facts_[i].event for i in snap.memory.naming_intents())  # the few that may
+    return sorted({e.place for e in events if e is not None and e.end > now and e.place})
 
 
 def _children(snap: AgentSnapshot, world: Surroundings, parent: str) -> list[str]:
