@@ -99,34 +99,36 @@ def event_facts(mind: Mind, snap: AgentSnapshot) -> list[MemoryRecord]:
 
 
 def _at_event(snap: AgentSnapshot, intent: str, event: Event) -> list[int]:
-    """One's first and last own action for the event (how long one stayed), and up to four
-    people seen meanwhile (while one was there, if one went)."""
+    """One's first and last own action for the event (how long one stayed), and who was
+    there meanwhile (while one was there, if one went): the talks one had, and up to four
+    people seen more than once (one glimpse may be of someone passing, or next door)."""
     facts_, hours = snap.memory.facts, snap.memory.created
     begin, end = hours_since_epoch(event.start), hours_since_epoch(event.end)
     during = [int(i) for i in np.flatnonzero((hours >= begin) & (hours < end))]
     own = [i for i in during if facts_[i].kind is FactKind.DOING and facts_[i].intent == intent]
     if own:
         during = [i for i in during if hours[own[0]] <= hours[i] <= hours[own[-1]]]
-    seen, people = [], set()
-    for i in during:
-        f = facts_[i]
-        if f.kind is FactKind.DOING and f.source is Source.SEEN and f.subject not in people:
-            people.add(f.subject)
-            seen.append(i)
-    return list(dict.fromkeys(own[:1] + own[-1:])) + seen[:4]
+    talks = [i for i in during if facts_[i].kind is FactKind.CONVERSATION]
+    glimpses = [i for i in during if facts_[i].kind is FactKind.DOING
+                and facts_[i].source is Source.SEEN]  # fmt: skip
+    seen: dict[str, list[int]] = {}
+    for i in glimpses:
+        seen.setdefault(facts_[i].subject, []).append(i)
+    again = [i for ids in seen.values() if len(ids) > 1 for i in ids[:2]]  # not a glimpse
+    return list(dict.fromkeys(own[:1] + own[-1:] + talks[:2] + again[:8]))
 
 
 def commitments(snap: AgentSnapshot) -> list[MemoryRecord]:
     """The resident's own answers to events still to come, and its own intentions (a
     campaign, a party it hosts): a promise or a purpose is always at hand when it plans,
     as it would be for a person, however long ago it was first remembered."""
-    me, now = snap.persona.name, snap.now
+    me, now, intents = snap.persona.name, snap.now, list(_intents(snap))
     found = [
-        i for i, f in enumerate(snap.memory.facts)
+        i for i, f in intents
         if f.rsvp is not None and f.event is not None and f.event.end > now
     ]  # fmt: skip
     own = {}
-    for i, f in enumerate(snap.memory.facts):
+    for i, f in intents:  # what counts names an intent, an event or an answer
         mine = f.subject == me or (f.event is not None and f.event.host == me)
         stated = f.kind is FactKind.STATEMENT and f.source in (Source.SEED, Source.SELF)
         ahead = f.event is None or f.event.end > now
