@@ -39,7 +39,7 @@ from game.mind.memory import MemoryView
 _GATHER_SHARE = 0.25
 # Up to this many candidates, top_k sorts them all: the same order as partitioning first
 # (score, then the higher index), in one call instead of a dozen.
-_SORT_WHOLE = 4096
+_SORT_WHOLE = 640
 
 
 def score(

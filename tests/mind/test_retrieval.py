@@ -132,6 +132,21 @@ def test_top_k_matches_a_full_sort_with_the_tie_rule():
     assert top_k(indices, scores, 0) == []
 
 
+def test_top_k_is_the_same_on_either_side_of_sorting_all():
+    """Up to _SORT_WHOLE candidates top_k sorts them all, above it it partitions first:
+    the same k, in the same order, ties to the higher index."""
+    from game.mind import retrieval
+
+    rng = np.random.default_rng(11)
+    for m in (1, 7, retrieval._SORT_WHOLE, retrieval._SORT_WHOLE + 1, 3000):
+        indices = np.sort(rng.choice(10 * m, size=m, replace=False))
+        for scores in (rng.random(m), rng.integers(0, 6, size=m).astype(np.float64)):
+            order = sorted(range(m), key=lambda j: (-scores[j], -indices[j]))
+            expected = indices[order].tolist()
+            for k in (1, 5, 30, m, m + 3):
+                assert top_k(indices, scores, k) == expected[:k]
+
+
 def test_k_defaults_to_settings():
     stream = MemoryStream(dim=2)
     for i in range(40):
