@@ -40,6 +40,13 @@ def blas_threads() -> str:
     return f"{os.cpu_count()} (unset: one per core)"
 
 
+def blas_single_threaded() -> bool:
+    """Whether numpy's BLAS is known to run one thread (every pool it has says so): a
+    product's result may then not depend on how its rows are split among threads."""
+    said = blas_threads()
+    return all(part.strip().startswith("1 ") for part in said.split(","))
+
+
 def _from_threadpoolctl() -> str:
     try:
         from threadpoolctl import threadpool_info

@@ -24,6 +24,7 @@ from game.core.clock import from_hours, hours_since_epoch
 from game.core.codec import decode, encode
 from game.core.records import Fact, FactKind, MemoryKind, MemoryRecord, Source
 from game.mind.facts import is_idle, statement
+from game.mind.relevance import RelevanceCache
 
 KINDS: tuple[MemoryKind, ...] = tuple(MemoryKind)  # int8 code -> kind (codes never saved)
 _CODE = {kind: code for code, kind in enumerate(KINDS)}
@@ -151,6 +152,8 @@ class MemoryView:
         kept: list[MemoryRecord | None] | None = None,
         memo: dict[Any, Any] | None = None,
         rows: _Rows | None = None,
+        relevance: RelevanceCache | None = None,
+        settled: int = 0,
     ) -> None:
         self.n = len(texts)
         self.kinds = _readonly(kinds)
@@ -172,6 +175,10 @@ class MemoryView:
         # of live columns, which would go stale
         self.memo = memo
         self._rows = rows  # None: worked out from `facts` when first asked
+        # the stream's recent queries' relevance (game.mind.relevance), for the rows below
+        # `settled`, whose vectors were known when this was taken and never change
+        self.relevance = relevance
+        self.settled = settled
 
     def naming_intents(self) -> Sequence[int]:
         """Indices, ascending, of the memories whose fact names an intent, an event or an
@@ -215,6 +222,8 @@ class MemoryView:
             kept=self._kept,
             memo=self.memo,  # the vectors are not in what it holds
             rows=self._rows,
+            relevance=self.relevance,
+            settled=self.settled,  # rows filled in here are not the stream's yet
         )
 
     @property
@@ -275,6 +284,7 @@ class MemoryStream:
         self._records: list[MemoryRecord | None] = []  # made when first read (MemoryView)
         self._missing: list[int] = []  # added without a vector, not filled in yet
         self._rows = _Rows()  # which rows name an intent, of each fact kind
+        self._relevance = RelevanceCache()  # recent queries' relevance, for views
 
     # -- storage -----------------------------------------------------------------------------
 
@@ -412,6 +422,8 @@ class MemoryStream:
             kept=self._records,
             memo={} if copy_accessed else None,
             rows=self._rows,
+            relevance=self._relevance if copy_accessed else None,
+            settled=self._missing[0] if self._missing else n,
         )
 
     def record(self, i: int) -> MemoryRecord:

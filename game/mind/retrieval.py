@@ -129,7 +129,7 @@ def retrieve_each(
     results = []
     for row in rows:
         single = _unit_queries(row.reshape(1, -1), view.dim)
-        relevance = _relevance(view, single, cand)[:, 0]
+        relevance = _relevance_of(view, single, cand)
         results.append(top_k(indices, base + settings.relevance_weight * _minmax(relevance), k))
     return results
 
@@ -212,6 +212,17 @@ def _relevance(view: MemoryView, queries: np.ndarray, cand: np.ndarray | None) -
     if len(cand) < _GATHER_SHARE * len(emb):
         return emb[cand] @ queries.T
     return (emb @ queries.T)[cand]
+
+
+def _relevance_of(view: MemoryView, query: np.ndarray, cand: np.ndarray | None) -> np.ndarray:
+    """`_relevance` of one (1, dim) unit query, the same values: all rows' from the
+    stream's kept relevance where the view has it (game.mind.relevance: only the rows
+    added since that query was last asked are multiplied), as gathering few does not."""
+    emb, kept = view.embeddings, view.relevance
+    if kept is None or (cand is not None and len(cand) < _GATHER_SHARE * len(emb)):
+        return _relevance(view, query, cand)[:, 0]
+    whole = kept.relevance(emb, query, view.settled)
+    return whole if cand is None else whole[cand]
 
 
 def _minmax(values: np.ndarray) -> np.ndarray:
