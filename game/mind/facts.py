@@ -91,8 +91,12 @@ def plan_line(item: PlanItem) -> str:
 # -- what an agent does, and what it sees ---------------------------------------------------
 
 
-def doing(name: str, action: str, source: Source, plan_item: str = "", intent: str = "") -> Fact:
-    """'Maria Lopez is studying at the desk': one's own action, or someone seen doing it."""
+def doing(
+    name: str, action: str, source: Source, plan_item: str = "", intent: str = "",
+    address: str = "",
+) -> Fact:  # fmt: skip
+    """'Maria Lopez is studying at the desk': one's own action, or someone seen doing it
+    (`address`: where the one seen was, so who was at an event is read by field)."""
     return Fact(
         FactKind.DOING,
         source,
@@ -101,6 +105,7 @@ def doing(name: str, action: str, source: Source, plan_item: str = "", intent: s
         object=action,
         plan_item=plan_item,
         intent=intent,
+        address=address,
     )
 
 

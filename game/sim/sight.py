@@ -227,7 +227,7 @@ class Sight:
 
 def agent_observation(other: Agent) -> Observation:
     """How a resident looks to whoever sees it: what it is doing, as a fact."""
-    fact = facts.doing(other.name, other.status, Source.SEEN)
+    fact = facts.doing(other.name, other.status, Source.SEEN, address=other.location)
     action = other.action
     kind = action.kind if action is not None else None
     if other.conversation is not None:

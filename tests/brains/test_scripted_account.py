@@ -50,11 +50,12 @@ def told(name: str, memories, hours_after: float = 14) -> str:
 
 def test_two_guests_tell_the_same_event_each_with_their_own_stay_and_company():
     _, event = party()
-    dance = seen(3, "Maria Lopez", "dancing", party()[1].start + timedelta(minutes=20))
-    eat = seen(3, "Klaus Mueller", "eating", party()[1].start + timedelta(minutes=65))
-    first = told("Carlos Gomez", [news(), at_party(2, "Carlos Gomez", "chatting", 5), dance,
+    at = [event.start + timedelta(minutes=m) for m in (20, 30, 62, 66)]
+    dance = [seen(3, "Maria Lopez", "dancing", t) for t in at[:2]]
+    eat = [seen(3, "Klaus Mueller", "eating", t) for t in at[2:]]
+    first = told("Carlos Gomez", [news(), at_party(2, "Carlos Gomez", "chatting", 5), *dance,
                                   at_party(4, "Carlos Gomez", "saying goodbye", 100)])  # fmt: skip
-    second = told("Tom Moreno", [news(), at_party(2, "Tom Moreno", "getting a drink", 60), eat,
+    second = told("Tom Moreno", [news(), at_party(2, "Tom Moreno", "getting a drink", 60), *eat,
                                  at_party(4, "Tom Moreno", "heading out", 68)])  # fmt: skip
     assert first != second
     assert "I went" in first and "Maria was there" in first and "Klaus" not in first
@@ -62,12 +63,23 @@ def test_two_guests_tell_the_same_event_each_with_their_own_stay_and_company():
     assert "hour and a half" in first and "little while" in second
 
 
-def test_someone_seen_before_one_arrived_is_not_said_to_have_been_there():
+def test_only_those_met_while_one_was_there_are_said_to_have_been_there():
     _, event = party()
-    early = seen(2, "Maria Lopez", "taking a walk", event.start + timedelta(minutes=1))
-    got = told("Carlos Gomez", [news(), early, at_party(3, "Carlos Gomez", "chatting", 30),
+    early = [seen(2, "Maria Lopez", "taking a walk", event.start + timedelta(minutes=m))
+             for m in (1, 3)]  # fmt: skip
+    glimpse = seen(2, "Klaus Mueller", "reading", event.start + timedelta(minutes=40))
+    pair = ("Carlos Gomez", "Tom Moreno")
+    talk = of(5, facts.conversation(pair[0], pair, ()), MemoryKind.OBSERVATION, 4,
+              event.start + timedelta(minutes=45))  # fmt: skip
+    got = told("Carlos Gomez", [news(), *early, glimpse, talk,
+                                at_party(3, "Carlos Gomez", "chatting", 30),
                                 at_party(4, "Carlos Gomez", "leaving", 60)])  # fmt: skip
-    assert "Maria" not in got, got
+    assert "Maria" not in got and "Klaus" not in got and "Tom was there" in got, got
+    there = of(6, facts.doing("Klaus Mueller", "reading", Source.SEEN, address=event.place),
+               MemoryKind.OBSERVATION, 3, event.start + timedelta(minutes=50))  # fmt: skip
+    got = told("Carlos Gomez", [news(), *early, there, at_party(3, "Carlos Gomez", "chatting", 30),
+                                at_party(4, "Carlos Gomez", "leaving", 60)])  # fmt: skip
+    assert "Klaus was there" in got and "Maria" not in got, got
 
 
 def test_one_who_stayed_away_says_what_one_did_instead_else_the_reason_one_gave():

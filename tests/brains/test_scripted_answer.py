@@ -665,7 +665,7 @@ def test_who_else_went_is_who_one_saw_there_once_it_is_over():
     ev, me = party.event, "Klaus Mueller"
     at = ev.start + timedelta(minutes=30)
     went = replace_fact(did(1, me, "dancing at the party", at), intent=party.id)
-    tom = seen(2, "Tom Moreno", "chatting by the bar", at)
+    tom = replace_fact(seen(2, "Tom Moreno", "chatting by the bar", at), address=ev.place)
     isabella = smallville().resident("Isabella Rodriguez")
     said = next(s for s in isabella.seed_memories() if "Valentine" in s)
     news = facts.seed(isabella, said, smallville().intents)

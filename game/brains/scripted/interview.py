@@ -311,12 +311,11 @@ def _past_event(ctx: AgentContext, intent: str, event: Event) -> str:
 
 
 def _seen_at(ctx: AgentContext, event: Event) -> list[str]:
-    seen = [
-        first_name(m.fact.subject) for m in ctx.memories
-        if m.fact.kind is FactKind.DOING and m.fact.source is Source.SEEN
-        and event.start <= m.created < event.end and m.fact.subject != ctx.persona.name
-    ]  # fmt: skip
-    return list(dict.fromkeys(seen))[:4]
+    """Who one met at an event while it ran (`account.met_at`)."""
+    from .answer.account import met_at
+
+    during = [m for m in ctx.memories if event.start <= m.created < event.end]
+    return [first_name(p) for p in met_at(during, event.place, ctx.persona.name)][:4]
 
 
 def _who_came(ctx: AgentContext, question: str, seed: int) -> str:

@@ -112,9 +112,15 @@ def _at_event(snap: AgentSnapshot, intent: str, event: Event) -> list[int]:
     glimpses = [i for i in during if facts_[i].kind is FactKind.DOING
                 and facts_[i].source is Source.SEEN]  # fmt: skip
     seen: dict[str, list[int]] = {}
-    for i in glimpses:
-        seen.setdefault(facts_[i].subject, []).append(i)
-    again = [i for ids in seen.values() if len(ids) > 1 for i in ids[:2]]  # not a glimpse
+    for i in glimpses:  # seen at the event's place (by field), else more than a glimpse
+        f = facts_[i]
+        if f.address.split(":")[0] == event.place:
+            seen.setdefault(f.subject, []).insert(0, i)
+        elif not f.address:
+            seen.setdefault(f.subject, []).append(i)
+    placed = [ids[0] for ids in seen.values() if facts_[ids[0]].address]
+    again = placed + [i for ids in seen.values() if len(ids) > 1 and not facts_[ids[0]].address
+                      for i in ids[:2]]  # fmt: skip
     return list(dict.fromkeys(own[:1] + own[-1:] + talks[:2] + again[:8]))
 
 

@@ -62,6 +62,8 @@ def _doing_words(ctx: AgentContext, m: MemoryRecord) -> str:
     event = _event_in(ctx, m)
     if event is None:
         return mine(m.fact.object, ctx.persona)
+    if event.host == ctx.persona.name:
+        return f"hosting the {event.what or 'event'} at {event.place}"
     return f"at {_whose(event, ctx.persona)} at {event.place}"
 
 
@@ -91,14 +93,26 @@ def _stay_words(span: timedelta) -> str:
     return "for most of it"
 
 
-def _seen_while(ctx: AgentContext, start: datetime, end: datetime) -> list[str]:
-    """Others one saw between two times, the first seen first."""
-    me = ctx.persona.name
-    seen = [m for m in ctx.memories if m.fact.kind is FactKind.DOING
-            and m.fact.source is Source.SEEN and m.fact.subject != me
-            and start <= m.created <= end]  # fmt: skip
-    ordered = sorted(seen, key=lambda m: m.created)
-    return list(dict.fromkeys(first_name(m.fact.subject) for m in ordered))[:MOST_SEEN]
+def _seen_while(ctx: AgentContext, start: datetime, end: datetime, place: str) -> list[str]:
+    """Others who were where one was between two times (`met_at`)."""
+    during = [m for m in ctx.memories if start <= m.created <= end]
+    return [first_name(p) for p in met_at(during, place, ctx.persona.name)][:MOST_SEEN]
+
+
+def met_at(memories, place: str, me: str) -> list[str]:
+    """Who was at a place, as one's memories of the time show it: those one talked with,
+    those seen there (the seen one's address, by field), and, where a memory has no
+    address (saves made before it was kept), those seen more than once: a single glimpse
+    may be of someone passing by, or next door."""
+    ordered = sorted(memories, key=lambda m: m.created)
+    talked = [p for m in ordered if m.fact.kind is FactKind.CONVERSATION
+              for p in m.fact.participants if p != me]  # fmt: skip
+    seen = [m.fact for m in ordered if m.fact.kind is FactKind.DOING
+            and m.fact.source is Source.SEEN and m.fact.subject != me]  # fmt: skip
+    there = [f.subject for f in seen if f.address.split(":")[0] == place]
+    unplaced = [f.subject for f in seen if not f.address]
+    again = [p for p in unplaced if unplaced.count(p) > 1]
+    return list(dict.fromkeys([*talked, *there, *again]))
 
 
 def went_part(ctx: AgentContext, event: Event, intent: str, went: bool | None) -> str:
@@ -109,17 +123,23 @@ def went_part(ctx: AgentContext, event: Event, intent: str, went: bool | None) -
     if not went:  # what one did instead, else the reason one gave back then
         instead = done_in(ctx, event.start, event.end)
         reason = declined_reason(ctx, event)
-        said = instead or (f"I'd said no: {reason[:1].lower()}{reason[1:]}" if reason else "")
+        said = instead or (f"I'd said no: {_lower_first(reason)}" if reason else "")
         return f", but I didn't go. {said}" if said else ", but I didn't go."
     there = _at_event(ctx, event, intent)
     if not there:
         return ", and I went."
     arrived, left = there[0].created, there[-1].created
-    seen = _seen_while(ctx, arrived, left + timedelta(minutes=1))
+    seen = _seen_while(ctx, arrived, left + timedelta(minutes=1), event.place)
     stay = _stay_words(left - arrived + timedelta(minutes=5))
     others = f" {join_and(seen)} {'was' if len(seen) == 1 else 'were'} there too." if seen \
         else ""  # fmt: skip
     return f", and I went {stay}.{others}"
+
+
+def _lower_first(text: str) -> str:
+    """A sentence carried on after a colon: lower case, but 'I' stays 'I'."""
+    first = text.split(" ", 1)[0]
+    return text if first == "I" or first.startswith("I'") else text[:1].lower() + text[1:]
 
 
 def declined_reason(ctx: AgentContext, event: Event) -> str:

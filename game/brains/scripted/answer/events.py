@@ -136,6 +136,7 @@ def event_line(
     me, now = ctx.persona, ctx.now
     what = event.what or "event"
     host = event.host
+    intent = intent or _intent_of(ctx, event)
     whose = f"{first_name(host)}'s {what}" if host and host != me.name else f"the {what}"
     when = _when_words(now, event)
     asks = _asks(question, wh)
@@ -175,6 +176,13 @@ def event_line(
     if source:
         parts.append(f"{first_name(source)} told me about it.")
     return " ".join(parts)
+
+
+def _intent_of(ctx: AgentContext, event: Event) -> str:
+    """The scenario intent a remembered event belongs to ('' if none names it): what
+    one's doings at it are tagged with, when a caller knew the event only by its place."""
+    return next((m.fact.intent for m in ctx.memories if m.fact.intent and m.fact.event == event),
+                "")  # fmt: skip
 
 
 # a question about how one came to know ('How did news of the party reach you?')

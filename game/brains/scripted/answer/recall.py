@@ -75,6 +75,10 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.event and not _verbal(act.event) and from_retrieval(ctx, act):  # a named thing
         return from_retrieval(ctx, act)
     found = shareable(ctx.memories, ctx.persona)
+    if act.intent:  # news of what was asked of, not the freshest news of anything
+        found = [n for n in found if n.fact.intent == act.intent]
+        if not found:
+            return ""
     if act.person and act.person != ctx.persona.name:
         found = [n for n in found if _involves(n, act.person)]
         if not found:  # what one knows of them and last saw them doing, if anything
@@ -104,6 +108,9 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
     if best is not None and event is not None and not best.own:  # in the tense its time calls for
         return event_line(ctx, event, best.text, best.source, best.fact.intent, Wh.NONE,
                           seed=seed)
+    if best is not None and act.intent:  # the news asked of, as it was told
+        return _told("" if best.own else best.source, best.fact.subject,
+                     first_person(best.text, ctx.persona))  # fmt: skip
     return iv._news(ctx, act.text, seed)
 
 

@@ -98,10 +98,12 @@ def _on_there(ctx: AgentContext, place: str) -> list[str]:
     """The latest event one knows of at a place, told with it: asked when the pub opens
     or what it is like, one says the poetry night is there on Friday (nobody asked of the
     event by name, but it is what one knows on there)."""
-    events = [k.event for k in remembered_events(ctx.memories) if k.event.place == place]
-    if not events:
+    known = [k for k in remembered_events(ctx.memories) if k.event.place == place]
+    told = [k for k in known if k.event in {m.fact.event for m in ctx.memories}]
+    if not known:
         return []
-    return [event_line(ctx, max(events, key=lambda x: x.start), "", "", "", Wh.NONE)]
+    latest = max(told or known, key=lambda k: k.event.start)  # as told, not one's own plan of it
+    return [event_line(ctx, latest.event, "", "", latest.intent, Wh.NONE)]
 
 
 def plan_rooms(ctx: AgentContext, act: Act, seed: int) -> str:
