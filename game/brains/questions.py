@@ -436,6 +436,16 @@ class Insights(ForPersona, Question[tuple[Insight, ...]]):
 
 
 @dataclass(frozen=True)
+class InsightsEach(ForPersona, Question[tuple[tuple[Insight, ...], ...]]):
+    """The insights of each of a reflection's questions (`Insights`, each with its own
+    memories), asked in one request: the questions are independent, and asked one a
+    request they were three requests where one does (issue 25's request economy)."""
+
+    persona: Resident
+    asked: tuple[Insights, ...]
+
+
+@dataclass(frozen=True)
 class Summarize(ForPersona, Question[str]):
     """A short paragraph on `topic` ('Klaus Mueller's core characteristics')."""
 
@@ -519,6 +529,7 @@ ALL: tuple[type[Question[Any]], ...] = (
     Converse,
     ReflectQuestions,
     Insights,
+    InsightsEach,
     Summarize,
     Answer,
     JudgeAnswer,

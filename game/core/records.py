@@ -240,3 +240,4 @@ class Utterance:
 class Insight:
     text: str
     evidence: tuple[int, ...]  # positions in the list of memories the brain was given
+    importance: int = 0  # 1-10 when rated with the insight (0: rated apart, later)

@@ -832,6 +832,12 @@ def _insights(schema, prompt):
     return {"insights": [{"insight": "They value their daily routine", "because": cite}]}
 
 
+def _insights_each(schema, prompt):
+    n = schema["properties"]["answers"]["minItems"]
+    rated = [{**i, "importance": 6} for i in _insights(schema, "")["insights"]]
+    return {"answers": [{"insights": rated} for _ in range(n)]}
+
+
 def _questions(schema, prompt):
     return {
         "questions": [
@@ -851,6 +857,7 @@ MAKERS = {
     "converse": _converse,
     "utter": _utter,
     "insights": _insights,
+    "insights_each": _insights_each,
     "reflect_questions": _questions,
     "object_state": lambda s, p: {"state": pick(STATES, p), "emoji": pick(EMOJI, p)},
     "emoji": lambda s, p: {"emoji": pick(EMOJI, p)},

@@ -59,6 +59,7 @@ def sample_questions() -> dict[str, B.Question]:
         "converse": B.Converse(c, ctx("Maria Lopez"), 6),
         "reflect_questions": B.ReflectQuestions(p, mems),
         "insights": B.Insights(p, "What drives Klaus?", mems),
+        "insights_each": B.InsightsEach(p, (B.Insights(p, "What drives Klaus?", mems),)),
         "summarize": B.Summarize(p, "Klaus's core characteristics", mems),
         "answer": B.Answer(c, "Who is Maria?"),
         "judge": B.JudgeAnswer(
@@ -228,6 +229,25 @@ def test_evidence_numbers_must_point_at_given_memories() -> None:
     assert got[0].evidence == (1,)
     with pytest.raises(Invalid, match="between 1 and 2"):
         Q.INSIGHTS.parse({"insights": [{"insight": "x", "because": [7]}]}, args)
+
+
+def test_a_reflections_questions_get_their_insights_rated_in_one_answer() -> None:
+    one = sample_args()["insights"]
+    two = B.Insights(one.persona, "Whom does Klaus admire?", one.memories[:1])
+    args = B.InsightsEach(one.persona, (one, two))
+    said = {"insight": "Klaus works hard", "because": [2], "importance": 7}
+    alone = {"insight": "Klaus admires Maria", "because": [1], "importance": 4}
+    got = Q.INSIGHTS_EACH.parse({"answers": [{"insights": [said]}, {"insights": [alone]}]}, args)
+    assert [[(i.text, i.evidence, i.importance) for i in a] for a in got] == [
+        [("Klaus works hard", (1,), 7)],
+        [("Klaus admires Maria", (0,), 4)],
+    ]
+    with pytest.raises(Invalid, match="'answers' must hold 2"):
+        Q.INSIGHTS_EACH.parse({"answers": [{"insights": [said]}]}, args)
+    with pytest.raises(Invalid, match="answer 2: .*between 1 and 1"):  # its own statements
+        Q.INSIGHTS_EACH.parse({"answers": [{"insights": [said]}, {"insights": [said]}]}, args)
+    prompt = "\n".join(m["content"] for m in render(Q.INSIGHTS_EACH, args))
+    assert "Question 2: Whom does Klaus admire?" in prompt
 
 
 def test_react_talk_needs_a_person_and_react_needs_an_action() -> None:

@@ -20,6 +20,7 @@ from game.brains.questions import (
     Details,
     Emoji,
     Insights,
+    InsightsEach,
     JudgeAnswer,
     PlanDay,
     Question,
@@ -132,6 +133,12 @@ def _questions(q: ReflectQuestions, seed: int) -> tuple[str, ...]:
 @rule(Insights)
 def _insights(q: Insights, seed: int) -> tuple:
     return tuple(reflect.insights(q.persona, q.question, q.memories))
+
+
+@rule(InsightsEach)
+def _insights_each(q: InsightsEach, seed: int) -> tuple:
+    """Each question's insights, as if asked on its own."""
+    return tuple(_insights(asked, seed) for asked in q.asked)
 
 
 @rule(Summarize)

@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from game.brains.questions import Insights, ReflectQuestions
+from game.brains.questions import Insights, InsightsEach, ReflectQuestions
 from game.core.records import MemoryKind, Source
 from game.mind import facts
 from game.mind.agent import AgentSnapshot
 from game.mind.effects import NewMemory, Reflected
-from game.mind.jobs.common import Mind, Note, ask_each, new_memories
+from game.mind.jobs.common import Mind, Note, new_memories
 from game.mind.jobs.recall import recall, warm
 
 
@@ -26,8 +26,9 @@ def reflect_job(mind: Mind, snap: AgentSnapshot) -> Reflected:
     warm(mind, [snap], questions)
     recalled = [recall(mind, snap, [question], k=12) for question in questions]
     pairs = zip(questions, recalled, strict=True)
-    asked = [Insights(snap.persona, q, tuple(records)) for q, (records, _) in pairs]
-    for (_, idx), found in zip(recalled, ask_each(mind, asked), strict=True):
+    asked = tuple(Insights(snap.persona, q, tuple(records)) for q, (records, _) in pairs)
+    answers = mind.brain.ask(InsightsEach(snap.persona, asked)) if asked else ()  # one request
+    for (_, idx), found in zip(recalled, answers, strict=True):
         touched.extend(idx)
         for insight in found[: s.insights_per_question]:
             cited = tuple(dict.fromkeys(idx[j] for j in insight.evidence if 0 <= j < len(idx)))
@@ -35,7 +36,8 @@ def reflect_job(mind: Mind, snap: AgentSnapshot) -> Reflected:
             if cited and text and text not in seen:
                 seen.add(text)
                 fact = facts.statement(snap.name, text, Source.SELF)
-                notes.append(Note(MemoryKind.REFLECTION, fact, evidence=cited))
+                rated = insight.importance  # rated with it, or in one question below
+                notes.append(Note(MemoryKind.REFLECTION, fact, rated, evidence=cited))
     memories = _discount_repeats(
         new_memories(mind, snap, notes), seen - {n.fact.object for n in notes}
     )

@@ -29,7 +29,13 @@ from typing import Any
 from game.brains.llm.specs.acting import ACTION_DETAILS, CHOOSE_SECTOR, CHOOSE_SPOT, EMOJI, REACT
 from game.brains.llm.specs.answers import ANSWER, FALLBACK_MARK, JUDGE, RANK
 from game.brains.llm.specs.dialogue import CONVERSE, UTTER
-from game.brains.llm.specs.memories import IMPORTANCE, INSIGHTS, REFLECT_QUESTIONS, SUMMARIZE
+from game.brains.llm.specs.memories import (
+    IMPORTANCE,
+    INSIGHTS,
+    INSIGHTS_EACH,
+    REFLECT_QUESTIONS,
+    SUMMARIZE,
+)
 from game.brains.llm.specs.planning import DECOMPOSE_HOURS, DECOMPOSE_STEPS, PLAN_DAY, hours_between
 from game.brains.llm.specs.spec import Args, Spec
 from game.brains.questions import Question
@@ -48,6 +54,7 @@ ALL: tuple[Spec, ...] = (
     CONVERSE,
     REFLECT_QUESTIONS,
     INSIGHTS,
+    INSIGHTS_EACH,
     SUMMARIZE,
     ANSWER,
     JUDGE,
@@ -69,6 +76,7 @@ __all__ = [
     "FALLBACK_MARK",
     "IMPORTANCE",
     "INSIGHTS",
+    "INSIGHTS_EACH",
     "JUDGE",
     "PLAN_DAY",
     "RANK",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from game.brains.llm import examples as ex
@@ -11,7 +12,13 @@ from game.brains.llm.specs.checks import items, ranged, text_field, want
 from game.brains.llm.specs.schema import SCORE, arr, integer, obj, text, titled
 from game.brains.llm.specs.spec import Spec
 from game.brains.llm.specs.views import memory_lines, numbered, persona_line, persona_places
-from game.brains.questions import Insights, RateImportance, ReflectQuestions, Summarize
+from game.brains.questions import (
+    Insights,
+    InsightsEach,
+    RateImportance,
+    ReflectQuestions,
+    Summarize,
+)
 from game.core.records import Insight
 
 
@@ -109,6 +116,59 @@ INSIGHTS = Spec(
     ),
     _insights_parse,
     max_tokens=500,
+)
+
+
+def _insight_schema(most: int) -> dict[str, Any]:
+    """Up to 5 insights, each citing 1 to 5 of `most` statements by number, and rated."""
+    because = arr(integer(1, max(1, most)), 1, 5)
+    return arr(obj(insight=text(10, 240), because=because, importance=SCORE), 1, 5)
+
+
+def _each_parse(data: dict[str, Any], q: InsightsEach) -> tuple[tuple[Insight, ...], ...]:
+    n = len(q.asked)
+    answers = items(data, "answers", n, n)
+    out = []
+    for i, (entry, asked) in enumerate(zip(answers, q.asked, strict=True), 1):
+        try:
+            found = _insights_parse(entry, asked)
+            rated = [ranged(e, "importance", 1, 10) for e in entry["insights"]]
+            out.append(tuple(replace(f, importance=r) for f, r in zip(found, rated, strict=True)))
+        except Invalid as problem:
+            raise Invalid(f"answer {i}: {problem}") from problem
+    return tuple(out)
+
+
+def _each_view(q: InsightsEach) -> dict[str, str]:
+    blocks = [
+        f"Question {i}: {a.question}\nIts statements:\n{numbered([m.text for m in a.memories])}"
+        for i, a in enumerate(q.asked, 1)
+    ]
+    return {
+        "persona": persona_line(q.persona),
+        "name": q.persona.name,
+        "count": str(len(q.asked)),
+        "questions": "\n\n".join(blocks),
+    }
+
+
+INSIGHTS_EACH = Spec(
+    InsightsEach,
+    "insights_each",
+    "insights_each.txt",
+    _each_view,
+    lambda q: titled(
+        "insights_each",
+        obj(
+            answers=arr(
+                obj(insights=_insight_schema(max((len(a.memories) for a in q.asked), default=1))),
+                len(q.asked),
+                len(q.asked),
+            )
+        ),
+    ),
+    _each_parse,
+    max_tokens=1200,
 )
 
 
