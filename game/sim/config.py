@@ -34,6 +34,10 @@ class Timing:
       as long;
     - `ask_ahead`: ask the next action while the current one runs (and waking up during
       the night), used if the plan has not changed by then;
+    - `ahead_steps`: with `ask_ahead`, the next action is asked this many steps before
+      the current action ends (at its start when it is shorter; 0: always at its start).
+      Why not at the start: a conversation or a reaction that begins meanwhile throws the
+      answer away, and it was a request paid for nothing (about one in fifteen asked);
     - `apart_steps`: in a headless lockstep run, residents who cannot affect each other
       step apart (game.sim.apart), none more than this many steps ahead of the last, and
       what they read of the others out of reach is as it was this many steps back; 0 or
@@ -44,14 +48,21 @@ class Timing:
     thought_steps: int = 1
     talk_steps: int = 1
     ask_ahead: bool = False
+    ahead_steps: int = 0
     apart_steps: int = 0
 
 
 INSTANT = Timing()  # the scripted brain answers within the step
 # A model: a game minute for a decision, three to start a conversation, ten for a
-# thought (10-second steps); residents step apart up to ten game minutes ahead of the last.
+# thought (10-second steps); the next action asked twenty minutes before it is due;
+# residents step apart up to ten game minutes ahead of the last.
 MODEL_TIMING = Timing(
-    decision_steps=6, thought_steps=60, talk_steps=18, ask_ahead=True, apart_steps=60
+    decision_steps=6,
+    thought_steps=60,
+    talk_steps=18,
+    ask_ahead=True,
+    ahead_steps=120,
+    apart_steps=60,
 )
 # Asking ahead needs at least this many steps before the action ends to be worth it.
 MIN_AHEAD_STEPS = 6

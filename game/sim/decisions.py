@@ -112,8 +112,9 @@ class Decisions:
                 continue
             if self._awaiting_ahead(agent) or self.jobs.waiting(name, self.now):
                 continue
-            if agent.seeded and agent.asleep and not self.scheduler.preparing(name):
-                self.ask_ahead(agent)  # waking up, once it is near
+            near = agent.asleep or self._ahead_now(agent)
+            if agent.seeded and near and not self.scheduler.preparing(name):
+                self.ask_ahead(agent)  # waking up, or the next action, once it is near
             for need in self.needs(agent):
                 if self.scheduler.busy(name, LANES.get(need, Lane.MAIN)):
                     continue
@@ -209,10 +210,12 @@ class Decisions:
             return  # being asked
         self.scheduler.drop(agent.name, Lane.AHEAD)  # asked for an action since replaced
         self._ahead.pop(agent.name, None)
-        steps = -(-int((action.end - self.now).total_seconds()) // self.config.step_seconds)
+        steps = self._steps_to(action.end)
         sleep = action.kind is ActionKind.SLEEP
         if steps < MIN_AHEAD_STEPS or (sleep and steps > WAKE_AHEAD_STEPS):
             return
+        if not sleep and 0 < self.config.timing.ahead_steps < steps:
+            return  # asked later, when it is near (`_ahead_now`)
         job = prepare_wake_job if sleep else prepare_next_job
         snap = replace(agent.snapshot(action.end), action=None if not sleep else action)
         self.prepared.pop(agent.name, None)
@@ -227,6 +230,20 @@ class Decisions:
             delay=steps,
             lane=Lane.AHEAD,
         )
+
+    def _steps_to(self, when: datetime) -> int:
+        return -(-int((when - self.now).total_seconds()) // self.config.step_seconds)
+
+    def _ahead_now(self, agent: Agent) -> bool:
+        """The step the next action of an awake resident is asked ahead at, when its
+        action was longer than the timing's `ahead_steps` at its start: that many steps
+        before it ends (the step only, so an answer that failed is not asked again)."""
+        ahead, action = self.config.timing.ahead_steps, agent.action
+        if ahead <= 0 or action is None or not self.config.timing.ask_ahead:
+            return False
+        if action.kind is ActionKind.CHAT and agent.conversation is None:
+            return False  # greeting: the conversation asks its own when it starts
+        return self._steps_to(action.end) == ahead
 
     def landed(self, finished: Finished) -> None:
         """A job came back: one asked ahead is no longer in flight."""

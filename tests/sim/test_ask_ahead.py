@@ -4,6 +4,7 @@ the resident gets there, only if its plan is still the one the decision was made
 from dataclasses import replace
 from datetime import timedelta
 
+from game.mind.agent import ActionKind
 from game.mind.effects import NextAction, Prepared
 from game.mind.plan import DayPlan
 from game.sim.factory import build_simulation
@@ -116,6 +117,29 @@ def test_a_resident_standing_still_gets_the_decision_after_a_short_action_with_i
     longer = decide_job(sim.mind, snap, sim.surroundings())
     if snap.now < ends - timedelta(minutes=5):
         assert [type(e) for e in longer] == [NextAction]
+    sim.close()
+
+
+def test_a_long_action_asks_its_next_ahead_only_when_it_is_near():
+    """A conversation or a reaction that begins during a long action would throw away an
+    answer asked at its start: the next action is asked `ahead_steps` before it ends."""
+    sim = build_simulation("three", config=SimConfig(seed=3, timing=MODEL_TIMING))
+    agent = awake_resident(sim)
+    sim.scheduler.settle()
+    long = replace(agent.action, description="reading a long novel", kind=ActionKind.PLAN)
+    long = replace(long, start=sim.now, end=sim.now + timedelta(hours=1))
+    sim.scheduler.drop(agent.name, Lane.AHEAD)
+    sim.decisions.prepared.pop(agent.name, None)
+    sim.appliers.start_action(agent, long)
+    asked = []  # (steps before the end, whether the next action is being asked)
+    last = long.end - timedelta(seconds=sim.step_seconds)
+    while sim.now < last:
+        sim.step()
+        steps = int((long.end - sim.now).total_seconds()) // sim.step_seconds
+        asked.append((steps, sim.scheduler.preparing(agent.name)))
+    assert agent.action is not None and agent.action.description == long.description
+    assert [s for s, p in asked if p][0] == MODEL_TIMING.ahead_steps
+    assert all(p for s, p in asked if s <= MODEL_TIMING.ahead_steps)
     sim.close()
 
 
