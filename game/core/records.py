@@ -131,6 +131,7 @@ class Fact:
     private: bool = False  # not to be passed on (a crush, a secret)
     invited: bool = False  # for a CLAIM about an event: the speaker invited the holder to it
     rsvp: Rsvp | None = None  # for the holder's own answer to an event (with `intent`/`event`)
+    reason: str = ""  # for an answer to an event: the reason the holder gave, as said
     origin: Source | None = None  # for a claim passed on: where it first came from (VISITOR)
     # for a claim passed on: the residents it came through before `heard_from`, the first
     # teller first, so the words keep their chain of sources however often they are retold

@@ -233,6 +233,7 @@ def rsvp(holder: str, answer: Rsvp, reason: str, about: Fact) -> Fact:
         intent=about.intent,
         event=event,
         rsvp=answer,
+        reason=reason,
     )
 
 

@@ -90,6 +90,8 @@ def test_one_who_stayed_away_says_what_one_did_instead_else_the_reason_one_gave(
     assert "didn't go" in busy and "writing my research paper" in busy, busy
     why = told(me, [news(), said_no(3, me, "I have a paper due")])
     assert "didn't go" in why and "paper due" in why and "won't go to" not in why, why
+    bare = told(me, [news(), said_no(3, me, "")])  # no reason given: none is made up
+    assert "didn't go" in bare and "won't go to" not in bare, bare
 
 
 def test_ahead_of_an_event_one_says_whether_one_goes_and_who_else_does():

@@ -145,8 +145,8 @@ def _lower_first(text: str) -> str:
 def declined_reason(ctx: AgentContext, event: Event) -> str:
     """The reason one gave when one said no to the event, as a sentence ('' if none)."""
     for m in ctx.memories:
-        if m.fact.rsvp is Rsvp.DECLINED and m.fact.event == event and m.fact.object:
-            said = mine(m.fact.object.split(": ", 1)[-1].rstrip("."), ctx.persona)
+        if m.fact.rsvp is Rsvp.DECLINED and m.fact.event == event and m.fact.reason:
+            said = mine(m.fact.reason.rstrip("."), ctx.persona)
             return f"{said[:1].upper()}{said[1:]}."
     return ""
 
