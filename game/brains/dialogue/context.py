@@ -24,7 +24,7 @@ from .slots import PERSON_BACK, Slots, words
 from .state import DialogueState
 
 if TYPE_CHECKING:
-    from .understand import Label
+    from .exemplars import Label
 
 
 _PRONOUN_YOU = re.compile(r"^\s*(?:and|what about|how about)\s+(?:you|yourself)\b", re.I)

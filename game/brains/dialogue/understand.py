@@ -19,10 +19,9 @@ nothing itself and takes the topic of the conversation so far (`DialogueState.to
 
 from __future__ import annotations
 
-import json
 import re
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -42,6 +41,11 @@ from .context import (
     _wh_of,
     referent,
 )
+from .exemplars import DEEP_FLOOR, EXEMPLARS, FLOOR, Exemplars
+from .exemplars import Label as Label
+from .exemplars import exemplar_texts as exemplar_texts
+from .exemplars import frame_stems as frame_stems
+from .exemplars import labels as labels
 from .form import (
     _EXPLICIT_WH,
     _REFERS,
@@ -64,9 +68,7 @@ from .form import joined_off as joined_off
 from .form import main_clause as main_clause
 from .slots import (
     _SEEN_DOING,
-    MASKS,
     PERSON_BACK,
-    STOP,
     Lexicon,
     Slots,
     _longest,
@@ -76,63 +78,10 @@ from .slots import (
     find_slots,
     words,
 )
+from .slots import STOP as STOP
 from .slots import find_time as find_time
 from .slots import stem as stem
-from .spelling import Speller
 from .state import DialogueState
-from .vectors import exemplar_vectors
-from .voting import StemIndex, vote
-
-EXEMPLARS = Path(__file__).with_name("exemplars.json")
-FLOOR = 0.45  # below this similarity to any exemplar the label is 'general'
-DEEP_FLOOR = 0.35  # the same under the sentence model, whose similarities run lower
-NEIGHBOURS = 5  # exemplars that vote
-
-
-@dataclass(frozen=True)
-class Label:
-    """One exemplar group: what a line like these is, and the answer it wants."""
-
-    name: str
-    kind: ActKind
-    aspect: Aspect
-    wh: Wh
-    follow: bool = False  # names nothing itself: takes the conversation's topic
-    examples: tuple[str, ...] = ()
-
-
-@cache
-def labels(path: Path = EXEMPLARS) -> tuple[Label, ...]:
-    """The exemplar data; a damaged file fails with its name."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        return tuple(
-            Label(
-                name=g["label"],
-                kind=ActKind(g["kind"]),
-                aspect=Aspect(g.get("aspect", "general")),
-                wh=Wh(g.get("wh", "")),
-                follow=bool(g.get("follow", False)),
-                examples=tuple(g["examples"]),
-            )
-            for g in raw["labels"]
-        )
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"{path.name}: unreadable dialogue exemplars ({e})") from e
-
-
-@cache
-def frame_stems(label: str) -> frozenset[str]:
-    """The content stems of a label's exemplars: the words that frame a question of its kind
-    ('anything interesting going on around town?' is framed by 'interest', 'going',
-    'around', 'town'), so that what is left of a slot is what the question names."""
-    found: set[str] = set()
-    for group in labels():
-        if group.name == label:
-            for example in group.examples:
-                found |= content_stems(example)
-    return frozenset(found)
-
 
 # -- the label ---------------------------------------------------------------------------------
 
@@ -150,64 +99,17 @@ class Understander:
     ) -> None:
         self.lexicon = lexicon
         self.embedder = embedder
-        self.deep = deep  # the sentence model, for lines no resident said (see `_reader`)
-        self._deep_matrix: np.ndarray | None = None
+        self.deep = deep  # the sentence model, for lines no resident said
         self._data = data
         self._lock = threading.Lock()
-        self._matrix: np.ndarray | None = None
-        self._owners: list[Label] = []
-        self._follows = np.zeros(0, dtype=bool)
-        self._asking = np.zeros(0, dtype=bool)
-        self._stems = StemIndex([])  # the exemplars' content stems, for word overlap
-        self._by_name: dict[str, Label] = {}  # the first label of each name
-        self._needs = np.zeros((0, len(SLOTS)), dtype=bool)
+        self._exemplars: Exemplars | None = None
         self._memo: dict[tuple, Act] = {}
-        self._vocab: set[str] = set()
-        self._intent_vectors: dict[str, np.ndarray] = {}
-        self._terms = np.zeros((0, embedder.dim), dtype=np.float32)
-        self._term_ids: list[str] = []
-        self._speller: Speller | None = None
 
-    def _ready(self) -> np.ndarray:
+    def _ready(self) -> Exemplars:
         with self._lock:
-            if self._matrix is None:
-                texts, owners, needs = exemplar_texts(self._data), [], []
-                for label in labels(self._data):
-                    for ex in label.examples:
-                        owners.append(label)
-                        needs.append([("{" + slot + "}") in ex for slot in SLOTS])
-                self._matrix = self.embedder.embed(texts)
-                if self.deep is not None:
-                    self._deep_matrix = exemplar_vectors(self.deep, texts)
-                self._owners = owners
-                self._follows = np.array([x.follow for x in owners], dtype=bool)
-                self._asking = np.array([x.kind in ASKING for x in owners], dtype=bool)
-                self._stems = StemIndex([content_stems(t) for t in texts])
-                for owner in owners:
-                    self._by_name.setdefault(owner.name, owner)
-                self._needs = np.array(needs, dtype=bool).reshape(len(texts), len(SLOTS))
-                self._vocab = {w for t in texts for w in t.split()}
-                self._speller = self._make_speller()
-                terms = list(self.lexicon.intents)
-                if terms:
-                    self._term_ids = [self.lexicon.intents[t] for t in terms]
-                    self._terms = self.embedder.embed(terms)
-                ids = list(self.lexicon.intent_texts)
-                if ids:
-                    vecs = self.embedder.embed([self.lexicon.intent_texts[i] for i in ids])
-                    self._intent_vectors = dict(zip(ids, vecs, strict=True))
-            return self._matrix
-
-    def _make_speller(self) -> Speller | None:
-        """A corrector for typed lines over the static embedder's vocabulary (None with the
-        hashed embedder, which has none); the town's names and the exemplars' words stay."""
-        model = getattr(self.embedder, "model", None)
-        ranked = getattr(model, "vocab", None)
-        if not ranked:
-            return None
-        lex = self.lexicon
-        names = [w for form in [*lex.people, *lex.places, *lex.objects] for w in words(form)]
-        return Speller(ranked, keep=[*names, *lex.intents, *self._vocab])
+            if self._exemplars is None:
+                self._exemplars = Exemplars(self.lexicon, self.embedder, self._data, self.deep)
+            return self._exemplars
 
     def understand(
         self, text: str, now: datetime, state: DialogueState | None = None, speaker: str = ""
@@ -231,9 +133,9 @@ class Understander:
     def _understand(
         self, text: str, now: datetime, state: DialogueState | None, speaker: str
     ) -> Act:
-        self._ready()
-        if self._speller is not None and speaker.lower() not in self.lexicon.people:
-            text = self._speller.fix(text)  # a player's typing: 'wat r u doing rn'
+        speller = self._ready().speller
+        if speller is not None and speaker.lower() not in self.lexicon.people:
+            text = speller.fix(text)  # a player's typing: 'wat r u doing rn'
         asked_all = questions_in(text)
         if len(asked_all) >= 2 and len(words(asked_all[-1])) <= ELLIPTICAL_WORDS:
             # 'Anybody you talked to yesterday? Names?': a last question of a word or two
@@ -321,7 +223,7 @@ class Understander:
     def _read(
         self, text: str, now: datetime, state: DialogueState | None, speaker: str
     ) -> Act:
-        matrix = self._ready()
+        ex = self._ready()
         whole = text
         text = unmarked(_without_vocatives(self._named_back(whole, focus(text)), self.lexicon))
         lead, rest = spoken_lead(text)
@@ -348,7 +250,7 @@ class Understander:
             slots = replace(slots, person=more.person, place=more.place, obj=more.obj,
                             intent=more.intent, named=more.named)  # at the pub. Clued up on it?'
         query = slots.masked or text.lower()
-        reader, matrix = self._reader(speaker, matrix)
+        reader, matrix = ex.reader(speaker)
         deep = reader is self.deep
         vec, raw = reader.embed([query, _plain(text)])
         sims = np.maximum(matrix @ vec, matrix @ raw)  # masked or as said: the nearer
@@ -356,42 +258,42 @@ class Understander:
         if deep and core != text:  # 'Hang on - is this where you live?': the asking clause
             alone = find_slots(core, self.lexicon, now, speaker).masked or core.lower()
             sims = np.maximum(sims, matrix @ reader.embed([alone])[0])  # read by itself too
-        frame = self._framed(query)
-        if not deep and self._has_frame(frame):  # ('have you got into something at all')
+        frame = ex.framed(query)
+        if not deep and ex.has_frame(frame):  # ('have you got into something at all')
             sims = np.maximum(sims, matrix @ reader.embed([frame])[0])  # the static model
         if deep:
-            sims = sims + LEXICAL * self._overlap(query) - self._slot_misfit(slots)
+            sims = sims + LEXICAL * ex.overlap(query) - ex.slot_misfit(slots)
         else:  # a resident's template line: the settings its templates were written against
-            sims = sims + RESIDENT_LEXICAL * self._overlap(query)
+            sims = sims + RESIDENT_LEXICAL * ex.overlap(query)
         asking = _asked(text)
         if asking and not _TAG.search(text):
-            sims = np.where(self._asking, sims, -1.0)  # a question is one of the questions
+            sims = np.where(ex.asking, sims, -1.0)  # a question is one of the questions
         elif not asking:
-            sims = np.where(self._asking, -1.0, sims)  # ... and a line that does not ask, not
+            sims = np.where(ex.asking, -1.0, sims)  # ... and a line that does not ask, not
         if len(leftover(query).split()) > FOLLOW_WORDS or state is None or not state.said:
-            sims = np.where(self._follows, -1.0, sims)
+            sims = np.where(ex.follows, -1.0, sims)
         pointed = deep and not _names_any(slots) and state is not None
         if pointed:
             sims, slots = self._in_topic(sims, query, reader, matrix, state, slots)
             pointed = _names_any(slots)  # it points at the talk's subject: a follow-up
-        label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
+        label, score, second = ex.vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
         if label is not None and label.name in SMALL_TALK and _names_any(slots):
             # 'I need the party in my diary. Day and hour, please?' asks of the party, not
             # the time of day: small talk names nothing
-            sims = np.where([o.name in SMALL_TALK for o in self._owners], -1.0, sims)
-            label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
+            sims = np.where([o.name in SMALL_TALK for o in ex.owners], -1.0, sims)
+            label, score, second = ex.vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
         if label is not None and label.kind is ActKind.GREETING and slots.window is not None \
                 and slots.window.start.date() != now.date():  # fmt: skip
             # 'yesterday good day or bad?' asks of a day gone by; 'good morning' greets
-            sims = np.where([o.kind is ActKind.GREETING for o in self._owners], -1.0, sims)
-            label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
+            sims = np.where([o.kind is ActKind.GREETING for o in ex.owners], -1.0, sims)
+            label, score, second = ex.vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
         if label is not None and label.name in TROUBLE_LABELS and _off_work(text, slots):
-            sims = np.where([o.name in TROUBLE_LABELS for o in self._owners], -1.0, sims)
-            label, score, second = self._vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
-        near, word = ("", "") if slots.intent else self._near_word(text)
+            sims = np.where([o.name in TROUBLE_LABELS for o in ex.owners], -1.0, sims)
+            label, score, second = ex.vote(sims, DEEP_FLOOR if deep else FLOOR, deep)
+        near, word = ("", "") if slots.intent else ex.near_word(text)
         if near:
             slots = replace(slots, intent=near, named=word)
-        intent = slots.intent or self._intent_like(vec, slots.masked or text, label)
+        intent = slots.intent or ex.intent_like(vec, slots.masked or text, label)
         kind = label.kind if label else _kind_by_form(text)
         if label is None and text.rstrip().endswith("?"):
             kind = ActKind.QUESTION
@@ -448,7 +350,7 @@ class Understander:
             return sims, slots
         aspect, name, resolved = found
         sims = np.maximum(sims, matrix @ reader.embed([resolved])[0])
-        inside = np.array([o.aspect is aspect for o in self._owners])
+        inside = np.array([o.aspect is aspect for o in self._ready().owners])
         sims = np.where(inside & (sims > 0), sims + IN_TOPIC, sims)
         field = "person" if aspect is Aspect.PERSON else "intent"
         return sims, replace(slots, **{field: name})
@@ -499,99 +401,16 @@ class Understander:
             return False
         if find_time(" ".join(stem(w) for w in words(lead)), now) is not None:
             return False  # 'Sundays, what do you do?'
-        return not (content_stems(lead) & self._stems.vocab)
+        return not (content_stems(lead) & self._ready().stems.vocab)
 
-    def _reader(self, speaker: str, matrix: np.ndarray) -> tuple[Embedder, np.ndarray]:
-        """The embedder a line is read with, and the exemplars' vectors under it: the
-        sentence model for the visitor's and an interviewer's open-ended words, the static
-        one for a resident's own line (made from this game's templates, and said dozens of
-        times an hour, where a forward pass each would slow the town)."""
-        resident = speaker.lower() in self.lexicon.people
-        if self.deep is None or self._deep_matrix is None or resident:
-            return self.embedder, matrix
-        return self.deep, self._deep_matrix
-
-    def _near_word(self, text: str) -> tuple[str, str]:
-        """An intent a word names by meaning ('voting' for the election): the word whose
-        vector is nearest one of the intent's own words, when near enough."""
-        if not len(self._terms):
-            return "", ""
-        found = [w for w in words(text) if w not in STOP and len(w) > 3]
-        if not found:
-            return "", ""
-        sims = self.embedder.embed(found) @ self._terms.T
-        i, j = np.unravel_index(int(np.argmax(sims)), sims.shape)
-        if sims[i, j] < WORD_NEAR:
-            return "", ""
-        return self._term_ids[int(j)], found[int(i)]
-
-    def _framed(self, query: str) -> str:
-        """The line with every word no exemplar uses put as 'something': what is left is
-        the frame of the question, which the exemplars are made of. Only the static model
-        reads frames: it knows words, not sentences, while the sentence model reads a
-        player's own words better than their frame (aspect accuracy on the held-out
-        questions 0.752 against 0.732 with frames)."""
-        return " ".join(w if w in STOP or w in self._vocab else MASKS["thing"]
-                        for w in query.split())  # fmt: skip
-
-    def _has_frame(self, frame: str) -> bool:
-        """A frame is worth matching only if some word of it is an exemplar's own (not
-        only 'what's something something')."""
-        masks = set(" ".join(MASKS.values()).split())
-        return any(w.split("'")[0] not in STOP and w not in masks for w in frame.split())
-
-    def _slot_misfit(self, slots: Slots) -> np.ndarray:
-        """How far each exemplar's slots are from the line's: an exemplar naming someone
-        ('what sort of person is {person}') fits a line that names nobody ('what sort of
-        person are you?') worse, and one about oneself ('what do you do for a living') fits
-        a line naming someone ('what does Giorgio do for a living?') worse."""
-        has = np.array([bool(slots.person), bool(slots.place), bool(slots.obj),
-                        bool(slots.intent), slots.window is not None], dtype=bool)  # fmt: skip
-        missing = (self._needs & ~has).sum(axis=1)
-        extra = (~self._needs[:, :2] & has[:2]).sum(axis=1)  # a person or a place unasked of
-        return SLOT_MISSING * missing + SLOT_EXTRA * extra
-
-    def _overlap(self, query: str) -> np.ndarray:
-        """The share of words a line and each exemplar have in common (Jaccard of stems):
-        a nudge towards the exemplar worded most like it, on top of the meaning."""
-        return self._stems.overlap(content_stems(query))
-
-    def _vote(
-        self, sims: np.ndarray, floor: float = FLOOR, by_aspect: bool = True
-    ) -> tuple[Label | None, float, str]:
-        """The label the nearest exemplars vote for (game.brains.dialogue.voting.vote)."""
-        return vote(sims, self._owners, self._by_name, floor, by_aspect, NEIGHBOURS, SHARPNESS)
-
-    def _intent_like(self, vec: np.ndarray, text: str, label: Label | None) -> str:
-        """An intent the words do not name but the meaning does ('the mayoral race'): the
-        nearest intent text, when close enough and the line is about events or news."""
-        if not self._intent_vectors or label is None or label.name == "event.know":
-            return ""  # 'is anything happening?' asks about every event, not the nearest
-        full = self.embedder.embed([_plain(text)])[0]
-        scored = sorted(((float(v @ full), i) for i, v in self._intent_vectors.items()),
-                        reverse=True)  # fmt: skip
-        runner_up = scored[1][0] if len(scored) > 1 else 0.0
-        best, score = scored[0][1], scored[0][0]
-        floor = INTENT_FLOOR if label.aspect in (Aspect.EVENT, Aspect.GENERAL) else INTENT_STRONG
-        return best if score >= floor and score - runner_up >= INTENT_MARGIN else ""
 
 
 IN_TOPIC = 0.06  # how much nearer a pointing line is to the questions of what it points at
 
 
 MEMO_SIZE = 20_000  # understood lines kept (cleared whole when full)
-SLOTS = ("person", "place", "object", "event", "time")  # the slots an exemplar may name
-SLOT_MISSING = 0.15  # an exemplar's slot the line does not fill
-SLOT_EXTRA = 0.12  # a person or place the line names and the exemplar does not
-SHARPNESS = 0.1  # a neighbour this much less similar than the nearest weighs 1/e of it
 LEXICAL = 0.15  # weight of shared words beside the embedding's similarity
 RESIDENT_LEXICAL = 0.3  # ... for a resident's own line
-ASKING = (ActKind.QUESTION, ActKind.OPINION, ActKind.INVITATION, ActKind.REQUEST)
-
-INTENT_FLOOR = 0.42  # the meaning is near enough an intent's text ...
-INTENT_MARGIN = 0.08  # ... and clearly nearer it than any other intent ...
-INTENT_STRONG = 0.55  # ... or, for a line that seems about something else, very near it
-WORD_NEAR = 0.5  # a word this near one of an intent's own words names the intent
 
 FOLLOW_WORDS = 2  # a line naming more than this is not a bare follow-up
 # what a question after a trouble told may seem about when it asks what one would do
@@ -613,18 +432,6 @@ _PERSON_NOT_WORKING = re.compile(
     r"\s+not\s+(?:working|at work)\b", re.I)  # fmt: skip
 
 
-def exemplar_texts(path: Path = EXEMPLARS) -> list[str]:
-    """Every exemplar line as it is compared: masked, lower case, in the data's order."""
-    return [_masked_example(ex) for label in labels(path) for ex in label.examples]
-
-
-def _masked_example(example: str) -> str:
-    out = example
-    for slot, word in MASKS.items():
-        out = out.replace("{" + slot + "}", word)
-    return " ".join(re.sub(r"[^\w'\- ]", " ", out.lower()).split())
-
-
 _UNMARKED_END = re.compile(r"[\w'\"]\s*$")  # a line ending without . ! ? (typed chat)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|im|ive)\b", re.I)
 UNMARKED_MARGIN = 0.05  # how much nearer a question an unmarked line must be to be one
@@ -633,7 +440,6 @@ TWO_QUESTIONS_MARGIN = 0.1  # how much surer the earlier of two questions must b
 GREETING_WORDS = 5  # a lead read as a greeting but longer than this says more than hello
 LEAD_MARGIN = 0.1  # ... and a sentence before a bare question, read as the question itself
 _SELF_LEADS = frozenset({"statement.self", "greeting"})  # a lead no bare question leans on
-
 
 
 @cache
