@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import timedelta
 from functools import cache
 
-from test_scripted_personas import DAY, context, did, heard, memory, planned, smallville
+from test_scripted_personas import DAY, context, did, heard, memory, planned, seen, smallville
 
 from game.brains.dialogue.state import DialogueState
 from game.brains.dialogue.understand import Understander
@@ -909,3 +909,36 @@ def test_a_want_of_the_listener_s_name_said_as_a_statement_asks_for_it():
 def test_still_at_school_is_yes_for_a_student_and_no_for_a_bartender():
     assert ask("Eddy Lin", "are you still in school these days?").startswith("Yes")
     assert ask("Arthur Burton", "are you still in school these days?").startswith("No")
+
+
+def campaign_news(index: int = 1):
+    election = next(i for i in smallville().intents if i.event is None and not i.private)
+    return heard(index, "Tom Moreno", election.text, when=NOW - timedelta(hours=3)), election
+
+
+def test_words_that_frame_a_news_question_are_not_what_it_asks_about():
+    """'around' frames 'What's going on around here these days?': it does not ask after
+    Maria, seen 'looking around', but for the news one holds."""
+    news, election = campaign_news()
+    mems = (seen(2, "Maria Lopez", "looking around", NOW - timedelta(minutes=20)), news)
+    got = ask("Arthur Burton", "What's going on around here these days?", mems)
+    assert election.holder.split()[0] in got and "Maria" not in got, got
+
+
+def test_news_asked_in_general_tells_the_two_best_pieces_about_different_things():
+    news, election = campaign_news()
+    party = smallville().intents[0]
+    told = heard(2, party.holder, party.text, when=NOW - timedelta(hours=2))
+    got = ask("Arthur Burton", "Anything new around town lately?", (news, told))
+    assert election.holder.split()[0] in got and party.holder.split()[0] in got, got
+    alone = ask("Arthur Burton", "Anything new around town lately?", (news,))
+    assert alone.count(election.holder.split()[0]) >= 1 and party.holder.split()[0] not in alone
+
+
+def test_asked_yes_or_no_for_news_one_with_news_of_no_intent_or_event_says_yes():
+    """News no scenario intent names (a neighbour's campaign) is news all the same."""
+    said = "Tom Moreno is starting a campaign for a bus stop on the main street"
+    news = heard(1, "Tom Moreno", said, when=NOW - timedelta(hours=3))
+    assert not news.fact.intent and news.fact.event is None
+    got = ask("Adam Smith", "Heard any local news lately?", (news,))
+    assert got.startswith("Yes") and "bus stop" in got, got

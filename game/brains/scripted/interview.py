@@ -18,7 +18,7 @@ from game.core.records import Event, FactKind, MemoryRecord, Source
 from . import selfknow
 from .interview_plans import _ahead, _event_when, _plans
 from .lexicon import trouble
-from .news import Stated, chat_partner, facts_in, is_private, names, people_in, shareable
+from .news import News, Stated, chat_partner, facts_in, is_private, names, people_in, shareable
 from .plans import attends, event_key, event_text, remembered_events
 from .traits import declines, dislikes, tension
 from .util import (
@@ -469,13 +469,16 @@ def _news(ctx: AgentContext, question: str, seed: int) -> str:
     found = [s for s in shareable(ctx.memories, ctx.persona) if not _over(ctx, s)]
     if not found:
         return "Nothing much, it's been quiet around here."
-    best = found[0]
-    if best.own:
-        return f"Well, my own news: {first_person(best.text, ctx.persona)}."
-    if best.source and best.source == best.fact.subject:
-        return f"Have you heard? {best.text}. {first_name(best.source)} told me so in person."
-    told = f"{first_name(best.source)} told me that " if best.source else ""
-    return f"Have you heard? {told}{best.text}."
+    return _news_line(found[0], ctx, "Have you heard? ")
+
+
+def _news_line(news: News, ctx: AgentContext, opener: str) -> str:
+    if news.own:
+        return f"Well, my own news: {first_person(news.text, ctx.persona)}."
+    if news.source and news.source == news.fact.subject:
+        return f"{opener}{news.text}. {first_name(news.source)} told me so in person."
+    told = f"{first_name(news.source)} told me that " if news.source else ""
+    return f"{opener}{told}{news.text}."
 
 
 def _over(ctx: AgentContext, stated: Stated) -> bool:

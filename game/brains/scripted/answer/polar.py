@@ -15,6 +15,7 @@ from game.core.records import FactKind
 
 from .. import interview as iv
 from .. import places
+from ..news import shareable
 from ..traits import dislikes
 from .events import _any_event, _went, event_facts, going
 from .objects import _trouble_yes
@@ -201,7 +202,9 @@ def _event_yes(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     found = event_facts(ctx, act)
     event = next((e for _, e in found if e is not None), None)
     if act.label in ("event.know", "news", "statement.event"):
-        return bool(found) if act.intent else bool(found or _any_event(ctx))
+        if act.intent:
+            return bool(found)
+        return bool(found or _any_event(ctx)) or (act.label == "news" and _fresh_news(ctx))
     if event is None:
         return None
     if act.label == "event.when" and act.window is not None:  # 'is the party at 9?'
@@ -210,6 +213,11 @@ def _event_yes(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     if event.end <= ctx.now:
         return _went(ctx, event, act.intent)
     return going(ctx, event, seed)
+
+
+def _fresh_news(ctx: AgentContext) -> bool:
+    """Any news one would tell, asked for news in general (a campaign has no event)."""
+    return any(not iv._over(ctx, n) for n in shareable(ctx.memories, ctx.persona))
 
 
 def _knows(ctx: AgentContext, act: Act, seed: int) -> bool | None:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from game.brains.dialogue.acts import Act, Wh
-from game.brains.dialogue.understand import content_stems
+from game.brains.dialogue.understand import content_stems, frame_stems
 from game.brains.questions import AgentContext
 from game.core.records import FactKind, MemoryRecord, Source
 
@@ -23,9 +23,11 @@ from .phrasing import _claim_line
 
 
 def from_retrieval(ctx: AgentContext, act: Act) -> str:
-    """The best retrieved fact that shares the question's content words (retrieval ranked
-    them by recency, importance and relevance), in the first person and tense."""
-    wanted = content_stems(act.event or act.text)
+    """The best retrieved fact that shares the words the question names (retrieval ranked
+    them by recency, importance and relevance), in the first person and tense. Words that
+    frame a question of its kind are not what it names: 'What's going on around here?'
+    shares 'around' with 'Maria is looking around', and is not about her."""
+    wanted = named_stems(act)
     if not wanted:
         return ""
     for m in ctx.memories:
@@ -57,6 +59,13 @@ def _fact_line(ctx: AgentContext, m: MemoryRecord, wanted: set[str]) -> str:
     return ""
 
 
+def named_stems(act: Act) -> frozenset[str]:
+    """The content stems of what the question names: its event slot (else its words),
+    less the stems of its label's own exemplars."""
+    stems = content_stems(act.event or act.text)
+    return frozenset(stems - frame_stems(act.label)) if act.label else frozenset(stems)
+
+
 def _did_line(ctx: AgentContext, m: MemoryRecord) -> str:
     f, me = m.fact, ctx.persona
     when = iv._when(ctx.now, m.created)
@@ -69,11 +78,28 @@ def _did_line(ctx: AgentContext, m: MemoryRecord) -> str:
 
 def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
     """News about something named ('have you heard about the bake sale?') from what
-    retrieval holds on it; asked in general, the best news one has."""
+    retrieval holds on it; asked in general, the best news one has, and the next best
+    when it is about someone else (as one catches a neighbour up)."""
+    text = _news_of(ctx, act, seed)
+    if not text or act.intent or act.person or named_stems(act):
+        return text
+    others = [n for n in shareable(ctx.memories, ctx.persona) if not iv._over(ctx, n)]
+    also = next((n for n in others if not _told_in(n, text)), None)
+    return f"{text} {iv._news_line(also, ctx, 'And ')}" if also is not None else text
+
+
+def _told_in(news, text: str) -> bool:
+    """Whether an answer already tells this news: it names its subject or its host."""
+    host = news.fact.event.host if news.fact.event is not None else ""
+    return any(first_name(n) in text for n in (news.fact.subject, host) if n)
+
+
+def _news_of(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.event and event_facts(ctx, act):
         return plan_event(ctx, act, seed)
-    if act.event and not _verbal(act.event) and from_retrieval(ctx, act):  # a named thing
-        return from_retrieval(ctx, act)
+    named = from_retrieval(ctx, act) if act.event and not _verbal(act.event) else ""
+    if named:  # a thing named ('the bake sale'), not words that frame news
+        return named
     found = shareable(ctx.memories, ctx.persona)
     if act.intent:  # news of what was asked of, not the freshest news of anything
         found = [n for n in found if n.fact.intent == act.intent]
@@ -107,7 +133,7 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
         event = best.fact.event or iv._event_of(ctx, best.fact.intent)
     if best is not None and event is not None and not best.own:  # in the tense its time calls for
         return event_line(ctx, event, best.text, best.source, best.fact.intent, Wh.NONE,
-                          seed=seed)
+                          seed=seed)  # fmt: skip
     if best is not None and act.intent:  # the news asked of, as it was told
         return _told("" if best.own else best.source, best.fact.subject,
                      first_person(best.text, ctx.persona))  # fmt: skip
