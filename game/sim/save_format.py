@@ -20,6 +20,7 @@ from game.core.errors import FileProblem, SmallvilleError, clip
 from game.core.text import single_line as clean_line
 from game.mind.memory import MemoryStream
 from game.sim.upgrade import upgrade_memory
+from game.world.scenario import scenario_ref
 
 FORMAT = "smallville-save"
 VERSION = 3
@@ -58,7 +59,7 @@ def game_state(sim) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         "format": FORMAT,
         "version": VERSION,
         "saved_at": datetime.now().isoformat(timespec="seconds"),
-        "scenario": sim.scenario.path,
+        "scenario": scenario_ref(sim.scenario.path),
         "scenario_name": sim.scenario.name,
         "seed": sim.config.seed,
         "brain": sim.mind.brain.name,

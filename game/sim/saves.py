@@ -42,6 +42,7 @@ from game.sim.archives import load_npz
 from game.sim.config import ClockMode, SimConfig
 from game.sim.save_format import FORMAT, SaveError, UnreadableSave, game_state, restore, upgrade
 from game.sim.save_format import VERSION as VERSION  # as callers have always imported it
+from game.world.scenario import saved_scenario
 
 try:
     import fcntl
@@ -550,7 +551,8 @@ def load_game(
             mind=mind or MindSettings(),
             timing=timing(chosen),
         )
-        sim = build_simulation(doc["scenario"], seed=seed, brain=chosen, config=config, **options)
+        scenario = saved_scenario(str(doc["scenario"]))
+        sim = build_simulation(scenario, seed=seed, brain=chosen, config=config, **options)
         restore(sim, doc, arrays, path)
         if dropped:  # said by whoever loads it (run, interview, the window), never silent
             sim.load_note = journal_note(path.parent.name, sim.now, dropped, why)

@@ -14,6 +14,7 @@ from typing import Any
 
 from game.core.codec import encode
 from game.mind.memory import MemoryView
+from game.world.scenario import scenario_ref
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def snapshot(sim) -> Snapshot:
     header = {
         "format": FORMAT,
         "version": VERSION,
-        "scenario": sim.scenario.path,
+        "scenario": scenario_ref(sim.scenario.path),
         "scenario_name": sim.scenario.name,
         "seed": sim.config.seed,
         "brain": sim.mind.brain.name,

@@ -259,6 +259,26 @@ def bundled_scenarios() -> list[str]:
     return sorted(p.stem for p in SCENARIOS.glob("*.json"))
 
 
+def scenario_ref(path: str | Path) -> str:
+    """How a save names its scenario: a bundled one by name, so that the save still loads
+    from a checkout or install in another folder; any other by its path."""
+    where = Path(path)
+    if where.suffix == ".json" and where.parent.resolve() == SCENARIOS.resolve():
+        return where.stem
+    return str(path)
+
+
+def saved_scenario(ref: str) -> str:
+    """The scenario a save names, as `scenario_ref` wrote it. A save made before that
+    named a bundled scenario by the path of the folder it was made in; when that path is
+    gone and it was a bundled scenario's ('.../saves/scenarios/smallville.json'), the
+    bundled one is meant."""
+    where = scenario_path(ref)
+    if where.is_file() or where.parent.name != SCENARIOS.name:
+        return ref
+    return where.stem if where.stem in bundled_scenarios() else ref
+
+
 class _Reader:
     """Typed access to one JSON object, raising ScenarioError with its context."""
 

@@ -376,3 +376,22 @@ def test_a_file_where_the_saves_folder_should_be_is_said_not_listed_as_empty(tmp
     for root in (tmp_path / "file", tmp_path / "file" / "below"):
         with pytest.raises(SaveError, match="cannot read the saves folder: Not a directory"):
             list_saves(root)
+
+
+def test_a_bundled_scenario_is_saved_by_name_and_an_old_save_from_another_folder_loads(
+    saved, tmp_path
+):
+    """A save named its bundled scenario by the path of the checkout it was made in, so it
+    no longer loaded once the game was installed or cloned elsewhere."""
+    path = saved / "save.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["scenario"] == "three"
+    moved = tmp_path / "gone" / "saves" / "scenarios" / "three.json"
+    path.write_text(json.dumps({**doc, "scenario": str(moved)}), encoding="utf-8")
+    sim = load_game("good", saved.parent)
+    assert sim.scenario.name == doc["scenario_name"]
+    sim.close()
+    elsewhere = tmp_path / "mine" / "three.json"  # one's own scenario, gone: said, not guessed
+    path.write_text(json.dumps({**doc, "scenario": str(elsewhere)}), encoding="utf-8")
+    with pytest.raises(SaveError, match="no such scenario file"):
+        load_game("good", saved.parent)
