@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 
 from game.mind.agent import Agent
 
 Tile = tuple[int, int]
 Cell = tuple[int, int]
 ROOM_SCAN = 12  # a room of at most this many is measured whole, not looked up by cell
+RING_SCAN = 40  # more candidates than this in the cells around: look tile ring by ring
 
 
 class Grid:
@@ -106,11 +108,13 @@ class RoomGrid:
         self.cell = c = max(1, cell)
         self._buckets: dict[tuple[str, Cell], list[tuple[int, int, str, Agent]]] = {}
         self._rooms: dict[str, list[tuple[int, int, str, Agent]]] = {}
+        self._tiles: dict[tuple[str, int, int], list[tuple[str, Agent]]] = {}
         for agent in agents:
             x, y = agent.pos
             entry = (x, y, agent.name, agent)
             self._buckets.setdefault((agent.location, (x // c, y // c)), []).append(entry)
             self._rooms.setdefault(agent.location, []).append(entry)
+            self._tiles.setdefault((agent.location, x, y), []).append((agent.name, agent))
 
     def nearest(
         self, location: str, tile: Tile, radius: int, k: int, skip: Agent | None = None
@@ -120,8 +124,11 @@ class RoomGrid:
         attention takes them in (game.mind.perception.attend), so the k kept are the only
         ones it could take."""
         x, y = tile
+        candidates = self._candidates(location, tile, radius)
+        if len(candidates) > RING_SCAN:
+            return self._rings(location, tile, radius, k, skip)
         found: list[tuple[int, str, Agent]] = []
-        for ox, oy, name, other in self._candidates(location, tile, radius):
+        for ox, oy, name, other in candidates:
             d = max(abs(ox - x), abs(oy - y))
             if d <= radius and other is not skip:
                 found.append((d, name, other))  # names are unique: no tie reaches other
@@ -129,6 +136,26 @@ class RoomGrid:
             return heapq.nsmallest(k, found)
         found.sort()
         return found
+
+    def _rings(
+        self, location: str, tile: Tile, radius: int, k: int, skip: Agent | None
+    ) -> list[tuple[int, str, Agent]]:
+        """`nearest` in a crowd (a lunch room of fifty): the tiles at distance 0, 1, 2 ...
+        in turn, up to the first ring that brings the count to k, instead of measuring
+        every resident in the cells around. All of ring d are nearer than any of ring
+        d + 1, so the k nearest (then by name) are among the rings looked at."""
+        x, y = tile
+        get = self._tiles.get
+        found: list[tuple[int, str, Agent]] = []
+        for d in range(radius + 1):
+            for dx, dy in _ring(d):
+                for name, other in get((location, x + dx, y + dy), ()):
+                    if other is not skip:
+                        found.append((d, name, other))
+            if len(found) >= k:
+                break
+        found.sort()
+        return found[:k]
 
     def _candidates(
         self, location: str, tile: Tile, radius: int
@@ -148,3 +175,12 @@ class RoomGrid:
             for cy in range((y - radius) // c, (y + radius) // c + 1):
                 out += get((location, (cx, cy)), ())
         return out
+
+
+@lru_cache(maxsize=64)
+def _ring(d: int) -> tuple[tuple[int, int], ...]:
+    """The offsets at Chebyshev distance exactly d from a tile."""
+    if d == 0:
+        return ((0, 0),)
+    edge = [(dx, dy) for dx in range(-d, d + 1) for dy in (-d, d)]
+    return tuple(edge + [(dx, dy) for dx in (-d, d) for dy in range(1 - d, d)])

@@ -8,8 +8,9 @@ from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
 
+from game.mind.agent import ActionKind
 from game.sim.factory import build_simulation
-from game.sim.nearby import Grid
+from game.sim.nearby import Grid, RoomGrid
 
 SIM = Path(__file__).resolve().parents[2] / "game" / "sim"
 MAX_FILE_LINES, MAX_CLASS_LINES = 700, 400
@@ -39,6 +40,55 @@ def test_the_grid_finds_what_a_scan_finds_in_the_same_order_as_residents_move():
         for a in agents:
             assert grid.near(a.pos, 4) == scanned(agents, a.pos, 4)
         assert grid.near((0, 0), 9) == scanned(agents, (0, 0), 9)  # wider than a cell
+
+
+def test_the_room_grid_keeps_the_k_nearest_a_scan_keeps_in_crowds_and_alone():
+    """Sparse rooms are measured whole or by cell, crowded ones ring by ring: each gives
+    the k nearest of the onlooker's room (then by name) that measuring everyone gives."""
+    rng = random.Random(9)
+    for n, size in ((8, 20), (30, 12), (90, 10), (200, 14), (120, 40)):
+        agents = walkers(n, size, rng)
+        for a in agents:
+            a.location = rng.choice(("cafe", "cafe", "cafe", "park"))
+            if rng.random() < 0.2:  # some share a tile
+                a.pos = agents[0].pos
+        grid = RoomGrid(agents, cell=4)
+        for a in agents + [SimpleNamespace(name="visitor", pos=(3, 3), location="cafe")]:
+            for radius, k in ((4, 3), (2, 1), (4, 12), (0, 3)):
+                x, y = a.pos
+                measured = sorted(
+                    (max(abs(o.pos[0] - x), abs(o.pos[1] - y)), o.name, o)
+                    for o in agents
+                    if o is not a and o.location == a.location
+                )
+                want = [t for t in measured if t[0] <= radius][:k]
+                assert grid.nearest(a.location, a.pos, radius, k, a) == want
+
+
+def test_a_visitor_let_stay_while_a_place_is_open_still_leaves_when_it_closes():
+    """Closing time sends visitors away though each was allowed to stay step after step
+    (an action let go on is not looked at again until it, or the places closed, change)."""
+    from dataclasses import replace
+
+    sim = build_simulation("three", seed=1)
+    klaus, maria = sim.agents["Klaus Mueller"], sim.agents["Maria Lopez"]
+    day = sim.now.replace(hour=0, minute=0)
+    klaus.asleep = maria.asleep = False
+    for agent in (klaus, maria):
+        agent.action = replace(
+            agent.action, description="shopping", address="The Willows Market and Pharmacy",
+            kind=ActionKind.PLAN,
+            end=day + timedelta(hours=23),
+        )
+    shopping = klaus.action
+    for minute in (16 * 60, 16 * 60 + 30, 16 * 60 + 59):  # open until 17:00
+        sim.state.clock.now = day + timedelta(minutes=minute)
+        sim.actions.enforce_hours()
+        assert klaus.action is shopping
+    sim.actions.enforce_hours([maria])  # a group stepping apart
+    sim.state.clock.now = day + timedelta(hours=17)
+    sim.actions.enforce_hours()
+    assert klaus.action is None and maria.action is None
 
 
 def test_the_towns_state_round_trips_through_get_state_and_set_state():
