@@ -68,10 +68,22 @@ def people(persona: Resident, memories: Sequence[MemoryRecord]) -> dict[str, lis
     for named in fields:
         known.update(n for n in named if is_person(n))
     known.discard(persona.name)
-    found = {
-        n: [i for i, m in enumerate(memories) if n in fields[i] or mentions(m.text, n)]
-        for n in known
-    }
+    # A text mentions someone only if it holds their first name (a prefix of the full
+    # name, and each of the text's words is a piece of it), so texts without it are not
+    # read word by word: in a town of 500 a resident knows dozens, few of them named.
+    texts = [m.text for m in memories]
+    joined = "\n".join(texts)  # a first name holds no whitespace: in joined iff in a text
+    found: dict[str, list[int]] = {}
+    for n in known:
+        first = first_name(n)
+        if first in joined:
+            found[n] = [
+                i
+                for i, text in enumerate(texts)
+                if n in fields[i] or (first in text and mentions(text, n))
+            ]
+        else:
+            found[n] = [i for i, named in enumerate(fields) if n in named]
     return {n: pos for n, pos in found.items() if pos}
 
 

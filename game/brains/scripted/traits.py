@@ -75,7 +75,11 @@ def dislikes(persona: Resident, other: str) -> bool:
 def _says_dislike(first: str, other_first: str, seed: str) -> bool:
     """'Tom ... doesn't like Yuriko' in the seed. Remembered by its words: the pattern is
     made per pair, and a town of 100 asks of thousands of pairs an hour, more than re's
-    own cache of 512 patterns keeps (each was compiled again)."""
+    own cache of 512 patterns keeps (each was compiled again). The pattern ends in the
+    words 'does not like Yuriko' or 'doesn't like Yuriko', so a seed holding neither
+    cannot match it: in a town of 500 nearly every pair is one, and is not compiled."""
+    if f"doesn't like {other_first}" not in seed and f"does not like {other_first}" not in seed:
+        return False
     pattern = rf"\b{re.escape(first)}\b.{{0,25}}(?:does not|doesn't) like {re.escape(other_first)}"
     return re.search(pattern, seed) is not None
 
