@@ -75,6 +75,12 @@ class Actions:
         self.spots = Spots(self.town)  # distinct seats at tables, counters and benches
         self.objects_in = objects_by_area(self.town)
         self.view: View | None = None  # set while residents step apart
+        # Opening hours are the map's and an action does not change: a resident whose
+        # action was allowed to go on while the same places are closed is not looked at
+        # again each step (`enforce_hours`) until its action, or the closed places, change
+        self._closed: dict[int, frozenset[str]] = {}  # minute of day -> places closed
+        self._closed_then: frozenset[str] | None = None
+        self._may_stay: dict[str, Action] = {}  # resident -> action allowed to go on
 
     def _target(self, agent: Agent, reader: Agent | None = None) -> str:
         """The address an agent's action is at, as the reader reads it."""
@@ -175,17 +181,35 @@ class Actions:
         """Visitors still inside a place when it closes stop what they do there and leave
         (of `among`, when a group steps apart)."""
         minute = minute_of_day(self.state.now)
+        closed = self._closed_at(minute)
+        if closed != self._closed_then:  # a place opened or closed: look at everyone again
+            self._closed_then, self._may_stay = closed, {}
+        may_stay = self._may_stay
         for agent in self.agents.values() if among is None else among:
             action = agent.action
-            if action is None or action.kind in (ActionKind.SLEEP, ActionKind.CHAT):
+            if action is None or may_stay.get(agent.name) is action:
+                continue
+            if action.kind in (ActionKind.SLEEP, ActionKind.CHAT):
                 continue
             sector = self.town.areas.get(split(action.address)[0]) if action.address else None
             if sector is None or sector.is_open(minute):
+                may_stay[agent.name] = action
                 continue
             if sector.name in (agent.persona.workplace, agent.persona.home):
+                may_stay[agent.name] = action
                 continue
             self.stop(agent)
             self.finish(agent, action)
+
+    def _closed_at(self, minute: int) -> frozenset[str]:
+        """The places (first parts of addresses) closed at this minute of the day."""
+        closed = self._closed.get(minute)
+        if closed is None:
+            areas = self.town.areas
+            tops = {split(a)[0] for a in areas if a}
+            closed = frozenset(t for t in tops if t in areas and not areas[t].is_open(minute))
+            self._closed[minute] = closed
+        return closed
 
     # -- places ---------------------------------------------------------------------------
     def full(self, agent: Agent, address: str) -> bool:

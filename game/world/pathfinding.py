@@ -2,7 +2,9 @@
 
 Plain Python over a flattened grid: on a 100 x 70 town a home-to-work path takes about a
 millisecond, so no compiled library is needed. Ties on f are broken towards larger g
-(closer to the goal), which keeps the open set small on open ground.
+(closer to the goal), which keeps the open set small on open ground. A route asked again
+(the same start and goal: a resident's way from its bed to work, day after day) is the
+one found before, kept, not searched again.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import heapq
 import numpy as np
 
 Tile = tuple[int, int]
+KEPT_PATHS = 8192  # a day of a town of 100 asks about 3,700 different routes, 4,900 in all
 
 
 class PathFinder:
@@ -21,6 +24,9 @@ class PathFinder:
         self.height, self.width = walkable.shape
         self._open = walkable.astype(bool).ravel().tolist()
         self._next = self._neighbours()
+        # (start, goal) -> the path found, the oldest dropped first past KEPT_PATHS: the
+        # grid never changes under a finder, so the same question has the same answer
+        self._kept: dict[tuple[Tile, Tile], tuple[Tile, ...] | None] = {}
 
     def _neighbours(self) -> list[tuple[int, ...]]:
         """Each cell's open neighbours, up, down, left, right (the order A* tries them),
@@ -45,10 +51,16 @@ class PathFinder:
             return None
         if start == goal:
             return [start]
+        key = (start, goal)
+        if key in self._kept:
+            kept = self._kept[key]
+            return None if kept is None else list(kept)
         came = self._search(start, goal)
-        if came is None:
-            return None
-        return self._unwind(came, start, goal)
+        found = None if came is None else self._unwind(came, start, goal)
+        if len(self._kept) >= KEPT_PATHS:
+            del self._kept[next(iter(self._kept))]
+        self._kept[key] = None if found is None else tuple(found)
+        return found
 
     def _search(self, start: Tile, goal: Tile) -> dict[int, int] | None:
         """A* from start to goal: which cell each cell was reached from. The best cost of

@@ -93,3 +93,22 @@ def test_random_grids_match_bfs(seed):
         else:
             assert_valid(walkable, path, start, goal)
             assert len(path) - 1 == expected
+
+
+def test_a_route_asked_again_is_the_one_searched_and_the_caller_may_change_it(monkeypatch):
+    import random
+
+    import game.world.pathfinding as pathfinding
+
+    rng = random.Random(3)
+    walkable = np.random.default_rng(3).random((30, 40)) > 0.25
+    kept = PathFinder(walkable)
+    monkeypatch.setattr(pathfinding, "KEPT_PATHS", 16)  # old routes are dropped too
+    tiles = [(x, y) for y in range(30) for x in range(40) if walkable[y, x]]
+    pairs = [(rng.choice(tiles), rng.choice(tiles)) for _ in range(40)]
+    for start, goal in pairs * 3 + pairs[::-1]:
+        got = kept.path(start, goal)
+        assert got == PathFinder(walkable).path(start, goal)  # a finder that kept nothing
+        if got:
+            got.append((-1, -1))  # a caller's list, not the one kept
+    assert len(kept._kept) <= 16
