@@ -9,7 +9,17 @@ from dataclasses import replace
 from datetime import timedelta
 from functools import cache
 
-from test_scripted_personas import DAY, context, did, heard, memory, planned, seen, smallville
+from test_scripted_personas import (
+    DAY,
+    context,
+    did,
+    heard,
+    memory,
+    planned,
+    seeds,
+    seen,
+    smallville,
+)
 
 from game.brains.dialogue.state import DialogueState
 from game.brains.dialogue.understand import Understander
@@ -942,3 +952,22 @@ def test_asked_yes_or_no_for_news_one_with_news_of_no_intent_or_event_says_yes()
     assert not news.fact.intent and news.fact.event is None
     got = ask("Adam Smith", "Heard any local news lately?", (news,))
     assert got.startswith("Yes") and "bus stop" in got, got
+
+
+
+def test_one_s_own_news_is_told_once_and_an_ended_event_after_it_in_the_past():
+    """One's own news names nobody (it is told in the first person), so it is not told
+    again as the second piece; a second piece about an event that has ended is told in
+    the past."""
+    _, election = campaign_news()
+    party = smallville().intents[0]
+    me = smallville().resident(election.holder)
+    told = heard(900, party.holder, party.text, when=party.event.start - timedelta(days=1))
+    mine = (*seeds(me, importance=8), told)
+    for now in (party.event.start - timedelta(hours=3), party.event.end + timedelta(hours=2)):
+        ctx = context(me, now, mine, "", "")
+        got = answer.answer(ctx, words().understand("What's new with you?", now), None, 0).text
+        assert got.count("running for mayor") == 1, got
+        assert party.holder.split()[0] in got, got
+    assert " was " in got or "There was" in got or "hosted" in got, got
+

@@ -84,12 +84,26 @@ def plan_news(ctx: AgentContext, act: Act, seed: int) -> str:
     if not text or act.intent or act.person or named_stems(act):
         return text
     others = [n for n in shareable(ctx.memories, ctx.persona) if not iv._over(ctx, n)]
-    also = next((n for n in others if not _told_in(n, text)), None)
-    return f"{text} {iv._news_line(also, ctx, 'And ')}" if also is not None else text
+    also = next((n for n in others if not _told_in(n, text, ctx)), None)
+    return f"{text} {_also_line(ctx, also, seed)}" if also is not None else text
 
 
-def _told_in(news, text: str) -> bool:
-    """Whether an answer already tells this news: it names its subject or its host."""
+def _also_line(ctx: AgentContext, news, seed: int) -> str:
+    """A second item of news, an event in the tense its time calls for (a reading that
+    ended an hour ago is not 'giving' any more)."""
+    event = news.fact.event or iv._event_of(ctx, news.fact.intent)
+    if event is None or news.own:
+        return iv._news_line(news, ctx, "And ")
+    line = event_line(ctx, event, news.text, news.source, news.fact.intent, Wh.NONE, seed=seed)
+    lead = line.split(" ", 1)[0]
+    return f"And {lead.lower() if lead in ('There', 'The') else lead} {line.split(' ', 1)[1]}"
+
+
+def _told_in(news, text: str, ctx: AgentContext) -> bool:
+    """Whether an answer already tells this news: it holds its line (one's own news is
+    told in the first person, naming nobody), or names its subject or its host."""
+    if iv._news_line(news, ctx, "") in text:
+        return True
     host = news.fact.event.host if news.fact.event is not None else ""
     return any(first_name(n) in text for n in (news.fact.subject, host) if n)
 
