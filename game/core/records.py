@@ -97,6 +97,16 @@ class PlanItem:
 
 
 @dataclass(frozen=True)
+class Introduction:
+    """What a speaker told of itself on meeting someone ('I'm Carmen, a shopkeeper who runs
+    Harvey Oak Supply Store'): its work, as fields, so the listener knows where Carmen
+    works from the conversation without reading the words back."""
+
+    occupation: str
+    workplace: str = ""  # '' when one works at home or nowhere
+
+
+@dataclass(frozen=True)
 class Line:
     """One line of a remembered conversation, with the speaker's answer to an event when
     the line gave one (so who said yes is read by field, never from the words)."""
@@ -105,6 +115,7 @@ class Line:
     text: str
     rsvp: Rsvp | None = None  # the speaker's answer, new or said again, to `event`
     event: Event | None = None
+    introduces: Introduction | None = None  # the speaker told who they are in this line
 
 
 @dataclass(frozen=True)
@@ -235,6 +246,7 @@ class Utterance:
     going: Rsvp | None = None  # the speaker's answer to `going_to` as this line says it:
     going_to: Event | None = None  # the new `rsvp`, or one given before and said again
     by: AnsweredBy | None = None  # who said it, when a model could have (None: no model)
+    introduces: Introduction | None = None  # the speaker told who they are in this line
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ def conversation(holder: str, participants: tuple[str, str], lines: Sequence[Utt
     """A whole conversation as the holder remembers it: with whom, and every line."""
     partner = participants[1] if holder == participants[0] else participants[0]
     kept = tuple(
-        Line(u.speaker, u.text.strip()[:LINE_LIMIT], u.going, u.going_to)
+        Line(u.speaker, u.text.strip()[:LINE_LIMIT], u.going, u.going_to, u.introduces)
         for u in lines if u.text.strip()
     )  # fmt: skip
     return Fact(

@@ -18,7 +18,7 @@ from game.core.errors import ScenarioError
 from game.core.files import not_a_file
 from game.core.names import name_problem, slug
 from game.core.paths import MAPS, SCENARIOS
-from game.core.records import Event
+from game.core.records import Event, Introduction
 from game.core.text import bounded_loads, clean, with_article
 from game.world.town import AreaKind, Town, split
 
@@ -447,14 +447,25 @@ def known_of(other: Resident) -> Known:
     return Known(other.name, acquaintance(other), work, other.occupation)
 
 
+def introduced_as(name: str, intro: Introduction) -> Known:
+    """What one knows of someone who told one who they are (a line's `introduces`): their
+    work and workplace, not their home or interests, which they did not tell."""
+    said = f"{name} is {with_article(_work(intro.occupation, intro.workplace))}"
+    return Known(name, f"{said}, as I learned when we met.", intro.workplace, intro.occupation)
+
+
+def _work(occupation: str, workplace: str) -> str:
+    """'bartender at The Rose and Crown Pub'; the occupation alone when it names the place."""
+    named = not workplace or workplace in occupation
+    return occupation if named else f"{occupation} at {workplace}"
+
+
 def acquaintance(other: Resident) -> str:
     """What a small town knows of someone one knows: their work, their home and what they
     are into. It becomes a seed memory, so that 'what does Klaus do?' and 'where does he
     live?' are answered from memory, as the paper's seeds tell each agent of its
     neighbours."""
-    work = other.occupation
-    if other.workplace and other.workplace != other.home and other.workplace not in work:
-        work = f"{work} at {other.workplace}"
+    work = _work(other.occupation, other.workplace if other.workplace != other.home else "")
     into = " and ".join(", ".join(other.interests).rsplit(", ", 1)) if other.interests else ""
     tail = f" and is into {into}" if into else ""
     home = other.home

@@ -15,6 +15,7 @@ from test_scripted_personas import (
     did,
     heard,
     memory,
+    of,
     planned,
     seeds,
     seen,
@@ -25,7 +26,7 @@ from game.brains.dialogue.state import DialogueState
 from game.brains.dialogue.understand import Understander
 from game.brains.scripted import answer
 from game.brains.scripted.wording import mine
-from game.core.records import PlanItem, Source
+from game.core.records import MemoryKind, PlanItem, Source
 from game.mind import facts
 from game.mind.dialogue import understander_for
 from game.world.tmx import load_town
@@ -971,3 +972,32 @@ def test_one_s_own_news_is_told_once_and_an_ended_event_after_it_in_the_past():
         assert party.holder.split()[0] in got, got
     assert " was " in got or "There was" in got or "hosted" in got, got
 
+
+def strangers_who_work_out() -> tuple:
+    town = smallville().residents
+    return next((a, b) for a in town for b in town
+                if a is not b and a.workplace and a.workplace != a.home
+                and a.relation_to(b.name) is None and b.relation_to(a.name) is None)  # fmt: skip
+
+
+def test_one_who_introduced_themselves_is_known_by_their_work_after():
+    """Strangers say who they are when they first talk ('I'm Carmen, a shopkeeper ...');
+    the listener remembers it as the line's fields, and asked where the speaker works
+    says the workplace, not 'I know Carmen by sight'."""
+    from test_scripted_talk import BRAIN
+
+    a, b = strangers_who_work_out()
+    ctx = {a.name: context(a, NOW, ()), b.name: context(b, NOW, ())}
+    lines, speaker, partner = [], a, b
+    for _ in range(8):
+        lines.append(BRAIN.utter(ctx[speaker.name], partner.name, lines))
+        if lines[-1].end:
+            break
+        speaker, partner = partner, speaker
+    told = [u for u in lines if u.introduces is not None]
+    assert a.name in {u.speaker for u in told}, [u.text for u in lines]
+    talk = of(1, facts.conversation(b.name, (a.name, b.name), lines), MemoryKind.CHAT, 4, NOW)
+    before = ask(b.name, f"Any idea where {a.name} works?", ())
+    after = ask(b.name, f"Any idea where {a.name} works?", (talk,))
+    assert a.workplace not in before and a.workplace in after, (before, after)
+    assert a.workplace in ask(b.name, f"Who works at {a.workplace}?", (talk,))

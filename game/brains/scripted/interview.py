@@ -13,7 +13,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from game.brains.questions import AgentContext
-from game.core.records import Event, FactKind, MemoryRecord, Source
+from game.core.records import Event, FactKind, Introduction, MemoryRecord, Source
+from game.world.scenario import Known, introduced_as
 
 from . import selfknow
 from .interview_plans import _ahead, _event_when, _plans
@@ -103,9 +104,22 @@ def _who_is(ctx: AgentContext, question: str, seed: int) -> str:
 
 
 def acquainted_with(ctx: AgentContext, name: str) -> str:
-    """What one knows of someone one has a relation with (the scenario loader's
-    `acquaintance`: their work, home and interests), '' for anyone else."""
-    return next((k.said for k in ctx.persona.acquainted if k.name == name), "")
+    """What one knows of someone: one has a relation with (the scenario loader's
+    `acquaintance`: their work, home and interests), or who told one who they are when
+    the two met; '' for anyone else."""
+    return next((k.said for k in known_people(ctx) if k.name == name), "")
+
+
+def known_people(ctx: AgentContext) -> tuple[Known, ...]:
+    """Everyone one knows of by their work: one's relations (the loader's), then those who
+    introduced themselves in a conversation one remembers (the last time they did)."""
+    have = {k.name for k in ctx.persona.acquainted} | {ctx.persona.name}
+    told: dict[str, Introduction] = {}
+    for m in ctx.memories:
+        if m.fact.kind is FactKind.CONVERSATION:
+            told.update((x.speaker, x.introduces) for x in m.fact.lines
+                        if x.introduces is not None and x.speaker not in have)  # fmt: skip
+    return ctx.persona.acquainted + tuple(introduced_as(n, i) for n, i in told.items())
 
 
 def _resolve(ctx: AgentContext, name: str) -> str:

@@ -35,7 +35,15 @@ from .activities import classify
 from .goals import rsvp_of
 from .lexicon import trouble
 from .news import MAX_NEWS_PER_TALK, News, chat_partner, news_for
-from .talk_greeting import _doing, _goodbye, _opening, _part_of_day, greeting, is_visitor
+from .talk_greeting import (
+    _doing,
+    _goodbye,
+    _opening,
+    _part_of_day,
+    greeting,
+    introduced,
+    is_visitor,
+)
 from .talk_lines import LINE_LIMIT, coloured, joined, without_questions
 from .talk_news import _share
 from .talk_replies import _is_greeting, _reply, pending_decision
@@ -286,7 +294,8 @@ def _utter(
     if last is not None and last.end:
         return _line(turn, reply, _goodbye(ctx, partner, turn.key), end=True)
     if not turn.mine:
-        return _line(turn, "", _opening(ctx, partner, reply, last is None, turn.key))
+        first = _line(turn, "", _opening(ctx, partner, reply, last is None, turn.key))
+        return replace(first, introduces=introduced(ctx.persona, first.text))
     news = turn.news()
     limit = turn_limit(ctx, partner, turn.history, seed)
     done = not news and _small_talk_done(turn.mine) and turn.number >= MIN_TURNS

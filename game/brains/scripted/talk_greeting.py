@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from game.brains.questions import AgentContext
-from game.core.records import FactKind, Source
+from game.core.records import FactKind, Introduction, Source
+from game.world.scenario import Resident
 
 from . import hearsay
 from .news import chat_partner
@@ -40,12 +41,25 @@ def _opening(ctx: AgentContext, partner: str, reply: str, opener: bool, key: tup
     if opener and hello.endswith("?"):
         return hello  # the question is the line's last word, for the partner to answer
     if not opener and _strangers(ctx, partner):
-        who = f"I'm {first_name(ctx.persona.name)}, {my_occupation(ctx.persona)}"
+        who = who_i_am(ctx.persona)
         nice = pick(MEET_LINES, *key).format(name=first_name(partner))
         hello = f"{nice}; {who}."
     if reply and doing:
         return f"{hello} {reply.rstrip('.!')}; {lower_first(doing)}"
     return " ".join(p for p in (hello, reply, doing) if p)
+
+
+def who_i_am(me: Resident) -> str:
+    """How one introduces oneself: 'I'm Carmen, a shopkeeper who runs Harvey Oak Supply
+    Store'."""
+    return f"I'm {first_name(me.name)}, {my_occupation(me)}"
+
+
+def introduced(me: Resident, text: str) -> Introduction | None:
+    """The introduction a line of one's own gives, as fields, if it holds one whole."""
+    if who_i_am(me) not in text:
+        return None
+    return Introduction(me.occupation, me.workplace if me.workplace != me.home else "")
 
 
 def greeting(ctx: AgentContext, partner: str, key: tuple, asking: bool = True) -> str:
@@ -127,7 +141,7 @@ def _time_hello(ctx: AgentContext) -> str:
 
 def _introduce(ctx: AgentContext, partner: str, key: tuple) -> str:
     me = ctx.persona
-    who = f"I'm {first_name(me.name)}, {my_occupation(me)}"
+    who = who_i_am(me)
     if is_visitor(ctx, partner):
         return pick(VISITOR_HELLOS, *key).format(who=who, home=me.home)
     where = ctx.location.split(":")[0] if ctx.location else "town"

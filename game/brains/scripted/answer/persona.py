@@ -215,7 +215,7 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
     if act.wh is Wh.WHO or (act.wh is Wh.YESNO and _ANYONE.search(act.text)):
         mates = [(n, r) for n, r in me.relationships if _COLLEAGUE.search(r)]  # 'who with?'
         yes, no = ("Yes, I", "No, m") if act.wh is Wh.YESNO else ("I", "M")
-        also = _same_workplace(me, {n for n, _ in mates})
+        also = _same_workplace(ctx, {n for n, _ in mates})
         if mates:
             more = f" Also there:{also}" if also else ""
             return f"{yes} work with {_people_line(mates[:3], me)}.{more}"
@@ -237,12 +237,14 @@ def plan_work(ctx: AgentContext, act: Act, seed: int) -> str:
     return f"{lead}{where}.{hours}"
 
 
-def _same_workplace(me, named: set[str]) -> str:
+def _same_workplace(ctx: AgentContext, named: set[str]) -> str:
     """' Mei, a philosophy professor; ...': the people one knows of who work where
     one works (one's home is nobody else's workplace), beyond those already `named`."""
+    me = ctx.persona
     if not me.workplace or me.workplace == me.home:
         return ""
-    there = [k for k in me.acquainted if k.workplace == me.workplace and k.name not in named]
+    there = [k for k in iv.known_people(ctx)
+             if k.workplace == me.workplace and k.name not in named]  # fmt: skip
     said = [f"{first_name(k.name)}, {with_article(k.occupation)}" for k in there[:3]]
     return f" {'; '.join(said)}." if said else ""
 

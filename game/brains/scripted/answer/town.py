@@ -17,6 +17,7 @@ from game.core.text import with_article
 from game.world.roles import OFFERS
 
 from .. import places, selfknow
+from ..interview import known_people
 from ..plans import remembered_events
 from ..util import first_name, join_and
 from ..wording import mine, my_occupation, relation_in_first_person
@@ -149,7 +150,7 @@ def _seen_at_place(ctx: AgentContext, place: str) -> str:
         at = (f.address or "").split(":")[0] == place
         if f.kind is FactKind.DOING and f.source is Source.SEEN and at and f.subject:
             counts[f.subject] = counts.get(f.subject, 0) + 1
-    staff = _staff_of(me, place, {n for n, _ in known})
+    staff = _staff_of(ctx, place, {n for n, _ in known})
     if place == me.workplace:
         mine_too = f"I work there myself: I'm {my_occupation(me)}."
         return " ".join(x for x in (mine_too, _belong(known, me), staff) if x)
@@ -161,10 +162,11 @@ def _seen_at_place(ctx: AgentContext, place: str) -> str:
     return f"I usually see {join_and([first_name(n) for n in names])} at {place}."
 
 
-def _staff_of(me, place: str, named: set[str]) -> str:
+def _staff_of(ctx: AgentContext, place: str, named: set[str]) -> str:
     """Those one knows of who work at `place` ('Isabella is the owner of Hobbs Cafe.'),
-    from what one knows of one's acquaintances, beyond those already `named`."""
-    staff = [k for k in me.acquainted if k.workplace == place and k.name not in named]
+    from what one knows of one's acquaintances and of those who introduced themselves,
+    beyond those already `named`."""
+    staff = [k for k in known_people(ctx) if k.workplace == place and k.name not in named]
     said = []
     for k in staff[:3]:
         there = "" if place.lower() in k.occupation.lower() else f" at {place}"
