@@ -387,11 +387,37 @@ class Emoji(ForPersona, Question[str]):
 
 
 @dataclass(frozen=True)
+class SpotDetails(InContext, Question[tuple[Spot, Details | None]]):
+    """Where in a sector to do an action (`choose`) and, at once, what that choice asks
+    next (`then`, one a spot: the object's state and the emoji, `ActionDetails`; the emoji
+    alone, `Emoji`; None when the plan says them): one request where a model was asked
+    two in a row, the second only once the first came back (issue 25). The answer's
+    details are None where the chosen spot's `then` is; an emoji alone has no state."""
+
+    ctx: AgentContext
+    choose: ChooseSpot
+    then: tuple[ActionDetails | Emoji | None, ...]
+
+    def memo_key(self) -> Hashable:
+        return (self.choose.memo_key(), tuple(q and q.memo_key() for q in self.then))
+
+
+@dataclass(frozen=True)
 class React(InContext, Question[Reaction]):
     """Continue the plan, do something else, or talk to the observed agent."""
 
     ctx: AgentContext
     observation: Observation
+
+
+@dataclass(frozen=True)
+class ReactEach(InContext, Question[tuple[Reaction, ...]]):
+    """Whether to react to each of the things one resident noticed at once (`asked`, a
+    `React` each with its own memories), in one request: perceiving asked them one a
+    request, and one sight in three came with others (issue 25's request economy)."""
+
+    ctx: AgentContext  # the resident's context (each sight's memories are its own)
+    asked: tuple[React, ...]
 
 
 @dataclass(frozen=True)
@@ -524,7 +550,9 @@ ALL: tuple[type[Question[Any]], ...] = (
     ChooseSpot,
     ActionDetails,
     Emoji,
+    SpotDetails,
     React,
+    ReactEach,
     Utter,
     Converse,
     ReflectQuestions,

@@ -805,6 +805,22 @@ def _react(schema, prompt):
     return {"decision": decision, "action": "", "minutes": 0}
 
 
+def _react_each(schema, prompt):
+    """Each sight decided as `_react` decides one (talk only where a sight offers it)."""
+    sights = re.split(r"^Sight \d+: ", prompt, flags=re.M)[1:]
+    answers = []
+    for i, sight in enumerate(sights):
+        r = roll(prompt, i)
+        if "or talk:" in sight and r < 0.12:
+            answers.append({"decision": "talk", "action": "", "minutes": 0})
+        elif r > 0.97:
+            act = "checking on what is going on"
+            answers.append({"decision": "react", "action": act, "minutes": 10})
+        else:
+            answers.append({"decision": "continue", "action": "", "minutes": 0})
+    return {"answers": answers}
+
+
 def _converse(schema, prompt):
     a, b = schema["properties"]["lines"]["items"]["properties"]["speaker"]["enum"]
     lines = [
@@ -854,12 +870,18 @@ MAKERS = {
     "decompose_steps": _steps,
     "decompose_hours": _hours,
     "react": _react,
+    "react_each": _react_each,
     "converse": _converse,
     "utter": _utter,
     "insights": _insights,
     "insights_each": _insights_each,
     "reflect_questions": _questions,
     "object_state": lambda s, p: {"state": pick(STATES, p), "emoji": pick(EMOJI, p)},
+    "spot_details": lambda s, p: {
+        "choice": pick(s["properties"]["choice"]["enum"], p),
+        "state": pick(STATES, p),
+        "emoji": pick(EMOJI, p),
+    },
     "emoji": lambda s, p: {"emoji": pick(EMOJI, p)},
     "summarize": lambda s, p: {"summary": f"{_about(p)} keeps to a routine and cares for friends."},
     "answer": lambda s, p: {"answer": "I have been busy with my work lately."},

@@ -173,6 +173,47 @@ def test_routine_sights_are_not_asked_about_and_quiet_lasts(server, tmp_path) ->
     assert calls(server) == 2
 
 
+def test_sights_noticed_at_once_are_one_request_and_calm_ones_none(server, tmp_path) -> None:
+    b = brain(server, tmp_path)
+    c = ctx()
+    maria, eddy, carmen = (seen(n, "reading") for n in ("Maria Lopez", "Eddy Lin", "Carmen Ortiz"))
+    server.forced["react"] = {"decision": "continue", "action": "", "minutes": 0}
+    b.ask(B.React(c, maria))  # Maria just considered: calm about her for a while
+    asked = (B.React(c, maria), B.React(c, eddy), B.React(c, carmen))
+    talk = {"decision": "talk", "action": "", "minutes": 0}
+    carry_on = {"decision": "continue", "action": "", "minutes": 0}
+    server.forced["react_each"] = {"answers": [carry_on, talk]}
+    got = b.ask(B.ReactEach(c, asked))
+    assert [r.kind for r in got] == [
+        ReactionKind.CONTINUE,
+        ReactionKind.CONTINUE,
+        ReactionKind.TALK,
+    ]
+    assert got[2].target == "Carmen Ortiz"
+    assert server.by_question["react_each"] == 1 and server.by_question["react"] == 1
+    assert "Eddy Lin" in server.chat_requests()[-1]["body"]["messages"][-1]["content"]
+    again = b.ask(B.ReactEach(c, asked))  # Maria and Eddy calm: Carmen asked alone
+    assert len(again) == 3 and server.by_question["react"] == 2
+    assert server.by_question["react_each"] == 1
+    assert "Maria Lopez" not in server.chat_requests()[-1]["body"]["messages"][-1]["content"]
+
+
+def test_a_spot_and_its_objects_state_are_one_request(server, tmp_path) -> None:
+    b = brain(server, tmp_path)
+    c, p = ctx(), resident()
+    then = (B.ActionDetails(p, "reading", "desk", "idle"), None)
+    choose = B.ChooseSpot(c, "reading", "Oak Hill College", SPOTS)
+    server.forced["spot_details"] = {"choice": "library: desk", "state": "in use", "emoji": "📚"}
+    spot, details = b.ask(B.SpotDetails(c, choose, then))
+    assert spot == SPOTS[0] and details == B.Details("in use", "📚") and calls(server) == 1
+    hinted = replace(choose, hint=SPOTS[1].address)  # the plan names it: nothing to choose
+    assert b.ask(B.SpotDetails(c, hinted, then)) == (SPOTS[1], None)
+    assert calls(server) == 1 and b.usage()["by_question"]["choose_spot"]["skipped"] == 1
+    hinted = replace(choose, hint=SPOTS[0].address)  # only what follows is asked
+    spot, details = b.ask(B.SpotDetails(c, hinted, then))
+    assert spot == SPOTS[0] and details is not None and server.by_question["object_state"] == 1
+
+
 def test_a_conversation_is_one_request_that_also_rates_it(server, tmp_path) -> None:
     sim = build_simulation("three", seed=1, brain="llm", llm=settings(server.url, tmp_path))
     try:

@@ -33,6 +33,10 @@ SPOTS = (
 )
 MARIA_FACT = facts.doing("Maria Lopez", "reading", Source.SEEN)
 MAYA = Observation("Maria Lopez", "Maria Lopez is reading", True, "reading", MARIA_FACT)
+STOVE_FACT = facts.object_state("Lin family's house:kitchen:stove", "burning")
+STOVE = Observation(
+    "Lin family's house:kitchen:stove", "the stove is burning", False, "burning", STOVE_FACT
+)
 PLACES = (Place(resident().home), Place("Oak Hill College", 8 * 60, 22 * 60))
 
 
@@ -53,8 +57,14 @@ def sample_questions() -> dict[str, B.Question]:
         "choose_area": B.ChooseSector(c, "reading", ("Oak Hill College", "Hobbs Cafe")),
         "choose_spot": B.ChooseSpot(c, "reading", "Oak Hill College", SPOTS),
         "object_state": B.ActionDetails(p, "brewing", "kettle", "idle"),
+        "spot_details": B.SpotDetails(
+            c,
+            B.ChooseSpot(c, "reading", "Oak Hill College", SPOTS),
+            (B.ActionDetails(p, "reading", "desk", "idle"), B.Emoji(p, "reading")),
+        ),
         "emoji": B.Emoji(p, "reading"),
         "react": B.React(c, MAYA),
+        "react_each": B.ReactEach(c, (B.React(c, MAYA), B.React(c, STOVE))),
         "utter": B.Utter(c, "Maria Lopez", ()),
         "converse": B.Converse(c, ctx("Maria Lopez"), 6),
         "reflect_questions": B.ReflectQuestions(p, mems),
@@ -104,8 +114,10 @@ LIMITED = {
     "decompose_hours": "maxItems",
     "decompose_steps": "minLength",
     "object_state": "minLength",
+    "spot_details": "pattern",
     "emoji": "minLength",
     "react": "maximum",
+    "react_each": "minItems",
     "reflect_questions": "minItems",
     "insights": "minimum",
     "summarize": "minLength",

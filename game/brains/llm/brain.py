@@ -14,6 +14,9 @@ Economy (the original spent ~54 requests and ~26k tokens per agent per game hour
   resident's action gave it (the observation says so). Having decided to carry on, a
   resident does not reconsider the same person for an hour.
 - A conversation is one request for both sides (Converse), which also rates it.
+- What a resident notices at once is weighed in one request (ReactEach), and a spot
+  chosen among several comes with what choosing it asks next, the object's state and the
+  emoji (SpotDetails): questions a job asked one after another, each waiting for the last.
 - The texts a decomposition makes certain (each action's memory, each hour's retrieval
   query) are embedded at once, in one request.
 
@@ -29,6 +32,7 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
@@ -46,9 +50,14 @@ from game.brains.questions import (
     Chunk,
     DecomposeHours,
     DecomposeSteps,
+    Details,
+    Emoji,
     Question,
     RateImportance,
     React,
+    ReactEach,
+    Spot,
+    SpotDetails,
 )
 from game.brains.scripted import ScriptedBrain
 from game.brains.usage import Pricing, UsageMeter
@@ -188,6 +197,10 @@ class LLMBrain:
 
     def ask(self, question: Question[A]) -> A:
         """A rule that needs no request, else a remembered answer, else the model."""
+        if isinstance(question, SpotDetails):
+            settled = self._spot_settled(question)
+            if settled is not None:
+                return settled  # type: ignore[return-value]
         name = SPECS[type(question)].name
         found = self._without_request(question)
         if found is not None:
@@ -228,6 +241,8 @@ class LLMBrain:
     def _request(self, question: Question[A]) -> A:
         if isinstance(question, RateImportance):
             return self._rate(question)
+        if isinstance(question, ReactEach):
+            return self._react_each(question)
         answer = self.client.ask(SPECS[type(question)], question, question.agent)
         if isinstance(question, React):
             self._remember_calm(question, answer)
@@ -287,6 +302,38 @@ class LLMBrain:
     def _remember_calm(self, q: React, answer: Reaction) -> None:
         if answer.kind is ReactionKind.CONTINUE:
             self.quiet.put((q.agent, q.observation.subject), q.ctx.now)
+
+    def _react_each(self, q: ReactEach) -> tuple[Reaction, ...]:
+        """The sights a resident is calm about carry on without a request, as each would
+        alone; the rest go in one request, or as a React of its own when one is left."""
+        calm = [self._calm(a) for a in q.asked]
+        for _ in range(sum(calm)):
+            self.meter.count("skipped", SPECS[React].name, q.agent)
+        left = tuple(a for a, c in zip(q.asked, calm, strict=True) if not c)
+        if len(left) == 1:
+            answers: tuple[Reaction, ...] = (self._request(left[0]),)
+        elif left:
+            answers = self.client.ask(SPECS[ReactEach], replace(q, asked=left), q.agent)
+            for a, answer in zip(left, answers, strict=True):
+                self._remember_calm(a, answer)
+        else:
+            answers = ()
+        found = iter(answers)
+        return tuple(CONTINUE if c else next(found) for c in calm)
+
+    # -- where, and what follows from it: one request where there were two -----------------
+    def _spot_settled(self, q: SpotDetails) -> tuple[Spot, Details | None] | None:
+        """A plan that names an offered spot settles it (counted as the spot question it
+        stands for), and only what follows is asked, as it would be alone; otherwise
+        None: one request asks both."""
+        spot = self._without_request(q.choose)
+        if spot is None:
+            return None
+        self.meter.count("skipped", SPECS[ChooseSpot].name, q.agent)
+        then = q.then[q.choose.spots.index(spot)]
+        if isinstance(then, Emoji):
+            return spot, Details("", self.ask(then))
+        return spot, None if then is None else self.ask(then)
 
     def _prefetch(self, q: DecomposeHours | DecomposeSteps, answer: Any) -> None:
         """Have the texts this answer makes certain to come (each action's memory, also

@@ -26,8 +26,10 @@ from game.brains.questions import (
     Question,
     RateImportance,
     React,
+    ReactEach,
     ReflectQuestions,
     Spot,
+    SpotDetails,
     Summarize,
     Utter,
 )
@@ -115,9 +117,27 @@ def _emoji(q: Emoji, seed: int) -> str:
     return lexicon.emoji(q.action)
 
 
+@rule(SpotDetails)
+def _spot_details(q: SpotDetails, seed: int) -> tuple:
+    """The spot, then what its choice asks next, as if asked one after the other."""
+    spot = _spot(q.choose, seed)
+    then = q.then[q.choose.spots.index(spot)]
+    if isinstance(then, ActionDetails):
+        return spot, _details(then, seed)
+    if isinstance(then, Emoji):
+        return spot, Details("", _emoji(then, seed))
+    return spot, None
+
+
 @rule(React)
 def _react(q: React, seed: int):
     return talk.react(q.ctx, q.observation, seed)
+
+
+@rule(ReactEach)
+def _react_each(q: ReactEach, seed: int) -> tuple:
+    """Each sight's reaction, as if asked on its own."""
+    return tuple(_react(asked, seed) for asked in q.asked)
 
 
 @rule(Utter)

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
+from functools import partial
 
-from game.brains.questions import ActionDetails, DecomposeHours, DecomposeSteps, Emoji, Spot
+from game.brains.questions import (
+    ActionDetails,
+    DecomposeHours,
+    DecomposeSteps,
+    Details,
+    Emoji,
+    Spot,
+)
 from game.core.clock import next_time
 from game.core.records import ActionKind, MemoryKind, PlanItem, Source
 from game.mind import facts
@@ -18,18 +26,40 @@ from game.mind.plan import DayPlan, fit_to_span
 from game.world.town import AreaKind, split
 
 
-def _details(mind: Mind, snap: AgentSnapshot, world: Surroundings, item: PlanItem, address: str):
-    """The object's state and the bubble: from the plan item when its planner said them,
-    else asked (one question for both when there is an object)."""
+def _asks(
+    snap: AgentSnapshot, world: Surroundings, item: PlanItem, address: str
+) -> ActionDetails | Emoji | None:
+    """What doing the item at `address` still asks: the object's state and the bubble
+    (one question for both when there is an object), the bubble alone, or nothing when
+    the plan item's planner said them."""
     area = world.town.areas.get(address)
     if area is None or area.kind is not AreaKind.OBJECT:
-        emoji = item.emoji or mind.brain.ask(Emoji(snap.persona, item.description))
-        return "", emoji
+        return None if item.emoji else Emoji(snap.persona, item.description)
     if item.state and item.emoji and item.place == address:
-        return item.state, item.emoji
+        return None
     old = world.states.get(address, area.default_state)
-    found = mind.brain.ask(ActionDetails(snap.persona, item.description, area.name, old))
-    return found.state, found.emoji
+    return ActionDetails(snap.persona, item.description, area.name, old)
+
+
+def _details(
+    mind: Mind,
+    snap: AgentSnapshot,
+    world: Surroundings,
+    item: PlanItem,
+    address: str,
+    found: Details | None = None,
+) -> tuple[str, str]:
+    """The object's state and the bubble: from the plan item when its planner said them,
+    else as `found` with the spot (`where.ground`), else asked."""
+    asked = _asks(snap, world, item, address)
+    if isinstance(asked, Emoji):
+        return "", found.emoji if found is not None else mind.brain.ask(asked)
+    if isinstance(asked, ActionDetails):
+        got = found if found is not None else mind.brain.ask(asked)
+        return got.state, got.emoji
+    area = world.town.areas.get(address)
+    is_object = area is not None and area.kind is AreaKind.OBJECT
+    return (item.state if is_object else ""), item.emoji
 
 
 def make_action(
@@ -40,8 +70,11 @@ def make_action(
     kind: ActionKind = ActionKind.PLAN,
     address: str = "",
 ) -> Action:
-    address = address or ground(mind, snap, world, item.description, item.place)
-    state, emoji = _details(mind, snap, world, item, address)
+    found = None
+    if not address:
+        asks = partial(_asks, snap, world, item)
+        address, found = ground(mind, snap, world, item.description, item.place, asks)
+    state, emoji = _details(mind, snap, world, item, address, found)
     end = until_closing(snap, world, address, max(item.end, snap.now + timedelta(minutes=1)))
     return Action(
         item.description,

@@ -5,11 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from game.brains.questions import React
-from game.core.records import ActionKind, MemoryKind, Observation, PlanItem, ReactionKind
+from game.brains.questions import React, ReactEach
+from game.core.records import (
+    ActionKind,
+    MemoryKind,
+    Observation,
+    PlanItem,
+    Reaction,
+    ReactionKind,
+)
 from game.mind.agent import AgentSnapshot
 from game.mind.effects import Perceived
-from game.mind.jobs.common import Mind, Note, Surroundings, ask_each, context, new_memories
+from game.mind.jobs.common import Mind, Note, Surroundings, context, new_memories
 from game.mind.jobs.next_action import make_action
 from game.mind.jobs.recall import recall, relationship_query, warm
 from game.world.troubles import trouble
@@ -41,13 +48,23 @@ def perceive_job(
     recalled = [recall(mind, snap, _react_queries(snap, obs), k=5) for obs in candidates]
     pairs = zip(candidates, recalled, strict=True)
     asked = [React(context(snap, world.town, records), o) for o, (records, _) in pairs]
-    answers = ask_each(mind, asked)  # at once: most say "carry on", so all are asked anyway
+    answers = _reactions(mind, snap, world, asked)  # all: most say "carry on" anyway
     for obs, (_, idx), reaction in zip(candidates, recalled, answers, strict=True):
         touched.extend(idx)  # the first that leads somewhere wins, as if asked in turn
         found = _reaction(mind, snap, world, obs, reaction, talkable)
         if found is not None:
             return replace(found, memories=memories, touched=tuple(touched))
     return Perceived(snap.name, memories, tuple(touched))
+
+
+def _reactions(
+    mind: Mind, snap: AgentSnapshot, world: Surroundings, asked: list[React]
+) -> list[Reaction]:
+    """Whether to react to each sight: several in one question (one request for a
+    model), each answered as if asked alone."""
+    if len(asked) < 2:
+        return [mind.brain.ask(q) for q in asked]
+    return list(mind.brain.ask(ReactEach(context(snap, world.town), tuple(asked))))
 
 
 def _react_queries(snap: AgentSnapshot, obs: Observation) -> list[str]:

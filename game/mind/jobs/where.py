@@ -6,9 +6,18 @@ ground their actions by the same norms.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
-from game.brains.questions import ChooseSector, ChooseSpot, Spot
+from game.brains.questions import (
+    ActionDetails,
+    ChooseSector,
+    ChooseSpot,
+    Details,
+    Emoji,
+    Spot,
+    SpotDetails,
+)
 from game.core.clock import minute_of_day, next_time
 from game.mind.agent import AgentSnapshot
 from game.mind.jobs.common import Mind, Surroundings, context
@@ -75,10 +84,23 @@ def spots_in(snap: AgentSnapshot, world: Surroundings, sector: str) -> tuple[Spo
     return tuple(out)
 
 
+# The question choosing a spot (by its address) asks next: the object's state and the
+# emoji, the emoji alone, or nothing when the plan says them.
+Then = Callable[[str], ActionDetails | Emoji | None]
+
+
 def ground(
-    mind: Mind, snap: AgentSnapshot, world: Surroundings, description: str, hint: str
-) -> str:
-    """Walk the agent's own tree: the sector, then the spot in it (room and object)."""
+    mind: Mind,
+    snap: AgentSnapshot,
+    world: Surroundings,
+    description: str,
+    hint: str,
+    then: Then | None = None,
+) -> tuple[str, Details | None]:
+    """Walk the agent's own tree: the sector, then the spot in it (room and object); and
+    when a spot is chosen among several, what `then` says choosing it asks next, asked
+    with it (a model answers both in one request): the spot's address and those details,
+    None when not asked."""
     ctx = context(snap, world.town)
     here = split(snap.location)
     sectors = sector_options(snap, world) or [snap.persona.home]
@@ -90,13 +112,19 @@ def ground(
         sector = answer if answer in sectors else sectors[0]
     spots = spots_in(snap, world, sector)
     if not spots:
-        return sector
-    spot = spots[0]
-    if len(spots) > 1:
-        current = _part(here, 1) if _part(here, 0) == sector else ""
-        answer = mind.brain.ask(ChooseSpot(ctx, description, sector, spots, current, hint))
-        spot = answer if answer in spots else spots[0]
-    return spot.address
+        return sector, None
+    if len(spots) == 1:
+        return spots[0].address, None
+    current = _part(here, 1) if _part(here, 0) == sector else ""
+    choose = ChooseSpot(ctx, description, sector, spots, current, hint)
+    follow = tuple(then(s.address) for s in spots) if then is not None else ()
+    if not any(follow):
+        answer = mind.brain.ask(choose)
+        return (answer if answer in spots else spots[0]).address, None
+    answer, details = mind.brain.ask(SpotDetails(ctx, choose, follow))
+    if answer not in spots:
+        return spots[0].address, None
+    return answer.address, details
 
 
 def _part(parts: list[str], i: int) -> str:

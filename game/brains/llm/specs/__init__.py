@@ -26,7 +26,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from game.brains.llm.specs.acting import ACTION_DETAILS, CHOOSE_SECTOR, CHOOSE_SPOT, EMOJI, REACT
+from game.brains.llm.specs.acting import (
+    ACTION_DETAILS,
+    CHOOSE_SECTOR,
+    CHOOSE_SPOT,
+    EMOJI,
+    REACT,
+    REACT_EACH,
+    SPOT_DETAILS,
+)
 from game.brains.llm.specs.answers import ANSWER, FALLBACK_MARK, JUDGE, RANK
 from game.brains.llm.specs.dialogue import CONVERSE, UTTER
 from game.brains.llm.specs.memories import (
@@ -49,7 +57,9 @@ ALL: tuple[Spec, ...] = (
     CHOOSE_SPOT,
     ACTION_DETAILS,
     EMOJI,
+    SPOT_DETAILS,
     REACT,
+    REACT_EACH,
     UTTER,
     CONVERSE,
     REFLECT_QUESTIONS,
@@ -81,8 +91,10 @@ __all__ = [
     "PLAN_DAY",
     "RANK",
     "REACT",
+    "REACT_EACH",
     "REFLECT_QUESTIONS",
     "SPECS",
+    "SPOT_DETAILS",
     "SUMMARIZE",
     "Spec",
     "UTTER",
