@@ -19,6 +19,7 @@ from game.brains.dialogue.understand import (
     dialogue_embedder,
     sentence_embedder,
 )
+from game.brains.dialogue.whose import of_whom
 from game.core.records import Utterance
 from game.world.scenario import Intent, Resident
 from game.world.town import AreaKind, Town
@@ -54,7 +55,11 @@ def state_of(
 def hear(
     words: Understander, text: str, now: datetime, state: DialogueState | None, speaker: str = ""
 ) -> Act:
-    return words.understand(text, now, state, speaker)
+    """The act a line performs, asked of the one it is about: a question of someone else's
+    work, day or plans, or of anyone's, is read again as asked of the listener, and that
+    reading's aspect is the facet asked of them (`dialogue.whose`)."""
+    act = words.understand(text, now, state, speaker)
+    return of_whom(act, lambda line: words.understand(line, now, None, speaker), state)
 
 
 def retrieval_query(words: Understander | None, act: Act) -> str:

@@ -15,10 +15,11 @@ Modules: `reply` (the answer: planner, second reading, retrieval, "I don't know"
 `planners` (the planners by label and by aspect, and small talk), `polar` (yes or no),
 `recall` (what retrieval found, and news), `events`, `people`, `town` (places),
 `objects` (things and their troubles), `persona` (identity, work, interests, home,
-neighbours, family), `day` (the past, plans, meals, routine, what one is doing) and
-`phrasing` (days, clock times and word sets they share). Each module imports only those
-before it in: phrasing, events, people, town, objects, persona, recall, polar, day,
-planners, reply.
+neighbours, family), `day` (the past, plans, meals, routine, what one is doing),
+`phrasing` (days, clock times and word sets they share) and `others` (someone else's
+work, doings, plans and going, and who in town does something). Each module imports only
+those before it in: phrasing, events, people, town, objects, persona, recall, polar, day,
+others, planners, reply.
 """
 
 from game.brains.dialogue.acts import Aspect, Wh

@@ -1,6 +1,6 @@
 """People: someone named (who they are, what one thinks of them, what one talked about),
-someone who is into something, whom one talks with most or talked with on a day, and who
-is around now.
+whom one talks with most or talked with on a day, and who is around now (someone who does
+something, and the rest of someone else's life, is `others`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ import re
 from datetime import datetime, timedelta
 
 from game.brains.dialogue.acts import Act, ActKind, Wh
-from game.brains.dialogue.understand import content_stems
 from game.brains.questions import AgentContext
 from game.core.records import FactKind, Source
 
@@ -17,7 +16,6 @@ from .. import interview as iv
 from .. import selfknow
 from ..news import chat_partner
 from ..util import first_name, join_and
-from ..wording import relation_in_first_person
 from .phrasing import _day
 
 
@@ -63,32 +61,6 @@ def _last_seen(ctx: AgentContext, person: str) -> str:
     at = f" at {place}" if place and place not in last.fact.object else ""
     when = iv._when(ctx.now, last.created)
     return f"I last saw {first_name(person)} {when}, {last.fact.object}{at}."
-
-
-def plan_find(ctx: AgentContext, act: Act, seed: int) -> str:
-    """'Anyone around here who's into podcasts?': someone one has seen doing it, or whose
-    relationship to one names it; else an honest no."""
-    me = ctx.persona
-    asked = content_stems(act.event or act.text) - _FIND_WORDS
-    if not asked:
-        return ""
-    for m in sorted(ctx.memories, key=lambda m: m.created, reverse=True):
-        f = m.fact
-        if f.kind is FactKind.DOING and f.subject not in ("", me.name) and f.source is Source.SEEN \
-                and asked & content_stems(f.object):  # fmt: skip
-            when = iv._when(ctx.now, m.created)
-            return f"Yes, {first_name(f.subject)} is; I saw them {f.object} {when}."
-    for name, relation in me.relationships:
-        if asked & content_stems(relation):
-            return f"Yes, {first_name(name)}: {relation_in_first_person(relation, me)}."
-    where = ctx.location.split(":")[0] if ctx.location else ""
-    ask = f" You could ask around {where}." if where and where != me.home else ""
-    thing = " ".join(w for w in (act.event or "").split() if not content_stems(w) <= _FIND_WORDS)
-    return f"No, nobody I know is into {thing}.{ask}" if thing else f"No, nobody I know.{ask}"
-
-
-_FIND_WORDS = frozenset(content_stems("anyone anybody someone into interested keen likes enjoys "
-                                      "around here know town who does people"))  # fmt: skip
 
 
 def _talked_most(ctx: AgentContext) -> str:

@@ -18,7 +18,8 @@ from .causes import plan_happenings, plan_help
 from .day import plan_doing, plan_past, plan_plans, plan_routine
 from .events import plan_event, plan_statement, plan_why
 from .objects import plan_object
-from .people import _talked_most, plan_find, plan_nearby, plan_person
+from .others import plan_find_known, plan_other
+from .people import _talked_most, plan_nearby, plan_person
 from .persona import (
     plan_family,
     plan_home,
@@ -68,7 +69,14 @@ PLANNERS: dict[str, Planner] = {
     "place.rooms": plan_rooms,
     "place.hours": plan_hours,
     "work.here": plan_work_here,
-    "person.find": plan_find,
+    "person.find": plan_find_known,
+    "person.work": plan_other,  # someone else's life, asked of them (dialogue.whose)
+    "person.doing": plan_other,
+    "person.past": plan_other,
+    "person.plans": plan_other,
+    "person.going": plan_other,
+    "person.interests": plan_other,
+    "person.routine": plan_other,
     "person.talk": lambda ctx, act, seed: (
         (_talked_most(ctx) if not (act.person or act.window) and act.wh is Wh.WHO else "")
         or plan_person(ctx, act, seed)

@@ -254,6 +254,10 @@ POLARITY: dict[str, Polar] = {
     "work.here": _at_work,
     "friends": lambda ctx, act, seed: bool(ctx.persona.relationships),
     "family": lambda ctx, act, seed: _has_kin(ctx, act, seed),
+    # someone else's life (answer.others): its planner's words say yes or no themselves
+    **dict.fromkeys(("person.work", "person.doing", "person.past", "person.plans",
+                     "person.going", "person.interests", "person.routine", "person.find"),
+                    lambda ctx, act, seed: None),
 }
 
 
