@@ -120,3 +120,12 @@ def test_a_pointed_follow_up_in_a_line_of_its_own_keeps_the_facet():
     act = hear(words(), "Has Eddy Lin been practising lately?", NOW, None, "")
     assert act.person == "Eddy Lin" and act.aspect is Aspect.PERSON
     assert act.label in ("person.past", "person.doing", "person.interests"), act.label
+
+
+def test_a_frame_of_knowing_before_or_after_the_question_is_set_aside():
+    tagged = ask("Maria Lopez", "Anyone in town who's big on running, would you know?")
+    assert "Wolfgang" in tagged, tagged
+    bare = hear(words(), "Know anybody who sings in a choir?", NOW, None, "")
+    assert bare.label == "person.find", bare.label
+    where = ask("Eddy Lin", "Where does Mei Lin work these days, do you know?")
+    assert "Oak Hill College" in where and "music" not in where, where

@@ -63,7 +63,7 @@ _YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|yer|you're|you've|you'l
 # a frame of knowing that opens a line: what follows it is the question ('Any idea where
 # Carmen works?' asks where Carmen works)
 _FRAME = re.compile(
-    r"^\W*(?:(?:do|did|would|could|can|might|does)\s+(?:you|u|ya)\s+(?:happen\s+to\s+)?"
+    r"^\W*(?:(?:(?:do|did|would|could|can|might|does)\s+(?:you|u|ya)\s+)?(?:happen\s+to\s+)?"
     r"(?:know|remember|recall|reckon|suppose|guess)(?:\s+of)?|(?:any|got\s+any|have\s+you\s+"
     r"(?:got\s+)?any|no)\s+idea|(?:can|could|would)\s+(?:you|u)\s+tell\s+me|"
     r"(?:have|did)\s+(?:you|u)\s+(?:heard|hear)|you\s+know|i\s+wonder|i\s+was\s+wondering)"
@@ -95,10 +95,15 @@ _AGREE = ((re.compile(r"\b(?:does|do) you\b", re.I), "do you"),
 
 
 def asked_part(text: str) -> str:
-    """The question a line asks, without an opening clause or a frame of knowing."""
-    core = main_clause(text)
+    """The question a line asks, without an opening clause or a frame of knowing, before
+    it or tagged on after it ('Is anyone here into fitness, do you know?')."""
+    core = _TAGGED.sub("?", main_clause(text))
     framed = _FRAME.match(core)
     return core[framed.end():] if framed and core[framed.end():].strip() else core
+
+
+_TAGGED = re.compile(r"[,;]\s*(?:(?:do|did|would|d')?\s*(?:you|u|ya)\s+)?(?:know|think|"
+                     r"reckon|say|suppose|guess|remember)\s*\??\s*$", re.I)  # fmt: skip
 
 
 def _name_at(text: str, person: str) -> re.Match[str] | None:
