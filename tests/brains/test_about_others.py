@@ -129,3 +129,7 @@ def test_a_frame_of_knowing_before_or_after_the_question_is_set_aside():
     assert bare.label == "person.find", bare.label
     where = ask("Eddy Lin", "Where does Mei Lin work these days, do you know?")
     assert "Oak Hill College" in where and "music" not in where, where
+    job = ask("Jane Moreno", "And what is it John Lin does, would you say?")
+    assert "pharmacy" in job, job
+    talk = hear(words(), "What did you and John Lin talk about?", NOW, None, "")
+    assert talk.label == "person.talk", talk.label

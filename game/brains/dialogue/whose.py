@@ -48,8 +48,9 @@ _GOING_LABELS = frozenset({"event.going", "event.goers", "event.who_came"})
 # aspects whose question, asked of anyone, looks for someone who does or is that
 _FINDS = frozenset({Aspect.WORK, Aspect.INTERESTS, Aspect.IDENTITY})
 _FIND_LABELS = frozenset({"work", "work.here", "interests", "identity"})  # ... as second reading
-# what a line already asks of the person it names, whatever its subject
-_KEEP = frozenset({"person.opinion", "person.talk", "person.book", "person.gift",
+# what a line already asks of the person it names, whatever its subject (what one talked
+# about with someone is asked of 'you' with them, and stays so by its subject)
+_KEEP = frozenset({"person.opinion", "person.book", "person.gift",
                    "person.compliment", "request", "statement.self", "statement.news",
                    "statement.event"})  # fmt: skip
 # aspects a line about someone may be read as first (the rest say what they ask already:
@@ -189,7 +190,9 @@ def of_whom(act: Act, reread: Callable[[str], Act], state: DialogueState | None 
             return replace(act, aspect=Aspect.EVENT, label=GOING, second="")
         # the facet: the reading's aspect, else its runner-up's ('do you have anything on
         # tomorrow?' reads as news of events first, as one's plans second)
-        label = OF_SOMEONE.get(asked.aspect) or OF_SOMEONE.get(_aspect_of(asked.second))
+        label = OF_SOMEONE.get(asked.aspect)
+        if label is None and asked.aspect is Aspect.EVENT:
+            label = OF_SOMEONE.get(_aspect_of(asked.second))
         if label is None:
             return act
         # the line's runner-up reading was of the listener's own life: it is dropped
