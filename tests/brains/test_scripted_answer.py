@@ -1001,3 +1001,27 @@ def test_one_who_introduced_themselves_is_known_by_their_work_after():
     after = ask(b.name, f"Any idea where {a.name} works?", (talk,))
     assert a.workplace not in before and a.workplace in after, (before, after)
     assert a.workplace in ask(b.name, f"Who works at {a.workplace}?", (talk,))
+
+
+def test_an_event_nobody_has_heard_of_is_said_to_be_unheard_of_by_its_name():
+    """A question naming an event the town's words do not know ('the pie contest') is
+    still a question about an event; one who holds nothing of it says so by name."""
+    for question in ("Who's in charge of the pie contest?", "Have you any news of the pie contest?",
+                     "Are you off to the pie contest later?"):
+        got = ask("Klaus Mueller", question)
+        assert "pie contest" in got and "haven't heard" in got, (question, got)
+
+
+def test_a_slot_of_nothing_but_the_question_s_frame_names_no_event():
+    """'Who's behind it?' names no event called 'behind': asked as the first thing, 'it'
+    points at nothing and one asks back; read as a question about an event, it is about
+    the event one knows, with no 'I haven't heard of any behind'."""
+    party = smallville().intents[0]
+    told = heard(1, party.holder, party.text, when=NOW - timedelta(hours=2))
+    got = converse("Klaus Mueller", ["Hello there!", "So who's behind it?"], (told,))[-1]
+    assert "what do you mean" in got.lower() and "'it'" in got, got
+    act = replace(words().understand("Who is behind the event?", NOW), event="who's behind")
+    ctx = context(smallville().resident("Klaus Mueller"), NOW, (told,), "", "")
+    said = answer.answer(ctx, act, None, 0).text
+    assert "behind," not in said and "any behind" not in said, said
+    assert party.holder.split()[0] in said, said

@@ -192,6 +192,15 @@ class Exemplars:
         return " ".join(w if w in STOP or w in self.vocab else MASKS["thing"]
                         for w in query.split())  # fmt: skip
 
+    def unknown_words(self, query: str) -> list[str]:
+        """The words of a line no exemplar uses and that are not the town's masks: what it
+        names that the exemplars cannot ('the bake sale', 'the craft fair'), so an event
+        question naming something unheard of fits the exemplars that name an event."""
+        masks = set(" ".join(MASKS.values()).split())
+        return [w for w in re.findall(r"[a-z][a-z'-]+", query.lower())
+                if w not in STOP and w not in masks and w not in self.vocab
+                and w.split("'")[0] not in self.vocab]  # fmt: skip
+
     @staticmethod
     def has_frame(frame: str) -> bool:
         """A frame is worth matching only if some word of it is an exemplar's own (not
@@ -199,13 +208,14 @@ class Exemplars:
         masks = set(" ".join(MASKS.values()).split())
         return any(w.split("'")[0] not in STOP and w not in masks for w in frame.split())
 
-    def slot_misfit(self, slots: Slots) -> np.ndarray:
+    def slot_misfit(self, slots: Slots, query: str = "") -> np.ndarray:
         """How far each exemplar's slots are from the line's: an exemplar naming someone
         ('what sort of person is {person}') fits a line that names nobody ('what sort of
         person are you?') worse, and one about oneself ('what do you do for a living') fits
         a line naming someone ('what does Giorgio do for a living?') worse."""
+        event = bool(slots.intent) or bool(self.unknown_words(query))
         has = np.array([bool(slots.person), bool(slots.place), bool(slots.obj),
-                        bool(slots.intent), slots.window is not None], dtype=bool)  # fmt: skip
+                        event, slots.window is not None], dtype=bool)  # fmt: skip
         missing = (self.needs & ~has).sum(axis=1)
         extra = (~self.needs[:, :2] & has[:2]).sum(axis=1)  # a person or a place unasked of
         return SLOT_MISSING * missing + SLOT_EXTRA * extra

@@ -262,7 +262,7 @@ class Understander:
         if not deep and ex.has_frame(frame):  # ('have you got into something at all')
             sims = np.maximum(sims, matrix @ reader.embed([frame])[0])  # the static model
         if deep:
-            sims = sims + LEXICAL * ex.overlap(query) - ex.slot_misfit(slots)
+            sims = sims + LEXICAL * ex.overlap(query) - ex.slot_misfit(slots, query)
         else:  # a resident's template line: the settings its templates were written against
             sims = sims + RESIDENT_LEXICAL * ex.overlap(query)
         asking = _asked(text)

@@ -50,11 +50,13 @@ def plan_event(ctx: AgentContext, act: Act, seed: int) -> str:
     opinion = act.kind is ActKind.OPINION or act.label.endswith("opinion")
     if not found and not act.intent and not (opinion and act.event):
         found = _any_event(ctx)
-        named = act.named or (act.event and len(act.event.split()) <= 2 and not _verbal(act.event))
+        # a slot of nothing but the question's own frame ('who is behind it?') names nothing
+        slot = act.event if content_stems(act.event) - frame_stems(act.label) else ""
+        named = act.named or (slot and len(slot.split()) <= 2 and not _verbal(slot))
         event_words = act.aspect is Aspect.EVENT and not act.follow_up and named
-        if found and act.event and not event_words and act.label != "event.know":
+        if found and slot and not event_words and act.label != "event.know":
             return ""  # a question about something else: no stray event for an answer
-        what = act.named or act.event
+        what = act.named or slot
         lead = f"I haven't heard of any {what}, but " if found and event_words else ""
     if not found:
         return ""

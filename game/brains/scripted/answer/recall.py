@@ -66,6 +66,14 @@ def named_stems(act: Act) -> frozenset[str]:
     return frozenset(stems - frame_stems(act.label)) if act.label else frozenset(stems)
 
 
+def named_words(act: Act) -> str:
+    """The words of the event slot that name something, in the order said: those whose
+    stem is not of its label's frame ('who's throwing bake sale' under event.who names
+    'bake sale')."""
+    frame = frame_stems(act.label) if act.label else frozenset()
+    return " ".join(w for w in act.event.split() if content_stems(w) - frame)
+
+
 def _did_line(ctx: AgentContext, m: MemoryRecord) -> str:
     f, me = m.fact, ctx.persona
     when = iv._when(ctx.now, m.created)
@@ -96,7 +104,8 @@ def _also_line(ctx: AgentContext, news, seed: int) -> str:
         return iv._news_line(news, ctx, "And ")
     line = event_line(ctx, event, news.text, news.source, news.fact.intent, Wh.NONE, seed=seed)
     lead = line.split(" ", 1)[0]
-    return f"And {lead.lower() if lead in ('There', 'The') else lead} {line.split(' ', 1)[1]}"
+    common = lead.split("'")[0] in ("There", "The")  # not a name, which keeps its capital
+    return f"And {lead.lower() if common else lead} {line.split(' ', 1)[1]}"
 
 
 def _told_in(news, text: str, ctx: AgentContext) -> bool:
@@ -114,6 +123,8 @@ def _news_of(ctx: AgentContext, act: Act, seed: int) -> str:
     named = from_retrieval(ctx, act) if act.event and not _verbal(act.event) else ""
     if named:  # a thing named ('the bake sale'), not words that frame news
         return named
+    if act.event and named_stems(act) and not (act.intent or act.person):
+        return ""  # news of a thing one has not heard of is none ('Any news on the fair?')
     found = shareable(ctx.memories, ctx.persona)
     if act.intent:  # news of what was asked of, not the freshest news of anything
         found = [n for n in found if n.fact.intent == act.intent]

@@ -26,7 +26,7 @@ from .persona import _kin_asked
 from .phrasing import _VISIT_WORDS, _without_place
 from .planners import ASPECTS, PLANNERS, PLANNERS_OF_TROUBLE
 from .polar import polarity, said_no, with_polarity
-from .recall import from_retrieval
+from .recall import from_retrieval, named_words
 
 
 @dataclass(frozen=True)
@@ -205,11 +205,19 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
         return Reply(f"Hm, you've got me again. What made you ask? I'd sooner talk {cares}.",
                      fallback=True)  # fmt: skip
     said = act.named or act.person or act.place or act.obj
+    label = LABELS.get(act.label)
+    if label is not None and label.follow and not (said or act.intent or act.follow_up):
+        # 'So who's behind it?' with nothing said before it for 'it' to be
+        pointer = _POINTER.search(act.text)
+        what = f" by '{pointer.group(0).lower()}'" if pointer else ""
+        return Reply(f"Sorry, what do you mean{what}? I'm not sure what you're asking about.", True)
     if not said and act.aspect in _ABOUT_THINGS:  # 'the bake sale', not 'sort person say'
-        said = act.event
+        said = named_words(act)
     topic = f" about {said}" if said and len(said.split()) <= 4 else ""
     if act.named and act.aspect is Aspect.EVENT:
         topic = f" about a {as_said(act.named, act.text)} or anything like it"
+    elif act.aspect in (Aspect.EVENT, Aspect.NEWS) and topic:  # 'Who's behind the fair?'
+        return Reply(f"I haven't heard of any {said}, to be honest.", True)
     if act.wh is Wh.WHERE and act.asks and not (act.person or act.place or act.obj or act.intent):
         # 'Where can a person get a haircut?': no place in town is for it
         return Reply("I don't know of anywhere in town for that, I'm afraid.", True)
@@ -219,6 +227,8 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
     return Reply(f"I don't know anything{topic}, I'm afraid.", True)
 
 
+# what a follow-up leans on
+_POINTER = re.compile(r"\b(?:it|that|this|they|them|there|then)\b", re.I)
 _ABOUT_THINGS = frozenset({Aspect.GENERAL, Aspect.NEWS, Aspect.EVENT, Aspect.OBJECT})
 
 
