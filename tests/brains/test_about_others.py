@@ -9,12 +9,12 @@ from __future__ import annotations
 from datetime import timedelta
 from functools import cache
 
-from test_scripted_personas import DAY, context, heard, of, seen, smallville
+from test_scripted_personas import DAY, context, heard, of, planned, seen, smallville
 
 from game.brains.dialogue.acts import Aspect
 from game.brains.dialogue.understand import Understander
 from game.brains.scripted import answer
-from game.core.records import Fact, FactKind, Line, MemoryKind, Rsvp, Source
+from game.core.records import Fact, FactKind, Line, MemoryKind, PlanItem, Rsvp, Source
 from game.mind.dialogue import hear, understander_for
 from game.world.tmx import load_town
 
@@ -133,3 +133,12 @@ def test_a_frame_of_knowing_before_or_after_the_question_is_set_aside():
     assert "pharmacy" in job, job
     talk = hear(words(), "What did you and John Lin talk about?", NOW, None, "")
     assert talk.label == "person.talk", talk.label
+
+
+def test_someone_elses_plans_are_ones_own_plans_with_them():
+    supper = PlanItem("cooking supper with Klaus", NOW.replace(hour=18), 60)
+    plan = planned(1, "Wolfgang Schulz", (supper,), NOW.replace(hour=6))
+    got = ask("Wolfgang Schulz", "What has Klaus Mueller got on for later today?", (plan,))
+    assert got.startswith("Klaus and I are cooking supper at 6 pm"), got
+    none = ask("Wolfgang Schulz", "What has Maria Lopez got on for later today?", (plan,))
+    assert none.startswith("I don't know what Maria has planned for"), none

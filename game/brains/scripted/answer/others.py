@@ -258,7 +258,8 @@ def _plans(ctx: AgentContext, act: Act) -> str:
                 if start <= i.start < end and with_them.search(i.description)]  # fmt: skip
     if together:
         item = together[0]
-        parts.append(f"{first} and I are {mine(item.description, me)} at "
+        doing = re.sub(rf"\s+(?:with|and)\s+{re.escape(first)}\b", "", item.description)
+        parts.append(f"{first} and I are {mine(doing, me)} at "
                      f"{selfknow.clock(item.start.hour * 60 + item.start.minute)}.")
     for event in _events_of(ctx, act.person, start, end):
         what = event.what or "event"
