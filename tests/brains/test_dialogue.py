@@ -413,3 +413,10 @@ def test_a_weekday_asked_of_in_the_past_tense_is_the_one_gone_by():
     assert gone is not None and gone.start.day == 11 and gone.start.hour >= 18
     ahead = hear("What are you up to on Saturday night?").window
     assert ahead is not None and ahead.start.day == 18
+
+
+def test_a_function_word_said_short_is_not_a_thing_a_line_names():
+    from game.brains.dialogue.slots import contracted
+
+    assert all(contracted(w) for w in ("shouldn't", "who's", "I've", "won't", "isn't", "can't"))
+    assert not any(contracted(w) for w in ("Ryan's", "o'clock", "Hailey's", "queen's", "fair"))

@@ -1025,3 +1025,10 @@ def test_a_slot_of_nothing_but_the_question_s_frame_names_no_event():
     said = answer.answer(ctx, act, None, 0).text
     assert "behind," not in said and "any behind" not in said, said
     assert party.holder.split()[0] in said, said
+
+
+def test_news_asked_with_a_short_said_function_word_is_the_news_one_holds():
+    """'... that I shouldn't miss?' names nothing called 'shouldn't'."""
+    news, election = campaign_news()
+    got = ask("Arthur Burton", "Is there anything on that I shouldn't miss?", (news,))
+    assert "shouldn't" not in got and election.holder.split()[0] in got, got

@@ -25,7 +25,7 @@ from game.brains.protocol import Embedder
 
 from .acts import ActKind, Aspect, Wh
 from .form import _plain
-from .slots import MASKS, STOP, Lexicon, Slots, content_stems, words
+from .slots import MASKS, STOP, Lexicon, Slots, content_stems, contracted, words
 from .spelling import Speller
 from .vectors import exemplar_vectors
 from .voting import StemIndex, vote
@@ -199,7 +199,7 @@ class Exemplars:
         masks = set(" ".join(MASKS.values()).split())
         return [w for w in re.findall(r"[a-z][a-z'-]+", query.lower())
                 if w not in STOP and w not in masks and w not in self.vocab
-                and w.split("'")[0] not in self.vocab]  # fmt: skip
+                and w.split("'")[0] not in self.vocab and not contracted(w)]  # fmt: skip
 
     @staticmethod
     def has_frame(frame: str) -> bool:

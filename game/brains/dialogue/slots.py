@@ -32,6 +32,17 @@ _STOP = (
 STOP = frozenset(_STOP.split())
 
 
+def contracted(word: str) -> bool:
+    """A function word said short ('shouldn't', "who's", "i've", 'won't'): it names
+    nothing, though no stop list holds every contraction."""
+    base, mark, rest = word.lower().partition("'")
+    negated = base.endswith("n") and rest in ("t", "") and base[:-1] in _NEGATED
+    return bool(mark) and (base in STOP or negated)
+
+
+_NEGATED = STOP | {"ca", "wo", "must", "need", "might", "ought", "should", "would", "could"}
+
+
 # -- the town's words -------------------------------------------------------------------------
 
 

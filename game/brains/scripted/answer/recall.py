@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from game.brains.dialogue.acts import Act, Wh
+from game.brains.dialogue.slots import contracted
 from game.brains.dialogue.understand import content_stems, frame_stems
 from game.brains.questions import AgentContext
 from game.core.records import FactKind, MemoryRecord, Source
@@ -62,7 +63,7 @@ def _fact_line(ctx: AgentContext, m: MemoryRecord, wanted: set[str]) -> str:
 def named_stems(act: Act) -> frozenset[str]:
     """The content stems of what the question names: its event slot (else its words),
     less the stems of its label's own exemplars."""
-    stems = content_stems(act.event or act.text)
+    stems = {s for s in content_stems(act.event or act.text) if not contracted(s)}
     return frozenset(stems - frame_stems(act.label)) if act.label else frozenset(stems)
 
 
@@ -71,7 +72,7 @@ def named_words(act: Act) -> str:
     stem is not of its label's frame ('who's throwing bake sale' under event.who names
     'bake sale')."""
     frame = frame_stems(act.label) if act.label else frozenset()
-    return " ".join(w for w in act.event.split() if content_stems(w) - frame)
+    return " ".join(w for w in act.event.split() if content_stems(w) - frame and not contracted(w))
 
 
 def _did_line(ctx: AgentContext, m: MemoryRecord) -> str:
