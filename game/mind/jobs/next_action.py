@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 
 from game.brains.questions import (
@@ -166,11 +166,34 @@ def _unplanned(snap: AgentSnapshot) -> DayPlan:
     return DayPlan(snap.now.date().isoformat(), (item,))
 
 
+def _staying(plan: DayPlan, now: datetime, planned: str, went: str) -> DayPlan:
+    """The rest of the broad item under way that was planned at sector `planned` goes on
+    at sector `went`: one who found the planned place closed or full and went elsewhere
+    stays there, instead of trying the planned place again with each of the item's
+    actions and being sent across town each time (a model was asked the place, the spot
+    and the object's state again for every one of them)."""
+    b = plan.locate(now)[0]
+    if b is None or not planned or not went or planned == went:
+        return plan
+
+    def moved(item: PlanItem) -> PlanItem:
+        if item.end <= now or split(item.place)[0] != planned:
+            return item
+        return replace(item, place=went)
+
+    broad = (*plan.broad[:b], moved(plan.broad[b]), *plan.broad[b + 1 :])
+    hours = {k: tuple(map(moved, v)) if k == b else v for k, v in plan.hours.items()}
+    acts = {k: tuple(map(moved, v)) if k[0] == b else v for k, v in plan.actions.items()}
+    return replace(plan, broad=broad, hours=hours, actions=acts)
+
+
 def next_action_job(mind: Mind, snap: AgentSnapshot, world: Surroundings) -> NextAction:
     if not snap.plan.broad and not mind.settings.ablation.planning:
         snap = replace(snap, plan=_unplanned(snap))
     plan, item, broad = _decomposed(mind, snap, world)
     action = sleep_action(mind, snap) if item is None else make_action(mind, snap, world, item)
+    if item is not None and item.place:
+        plan = _staying(plan, snap.now, split(item.place)[0], split(action.address)[0])
     parent = broad.description if broad is not None else ""
     intent = item.intent if item is not None else ""
     fact = facts.doing(snap.name, action.description, Source.SELF, parent, intent)
