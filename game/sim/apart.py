@@ -11,8 +11,10 @@ closing hours: `settled`), they could come within sight of each other in one roo
 does not go through walls: one sitting in its room is out of the other's reach until the
 other could have walked round into it, game.sim.rooms), within twice that of one who may
 ask the other to talk (a wish to talk reaches that far, through walls), if they share a
-building while both may move (trouble is sensed across its rooms), or if a job in flight
-is for both (a conversation's lines). A group takes its next steps as soon as its own due
+building while both may move (trouble is sensed across its rooms), if both could be within
+sight of one wide object in its room (one sitting down at the far end of the cafe's
+seating changes what the other, twelve tiles off, sees of it), or if a job in flight is
+for both (a conversation's lines). A group takes its next steps as soon as its own due
 jobs are answered, as far as nobody outside it could meet it on the way, step by step
 (`Apart._horizon`: one behind may go anywhere its reach allows from its own step on) and
 never `apart_steps` steps ahead of the last resident. When every group is held the run
@@ -23,10 +25,12 @@ they are, and they are surely at its own step (the groups and the horizon keep e
 else further off); what can reach further (which places are full, which spots are taken,
 the states of objects a decision reads outside its room or out of sight) is read as it
 was `apart_steps` steps before the step being taken, with the reader's own doings since
-(`Past`), and everyone has got that far. So each resident's steps are a function of the
-seed, whatever order the answers come in; finished jobs are handed back by the step they
-were asked at, and the event log is put in (time, resident) order at the end. A town that
-answers at once (the scripted brain, whose timing keeps apart_steps 0) never steps apart.
+(`Past`), and everyone has got that far. One seen a while ago and out of the group now is
+not asked to talk (`Past.within`): it is at another step. So each resident's steps are a
+function of the seed, whatever order the answers come in; finished jobs are handed back
+by the step they were asked at, and the event log is put in (time, resident) order at the
+end. A town that answers at once (the scripted brain, whose timing keeps apart_steps 0)
+never steps apart.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ SLACK = 2  # tiles beyond sight: an object's extent, a step's rounding
 
 Group = frozenset[str]
 Tile = tuple[int, int]
+Wide = tuple[str, int, int, int, int]  # an object's room and its rectangle's corners
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,17 @@ class Past:
     def changed(self, address: str, state: str, by: str) -> None:
         self._changes.append((self.at, address, state, by))
 
+    def within(self, reader: Agent, other: Agent, tiles: int) -> bool:
+        """Whether the other is in the reader's group (surely at its step) and within so
+        many tiles of it: near enough for its doings to be read as they are. One out of
+        the group is further off than that in every run (the groups and the horizon keep a
+        pair one of whom may ask the other to talk twice sight apart), but where it stands
+        now is of another step, and how far it has got differs from run to run."""
+        if other.name not in self.group or reader.name not in self.group:
+            return False
+        far = max(abs(reader.pos[0] - other.pos[0]), abs(reader.pos[1] - other.pos[1]))
+        return far <= tiles
+
 
 def _doing(agent: Agent) -> tuple[str, tuple[int, int]]:
     """Where an agent's action is, and where it stands or is headed."""
@@ -202,6 +218,7 @@ class Apart:
         self.stood: Counter[str] = Counter()
         self._clock: dict[str, int] = {}  # resident -> the step it has got to
         self._rooms: Rooms | None = None
+        self._wide: tuple[Wide, ...] | None = None
         self._links: set[frozenset[str]] = set()  # pairs one of whom may ask the other to talk
 
     @property
@@ -221,6 +238,21 @@ class Apart:
     @rooms.setter
     def rooms(self, rooms: Rooms) -> None:
         self._rooms = rooms
+
+    @property
+    def wide(self) -> tuple[Wide, ...]:
+        """The objects wider than the slack (a cafe's seating, eleven tiles): one at one end
+        of it sits down and changes its state, and one at the other end, out of the first
+        one's sight, sees it. Each as (room, x0, y0, x1, y1), made when first asked."""
+        if self._wide is None:
+            town = self.state.town
+            rects = [(town.areas[a].parent or "", town.areas[a].rect) for a in town.states]
+            self._wide = tuple(
+                (room, r.x, r.y, r.x + r.w - 1, r.y + r.h - 1)
+                for room, r in rects
+                if max(r.w, r.h) > SLACK
+            )
+        return self._wide
 
     @property
     def near(self) -> int:
@@ -408,8 +440,30 @@ class Apart:
                     return step
             if together and self._moves(a, step, calm) and self._moves(b, step, calm):
                 return step
-            step += 1 if together or short <= 0 else (short + 1) // 2
+            skip = 1 if together or short <= 0 else (short + 1) // 2
+            if (skip := min(skip, self._through_object(pa, ra, pb, rb))) <= 0:
+                return step
+            step += max(1, skip)
         return None
+
+    def _through_object(self, pa: Tile, ra: int, pb: Tile, rb: int) -> int:
+        """0 if two residents that may walk ra and rb tiles from pa and pb could both be
+        within sight of one wide object in its room (one sits at it and changes its state,
+        the other sees that, or both change it); else the fewest steps before they could
+        (each need falls by a tile a step at most)."""
+        near = self.near
+        out = 1 << 30
+        for room, x0, y0, x1, y1 in self.wide:
+            da = max(x0 - pa[0], pa[0] - x1, y0 - pa[1], pa[1] - y1) - near - ra
+            db = max(x0 - pb[0], pb[0] - x1, y0 - pb[1], pb[1] - y1) - near - rb
+            need = max(da, db)
+            if need <= 0:
+                into = self.rooms.steps_into
+                need = max(into(room, pa) - ra, into(room, pb) - rb)
+                if need <= 0:
+                    return 0
+            out = min(out, need)
+        return out
 
     def _may_share_a_room(self, pa: Tile, ra: int, pb: Tile, rb: int) -> bool:
         """Whether two residents that may walk ra and rb tiles from pa and pb could be in

@@ -264,11 +264,14 @@ class Appliers:
                 agent.last_chat[partner_name] = self.now
                 self.player.greet(agent.name)
             return
-        other = self.agents.get(partner_name)
-        if other is None or not self._free_to_talk(agent, other):
+        other, reach = self.agents.get(partner_name), 2 * self.config.mind.vision_radius
+        view = self.actions.view  # stepping apart, one out of reach is at another step
+        if other is None or (view is not None and not view.within(agent, other, reach)):
+            return
+        if not self._free_to_talk(agent, other):
             return
         far = max(abs(agent.pos[0] - other.pos[0]), abs(agent.pos[1] - other.pos[1]))
-        if far > 2 * self.config.mind.vision_radius:
+        if far > reach:
             return  # they went their ways while the wish to talk formed
         snaps = (agent.snapshot(self.now), other.snapshot(self.now))  # before they stop
         for person in (agent, other):

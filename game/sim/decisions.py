@@ -175,6 +175,7 @@ class Decisions:
         out: list[str] = []
         if self.actions.tending(agent) is not None:
             return frozenset(out)
+        view, reach = self.actions.view, 2 * self.config.mind.vision_radius
         for obs in agent.pending:
             v = self.player.visitor
             if v is not None and obs.subject == v.name and not v.talking_to:
@@ -182,7 +183,9 @@ class Decisions:
                     out.append(v.name)  # near enough for the visitor to answer
                 continue
             other = self.agents.get(obs.subject)
-            if other is None or other.asleep or other.conversation is not None:
+            if other is None or (view is not None and not view.within(agent, other, reach)):
+                continue  # stepping apart: one gone out of reach is at another step
+            if other.asleep or other.conversation is not None:
                 continue
             if self.player.chatting(other.name):
                 continue  # talking with the visitor

@@ -11,8 +11,10 @@ import time
 from dataclasses import replace
 from datetime import timedelta
 
-from game.sim.apart import Outlook, settled
+from game.mind.agent import Action, ActionKind
+from game.sim.apart import Outlook, Past, settled
 from game.sim.factory import make_brain, make_embedder
+from game.sim.sight import agent_observation
 from game.sim.simulation import MODEL_TIMING, SimConfig, Simulation
 from game.world.scenario import load_world
 from tests.sim.outcomes import memories_of
@@ -62,7 +64,9 @@ class OpenGround:
 
 
 def open_ground(sim: Simulation) -> Simulation:
+    """Only the gaps count: one room everywhere, and no wide object between any two."""
     sim.apart.rooms = OpenGround()
+    sim.apart._wide = ()
     return sim
 
 
@@ -281,3 +285,55 @@ def test_one_sitting_behind_a_wall_is_out_of_reach_until_the_other_could_walk_ro
     sim.apart._links = {frozenset((a.name, b.name))}  # one has seen the other: a wish to
     assert sim.apart._horizon(frozenset({a.name}), k, k + 60, calm, set()) == k  # talk
     sim.close()  # reaches through the wall
+
+
+def test_two_at_either_end_of_a_wide_object_may_affect_each_other_through_it():
+    # Hobbs Cafe's seating is 11 tiles wide: one sitting down at its far end changes its
+    # state, and one at the counter, 12 tiles off (out of sight's reach of the other),
+    # sees it. In a model day she saw it before or after the other sat down by how far
+    # each had got in the threads' time (issue 25)
+    sim = town(Paced(0), scenario="smallville")
+    seating = "Hobbs Cafe:cafe:cafe customer seating"
+    names = sorted(sim.agents)
+    a, b = sim.agents[names[0]], sim.agents[names[1]]
+    for agent, tile in ((a, (2, 26)), (b, (14, 31))):
+        agent.asleep, agent.action, agent.path, agent.pos = False, None, [], tile
+        agent.location = sim.apart.rooms.at(tile)
+    assert a.location == b.location == "Hobbs Cafe:cafe"
+    assert (14, 31) in {t for _, t in sim.spots.seats(seating)}
+    calm, k = at_rest(sim), sim.steps
+    calm[a.name] = calm[b.name] = k + 60  # both stay where they are for the outlook
+    assert sim.apart._first_meet(a.name, b.name, k + 1, k + 60, calm, set()) == k + 1
+    sim.apart._wide = ()  # without the object between them they are out of each other's reach
+    assert sim.apart._first_meet(a.name, b.name, k + 1, k + 60, calm, set()) is None
+    sim.close()
+
+
+def test_one_seen_and_gone_out_of_reach_is_not_asked_to_talk_while_apart():
+    # a resident's sightings wait to be thought over; by then one it saw may be at another
+    # step, in another group, busy or not by how far the threads have got: only one in its
+    # group (surely at its step) and within a wish's reach may be asked to talk
+    sim = town(Paced(0), scenario="smallville")
+    names = sorted(sim.agents)
+    a, b = sim.agents[names[0]], sim.agents[names[1]]
+    for agent, tile in ((a, (30, 30)), (b, (33, 30))):
+        agent.asleep, agent.path, agent.pos, agent.seeded = False, [], tile, True
+        agent.action = Action("reading", "", sim.now, sim.now + timedelta(hours=1),
+                              ActionKind.PLAN)  # fmt: skip
+    a.pending = [agent_observation(b)]
+    assert sim.decisions.talkable(a) == {b.name}  # in lockstep: as it is
+    past = Past(sim.agents, sim.state, sim.steps, 60, sim.apart.near, RADIUS)
+    sim.actions.view = past
+    past.group = frozenset({a.name})  # b is in another group
+    assert sim.decisions.talkable(a) == frozenset()
+    sim.appliers.request_talk(a, b.name)
+    assert a.action.kind is ActionKind.PLAN and sim.scheduler.pending == 0
+    past.group = frozenset({a.name, b.name})
+    assert sim.decisions.talkable(a) == {b.name}
+    b.pos = (30 + 2 * RADIUS + 1, 30)  # in the group, but beyond a wish's reach
+    assert sim.decisions.talkable(a) == frozenset()
+    b.pos = (33, 30)
+    sim.appliers.request_talk(a, b.name)  # in the group and near: they stop to talk
+    assert a.action.kind is ActionKind.CHAT and sim.scheduler.pending == 1
+    sim.actions.view = None
+    sim.close()
