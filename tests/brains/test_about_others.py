@@ -142,3 +142,9 @@ def test_someone_elses_plans_are_ones_own_plans_with_them():
     assert got.startswith("Klaus and I are cooking supper at 6 pm"), got
     none = ask("Wolfgang Schulz", "What has Maria Lopez got on for later today?", (plan,))
     assert none.startswith("I don't know what Maria has planned for"), none
+
+
+def test_what_asks_of_news_or_of_who_someone_is_stays_so():
+    assert label("Anyone standing for the council this year?") == "news"
+    assert label("Is anybody trying to get elected round here?") == "news"
+    assert label("What's Giorgio Rossi like as a person?") == "person.about"

@@ -48,6 +48,11 @@ _GOING_LABELS = frozenset({"event.going", "event.goers", "event.who_came"})
 # aspects whose question, asked of anyone, looks for someone who does or is that
 _FINDS = frozenset({Aspect.WORK, Aspect.INTERESTS, Aspect.IDENTITY})
 _FIND_LABELS = frozenset({"work", "work.here", "interests", "identity"})  # ... as second reading
+# what a line about anyone read first as news asks ('is anyone running for office?' asks
+# of the election, not who works in an office)
+_NOT_FOUND = frozenset({Aspect.NEWS})
+# the facets that who someone is (person.about) tells already
+_ABOUT_SAYS = frozenset({Aspect.INTERESTS, Aspect.ROUTINE})
 # what a line already asks of the person it names, whatever its subject (what one talked
 # about with someone is asked of 'you' with them, and stays so by its subject)
 _KEEP = frozenset({"person.opinion", "person.book", "person.gift",
@@ -79,8 +84,8 @@ _ANYONE = re.compile(
     r"(?:\s+(?:here|around(?:\s+here)?|in\s+town|round\s+here|nearby))?(?:\s+(?:who|that))?|"
     r"(?:does|do|is|has|did|can|could|would|will)\s+(?:any\s*one|anybody|someone|somebody)|"
     r"(?:any\s*one|anybody|someone|somebody)(?:\s+(?:here|around(?:\s+here)?|in\s+town))?"
-    r"(?:\s+(?:who|that))?|who(?=\s+(?!(?:do|does|did|would|should|can|could|will|are|were|"
-    r"have|you|u|i|we)\b)\w))\b",
+    r"(?:\s+(?:who|that))?|who(?=\s+(?!(?:do|does|did|would|should|can|could|will|shall|may|"
+    r"might|must|is|am|are|was|were|has|have|had|you|u|i|we|they|he|she|it|else)\b)\w))\b",
     re.I,
 )
 _AUX = frozenset(["does", "do", "is", "has", "did", "can", "could", "would", "will"])
@@ -193,14 +198,19 @@ def of_whom(act: Act, reread: Callable[[str], Act], state: DialogueState | None 
         label = OF_SOMEONE.get(asked.aspect)
         if label is None and asked.aspect is Aspect.EVENT:
             label = OF_SOMEONE.get(_aspect_of(asked.second))
-        if label is None:
-            return act
+        if label is None or (act.aspect is Aspect.PERSON and asked.aspect in _ABOUT_SAYS):
+            return act  # 'what's Sam like?': who someone is says their interests already
         # the line's runner-up reading was of the listener's own life: it is dropped
         return replace(act, aspect=Aspect.PERSON, label=label, window=act.window or asked.window,
                        intent="" if asked.aspect is Aspect.WORK else act.intent,
                        second="")  # fmt: skip
     anyone = asks_of_anyone(act.text)
-    if anyone is None or act.intent:
+    if anyone is None and act.label == FIND and act.second and _YOU.search(asked_part(act.text)):
+        # 'Have you been teaching yourself anything?' reads as looking for someone, but
+        # asks of 'you': the runner-up reading is the line's
+        aspect = _aspect_of(act.second)
+        return replace(act, label=act.second, aspect=aspect, second="") if aspect else act
+    if anyone is None or act.intent or act.aspect in _NOT_FOUND:
         return act
     asked = reread(as_of_you(act.text, anyone))
     if asked.aspect in _FINDS or asked.label == FIND or asked.second in _FIND_LABELS:

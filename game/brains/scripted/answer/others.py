@@ -123,9 +123,10 @@ def _work(ctx: AgentContext, act: Act) -> str:
     if known is None or not known.occupation:
         seen = _seen(ctx, name)
         if not seen:
-            return f"I don't know what {first} does for work."
+            return f"I don't know what {first} does for work.{_also(ctx, name)}"
         doings = join_and(_distinct(m.fact.object for m in seen)[-MOST_SEEN:])
-        return f"I've seen {first} {doings}, but I don't know what {first} does for work."
+        return (f"I've seen {first} {doings}, but I don't know what {first} does for work."
+                f"{_also(ctx, name)}")
     job = with_article(known.occupation)
     where = ""
     if known.workplace and known.workplace not in known.occupation:
@@ -149,6 +150,15 @@ _WORK_WORDS = frozenset(content_stems("work works working job jobs employed empl
                                       "living earn money career occupation profession trade "
                                       "somewhere still studying study line kind sort do does "
                                       "all day what"))  # fmt: skip
+
+
+def _also(ctx: AgentContext, name: str) -> str:
+    """What else one was told of them, when one cannot say what was asked: ' Ayesha told
+    me that Sam Moore is running for mayor ...' (the most important thing, once)."""
+    about = [m for m in iv._memories_naming(ctx, name)
+             if not iv._private(m) and not iv._seen_doing(m, name)]  # fmt: skip
+    told = iv._details(ctx, name, about)[:1]
+    return f" {told[0]}" if told else ""
 
 
 def _asked_stems(act: Act) -> set[str]:
@@ -191,9 +201,10 @@ def _interests(ctx: AgentContext, act: Act) -> str:
     if known is None:
         seen = _seen(ctx, name)
         if not seen:
-            return f"I don't know what {first} is into."
+            return f"I don't know what {first} is into.{_also(ctx, name)}"
         doings = join_and(_distinct(m.fact.object for m in seen)[-MOST_SEEN:])
-        return f"I've seen {first} {doings}, but I don't know what {first} is into."
+        return (f"I've seen {first} {doings}, but I don't know what {first} is into."
+                f"{_also(ctx, name)}")
     line = f"{first}{known.said.removeprefix(name)}"
     if act.wh is not Wh.YESNO:
         return line
