@@ -1032,3 +1032,25 @@ def test_news_asked_with_a_short_said_function_word_is_the_news_one_holds():
     news, election = campaign_news()
     got = ask("Arthur Burton", "Is there anything on that I shouldn't miss?", (news,))
     assert "shouldn't" not in got and election.holder.split()[0] in got, got
+
+
+def test_is_there_an_event_at_a_place_is_yes_for_one_who_will_not_go():
+    """'Is there some kind of do at the cafe?' asks whether there is, not whether one goes:
+    one who said no to the party still says yes, and no of another place."""
+    from game.core.records import Rsvp
+
+    party = smallville().intents[0]
+    told = heard(1, party.holder, party.text, when=NOW - timedelta(hours=30))
+    no = of(2, facts.rsvp("Tom Moreno", Rsvp.DECLINED, "", told.fact), MemoryKind.OBSERVATION, 5,
+            NOW - timedelta(hours=29))  # fmt: skip
+    when = party.event.start - timedelta(hours=5)
+    ctx = context(smallville().resident("Tom Moreno"), when, (told, no), "", "")
+    place = party.event.place
+
+    def said(q: str) -> str:
+        return answer.answer(ctx, words().understand(q, when), None, 0).text
+
+    assert said(f"Is the party happening at {place}?").startswith("Yes")
+    assert said("Is the party happening at The Rose and Crown Pub?").startswith("No")
+    assert said("Are you going to the party?").startswith("No")
+

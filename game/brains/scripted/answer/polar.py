@@ -210,6 +210,10 @@ def _event_yes(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     if act.label == "event.when" and act.window is not None:  # 'is the party at 9?'
         w = act.window
         return w.start <= event.start < w.end or event.start <= w.start < event.end
+    if act.label == "event.where":  # 'Is there some kind of do at the cafe?': where it is
+        return event.place == act.place if act.place else True
+    if act.label == "event.who":  # 'Is Isabella behind it?': whose it is
+        return event.host == act.person if act.person else True
     if event.end <= ctx.now:
         return _went(ctx, event, act.intent)
     return going(ctx, event, seed)
