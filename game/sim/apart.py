@@ -58,7 +58,8 @@ SLACK = 2  # tiles beyond sight: an object's extent, a step's rounding
 
 Group = frozenset[str]
 Tile = tuple[int, int]
-Wide = tuple[str, int, int, int, int]  # an object's room and its rectangle's corners
+Box = tuple[int, int, int, int]  # a rectangle's corners: x0, y0, x1, y1
+Wide = tuple[str, Box, tuple[Box, ...]]  # a room, the box around its wide objects, theirs
 
 
 @dataclass(frozen=True)
@@ -219,6 +220,8 @@ class Apart:
         self._clock: dict[str, int] = {}  # resident -> the step it has got to
         self._rooms: Rooms | None = None
         self._wide: tuple[Wide, ...] | None = None
+        self._widest = 0  # the extent of the widest of them
+        self._wide_near: dict[str, frozenset[int]] = {}  # resident -> those it may reach
         self._links: set[frozenset[str]] = set()  # pairs one of whom may ask the other to talk
 
     @property
@@ -241,17 +244,21 @@ class Apart:
 
     @property
     def wide(self) -> tuple[Wide, ...]:
-        """The objects wider than the slack (a cafe's seating, eleven tiles): one at one end
-        of it sits down and changes its state, and one at the other end, out of the first
-        one's sight, sees it. Each as (room, x0, y0, x1, y1), made when first asked."""
+        """The objects wider than the slack (a cafe's seating, eleven tiles), by room: one at
+        one end of it sits down and changes its state, and one at the other end, out of
+        the first one's sight, sees it. Each room with its objects' rectangles (x0, y0, x1,
+        y1) and the box around them all, made when first asked."""
         if self._wide is None:
-            town = self.state.town
-            rects = [(town.areas[a].parent or "", town.areas[a].rect) for a in town.states]
-            self._wide = tuple(
-                (room, r.x, r.y, r.x + r.w - 1, r.y + r.h - 1)
-                for room, r in rects
-                if max(r.w, r.h) > SLACK
-            )
+            town, rooms = self.state.town, {}
+            for address in town.states:
+                area = town.areas[address]
+                r = area.rect
+                if max(r.w, r.h) > SLACK:
+                    rect = (r.x, r.y, r.x + r.w - 1, r.y + r.h - 1)
+                    rooms.setdefault(area.parent or "", []).append(rect)
+            self._wide = tuple((room, _box(rects), tuple(rects)) for room, rects in rooms.items())
+            self._widest = max((max(x1 - x0, y1 - y0) + 1 for _, _, rs in self._wide
+                                for x0, y0, x1, y1 in rs), default=0)  # fmt: skip
         return self._wide
 
     @property
@@ -306,7 +313,7 @@ class Apart:
                 if progress is not None:
                     progress()
         finally:
-            self._clock = {}
+            self._clock, self._wide_near = {}, {}
             self.actions.view = None
             state.steps, state.clock.now = end, begun + timedelta(seconds=steps * step_seconds)
             self.scheduler.step = state.steps
@@ -346,7 +353,28 @@ class Apart:
                 if other in calm:
                     calm[other] = max(0, min(calm[other], dues[name] - self._clock[other] - 1))
         self._links = self._linked()
-        return {n: c + self._clock[n] for n, c in calm.items()}  # until which step
+        until = {n: c + self._clock[n] for n, c in calm.items()}
+        self._wide_near = self._wide_rooms(calm, lag)
+        return until  # until which step
+
+    def _wide_rooms(self, calm: Mapping[str, int], lag: int) -> dict[str, frozenset[int]]:
+        """The rooms of wide objects (by their place in `wide`) each resident may come
+        within sight of in the outlook (`lag` steps from its own step, `calm` of them on its
+        path): the box around its tile and that much of its path, grown by the steps it may
+        then walk anywhere."""
+        wide, near, out = self.wide, self.near, {}
+        for name, agent in self.agents.items():
+            c = max(0, min(lag, calm[name]))
+            tiles = [agent.pos, *agent.path[:c]]
+            grow = lag - c + near
+            x0, x1 = min(t[0] for t in tiles) - grow, max(t[0] for t in tiles) + grow
+            y0, y1 = min(t[1] for t in tiles) - grow, max(t[1] for t in tiles) + grow
+            out[name] = frozenset(
+                i
+                for i, (_, (bx0, by0, bx1, by1), _) in enumerate(wide)
+                if bx0 <= x1 and x0 <= bx1 and by0 <= y1 and y0 <= by1
+            )
+        return out
 
     def _reach(self, name: str, steps: int, calm: Mapping[str, int]) -> int:
         """How many tiles the resident may be from where it stands, `steps` steps on,
@@ -441,27 +469,38 @@ class Apart:
             if together and self._moves(a, step, calm) and self._moves(b, step, calm):
                 return step
             skip = 1 if together or short <= 0 else (short + 1) // 2
-            if (skip := min(skip, self._through_object(pa, ra, pb, rb))) <= 0:
+            if (skip := min(skip, self._through_object(a, b, pa, ra, pb, rb))) <= 0:
                 return step
             step += max(1, skip)
         return None
 
-    def _through_object(self, pa: Tile, ra: int, pb: Tile, rb: int) -> int:
+    def _through_object(self, a: str, b: str, pa: Tile, ra: int, pb: Tile, rb: int) -> int:
         """0 if two residents that may walk ra and rb tiles from pa and pb could both be
         within sight of one wide object in its room (one sits at it and changes its state,
         the other sees that, or both change it); else the fewest steps before they could
-        (each need falls by a tile a step at most)."""
-        near = self.near
-        out = 1 << 30
-        for room, x0, y0, x1, y1 in self.wide:
-            da = max(x0 - pa[0], pa[0] - x1, y0 - pa[1], pa[1] - y1) - near - ra
-            db = max(x0 - pb[0], pb[0] - x1, y0 - pb[1], pb[1] - y1) - near - rb
-            need = max(da, db)
+        (each need falls by a tile a step at most; a gap between them wider than two
+        sights and the widest object closes by two tiles a step at most)."""
+        near, wide, rooms = self.near, self.wide, self._wide_near
+        if a in rooms and b in rooms:  # worked out for this pass's outlook
+            wide = tuple(wide[i] for i in rooms[a] & rooms[b])
+            if not wide:
+                return 1 << 30
+        (ax, ay), (bx, by) = pa, pb
+        apart = max(abs(ax - bx), abs(ay - by)) - ra - rb
+        if (gap := apart - (2 * near + self._widest - 1)) > 0:
+            return (gap + 1) // 2
+        into, out = self.rooms.steps_into, 1 << 30
+        for room, (x0, y0, x1, y1), rects in wide:  # the box first: most are far from any
+            need = max(x0 - ax, ax - x1, y0 - ay, ay - y1) - near - ra
+            if need >= out:
+                continue
+            need = max(need, max(x0 - bx, bx - x1, y0 - by, by - y1) - near - rb)
             if need <= 0:
-                into = self.rooms.steps_into
                 need = max(into(room, pa) - ra, into(room, pb) - rb)
                 if need <= 0:
-                    return 0
+                    need = min(max(_off(r, pa) - ra, _off(r, pb) - rb) for r in rects) - near
+                    if need <= 0:
+                        return 0
             out = min(out, need)
         return out
 
@@ -504,6 +543,19 @@ class Apart:
             past.record(name, k + 1)
         if self.on_step is not None:
             self.on_step(group)
+
+
+def _off(box: Box, tile: Tile) -> int:
+    """Tiles from a tile to the nearest tile of a box, the larger of the two axes (0 in
+    it), as game.mind.perception.distance_to measures sight."""
+    x0, y0, x1, y1 = box
+    return max(x0 - tile[0], tile[0] - x1, y0 - tile[1], tile[1] - y1, 0)
+
+
+def _box(rects: list[Box]) -> Box:
+    """The box around rectangles."""
+    return (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects),
+            max(r[3] for r in rects))  # fmt: skip
 
 
 def _unite(names: list[str], pairs: Iterable[tuple[str, str]]) -> list[Group]:
