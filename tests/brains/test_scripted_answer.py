@@ -1054,3 +1054,18 @@ def test_is_there_an_event_at_a_place_is_yes_for_one_who_will_not_go():
     assert said("Is the party happening at The Rose and Crown Pub?").startswith("No")
     assert said("Are you going to the party?").startswith("No")
 
+
+def test_a_person_described_by_their_place_is_the_one_known_to_work_there():
+    """'the fellow who runs <place>' is whoever one knows to run it: asked of one who knows
+    them, the answer is about them; one who knows nobody there answers as before."""
+    town = smallville().residents
+    owner = next(r for r in town if r.workplace and r.workplace != r.home
+                 and "owner" in r.occupation)  # fmt: skip
+    knows = next(r for r in town if r is not owner and r.relation_to(owner.name)
+                 and r.workplace != owner.workplace)  # fmt: skip
+    question = f"Have you ever met the lady who owns {owner.workplace}?"
+    got = ask(knows.name, question)
+    assert got.startswith(("Yes", owner.name)) and owner.first_name in got, got
+    stranger = next(r for r in town if r is not owner and not r.relation_to(owner.name)
+                    and r.workplace != owner.workplace)  # fmt: skip
+    assert owner.first_name not in ask(stranger.name, question).split(".")[0]

@@ -21,6 +21,7 @@ from ..news import people_in
 from ..util import first_name, join_and, pick
 from ..wording import mine
 from . import whereabouts
+from .described import described
 from .people import seen_nearby
 from .persona import _kin_asked
 from .phrasing import _VISIT_WORDS, _without_place
@@ -54,7 +55,7 @@ def answer(ctx: AgentContext, act: Act, state: DialogueState | None, seed: int) 
         act = replace(act, label="meal", aspect=Aspect.PAST)  # 'eat where around midday?'
     if act.asks and act.aspect in _KIN_ASPECTS and not act.person and _kin_asked(act.text):
         act = replace(act, label="family", aspect=Aspect.FAMILY)  # 'got any kin here?'
-    act = _as_place_question(act)
+    act = described(ctx, _as_place_question(act))
     if act.asks and act.place and whereabouts.FAR.search(act.text):  # '... is it far?'
         act = replace(act, label="place.about", aspect=Aspect.PLACE)
     if act.asks and act.aspect in _NOW_OR_LATER and asks_how_long(act.text) \
