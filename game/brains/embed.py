@@ -180,7 +180,8 @@ class CachedEmbedder:
 
     def later(self, texts: Sequence[str]) -> None:
         """Fetch these texts with the next request the inner embedder makes, if it can
-        take riders (a remote one); they cost no request of their own."""
+        take riders (a remote one), or soon on their own: off the path of the job that
+        will need them."""
         if not isinstance(self.inner, TakesRiders):
             return
         with self._lock:

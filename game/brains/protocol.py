@@ -61,6 +61,6 @@ class Embedder(Protocol):
         ...
 
     def later(self, texts: Sequence[str]) -> None:
-        """Fetch these soon, with the next request anyone makes, if that costs no request
-        of their own (a remote embedder; a local one has them at once anyway)."""
+        """Fetch these soon, with the next request anyone makes or on their own, before
+        a job needs them (a remote embedder; a local one has them at once anyway)."""
         ...

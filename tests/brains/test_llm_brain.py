@@ -3,6 +3,7 @@ offline fallback), the budget guard, the usage meter, and the call economy."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from datetime import timedelta
 
@@ -314,6 +315,7 @@ def test_texts_foreseen_ride_with_the_next_request_newest_first(server, tmp_path
     """Riders fill the room a request has left, the newest first: they are the likeliest
     to be needed soon (what someone was just seen doing)."""
     b = brain(server, tmp_path, embed_batch=2)
+    b.embedder.inner.linger = 0  # they wait for a request, however long
     b.embedder.embed(["warming up"])  # the endpoint's probe, out of the way
     b.embedder.later(["an old text", "a text from before"])
     b.embedder.later(["what was just seen"])
@@ -321,6 +323,37 @@ def test_texts_foreseen_ride_with_the_next_request_newest_first(server, tmp_path
     b.embedder.embed(["a query"])  # room for one rider
     assert embedding_texts(server)[before:] == [["a query", "what was just seen"]]
     assert list(b.embedder.peek(["what was just seen", "an old text"])) == ["what was just seen"]
+
+
+def test_texts_foreseen_that_no_request_takes_go_on_their_own(server, tmp_path) -> None:
+    """Riders nobody's request takes go in one request of their own after a moment, so
+    the job that needs them finds them kept instead of asking and waiting for them."""
+    b = brain(server, tmp_path)
+    b.embedder.inner.linger = 0.05
+    b.embedder.embed(["warming up"])
+    before = len(embedding_texts(server))
+    b.embedder.later(["what was just seen", "what will be seen"])
+    for _ in range(200):
+        if len(b.embedder.peek(["what was just seen", "what will be seen"])) == 2:
+            break
+        time.sleep(0.02)
+    assert embedding_texts(server)[before:] == [["what was just seen", "what will be seen"]]
+    b.embedder.embed(["what will be seen"])  # kept: no request
+    assert len(embedding_texts(server)) == before + 1
+
+
+def test_a_text_on_the_wire_with_riders_is_waited_for_not_asked_again(server, tmp_path) -> None:
+    b = brain(server, tmp_path)
+    b.embedder.embed(["warming up"])
+    server.latency = 1.0
+    b.embedder.inner.linger = 0.01
+    before = len(embedding_texts(server))
+    b.embedder.later(["what was just seen"])
+    time.sleep(0.4)  # its own request is on the wire
+    got = b.embedder.embed(["what was just seen", "a query"])
+    assert embedding_texts(server)[before:] == [["what was just seen"], ["a query"]]
+    alone = brain(server, tmp_path).embedder.embed(["what was just seen"])
+    assert np.allclose(got[0], alone[0])
 
 
 def test_an_audit_log_that_cannot_be_opened_is_said_once(server, tmp_path, caplog):

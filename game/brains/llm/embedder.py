@@ -9,6 +9,7 @@ other two retrieval scores still work) rather than vectors from another space.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -19,6 +20,9 @@ from game.brains.llm.model import BadReply, Cancelled, ModelError, NoEmbeddings
 from game.brains.llm.replies import MAX_DIM
 
 PROBE = "Smallville"
+# Seconds riders wait for someone's request to take them along before going on their own.
+LINGER = 1.0
+LANDED = 4096  # vectors riders brought on their own, kept for a job that asked meanwhile
 
 
 class _Ticket:
@@ -34,7 +38,10 @@ class OpenAIEmbedder:
     Concurrent callers are coalesced: while `inflight` requests are on the wire, texts
     from other threads queue and leave together in the next request (up to `batch`
     texts). Lockstep jobs of one step thus share embedding requests instead of sending
-    one each; the recording is per text, so batching never disturbs a replay.
+    one each; the recording is per text, so batching never disturbs a replay. Texts
+    foreseen (`ride`) go with the next request, or on their own `linger` seconds after
+    they came if nobody's request took them: waiting for one, they were most often sent
+    by the perception that needed them, which then waited a round trip for them.
     """
 
     def __init__(
@@ -45,6 +52,7 @@ class OpenAIEmbedder:
         batch: int = 128,
         notify: Callable[[str], None] = lambda message: None,
         inflight: int = 2,
+        linger: float = LINGER,
     ) -> None:
         self.client = client
         self.name = f"openai:{model}"
@@ -57,11 +65,33 @@ class OpenAIEmbedder:
         self._slots = threading.BoundedSemaphore(max(1, inflight))
         # Texts wanted soon but by nobody yet: they ride along with the next request.
         self._riders: dict[str, Callable[[str, np.ndarray], None]] = {}
+        self.linger = linger
+        self._timer: threading.Timer | None = None  # riders going on their own, when due
+        self._flying: dict[str, threading.Event] = {}  # riders on the wire on their own
+        self._landed: OrderedDict[str, np.ndarray] = OrderedDict()  # what those brought
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        ticket = _Ticket(list(texts))
+        texts = list(texts)
+        landed = self._wait_riding(texts)
+        rows = self._asked([t for t in dict.fromkeys(texts) if t not in landed])
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            out[i] = landed[text] if text in landed else rows[text]
+        return out
+
+    def _wait_riding(self, texts: list[str]) -> dict[str, np.ndarray]:
+        """Texts on the wire in riders' own request: wait for it rather than ask again."""
+        with self._lock:
+            flights = {self._flying[t] for t in texts if t in self._flying}
+        for flight in flights:
+            flight.wait()
+        with self._lock:
+            return {t: self._landed[t] for t in texts if t in self._landed}
+
+    def _asked(self, texts: list[str]) -> dict[str, np.ndarray]:
+        ticket = _Ticket(texts)
         if not ticket.texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
+            return {}
         with self._lock:
             self._queue.append(ticket)
         while not ticket.done.is_set():
@@ -73,7 +103,7 @@ class OpenAIEmbedder:
             else:
                 ticket.done.wait(0.005)
         assert ticket.rows is not None
-        return ticket.rows
+        return dict(zip(ticket.texts, ticket.rows, strict=True))
 
     def peek(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         """Nothing: every vector of this embedder costs a request (CachedEmbedder keeps
@@ -88,7 +118,59 @@ class OpenAIEmbedder:
         `deliver`: texts certain to be needed soon cost no request of their own."""
         with self._lock:
             for text in texts:
-                self._riders.setdefault(text, deliver)
+                if text not in self._flying:  # on the wire already
+                    self._riders.setdefault(text, deliver)
+        self._arm()
+
+    def _arm(self) -> None:
+        """Send the riders on their own in `linger` seconds, unless that is set already."""
+        with self._lock:
+            if self._timer is not None or not self._riders or self.linger <= 0:
+                return
+            timer = self._timer = threading.Timer(self.linger, self._ride_alone)
+        timer.daemon = True
+        timer.start()
+
+    def _ride_alone(self) -> None:
+        """The riders nobody's request took, in a request of their own when a slot is
+        free (else after another moment): off every job's path."""
+        with self._lock:
+            self._timer = None
+        if not self._slots.acquire(blocking=False):
+            self._arm()
+            return
+        flight = threading.Event()
+        riders: dict[str, Callable[[str, np.ndarray], None]] = {}
+        rows: dict[str, np.ndarray] = {}
+        try:
+            with self._lock:
+                riders = self._take_riders_locked(room=self.batch)
+                self._flying.update(dict.fromkeys(riders, flight))
+            if riders:
+                rows = dict(zip(riders, _unit(self._vectors(list(riders))), strict=True))
+        finally:
+            self._slots.release()
+            self._land(riders, rows, flight)
+        for text, deliver in riders.items():
+            vector = rows.get(text)
+            if vector is not None and vector.any():
+                deliver(text, vector)
+        self._arm()  # more came meanwhile
+
+    def _land(self, riders, rows: dict[str, np.ndarray], flight: threading.Event) -> None:
+        """Keep what riders brought for a job that asked meanwhile, and let it go on."""
+        try:
+            with self._lock:
+                for text in riders:
+                    vector = rows.get(text)
+                    if vector is not None and vector.any():  # a failed request: ask again
+                        self._landed[text] = vector
+                    if self._flying.get(text) is flight:
+                        del self._flying[text]
+                while len(self._landed) > LANDED:
+                    self._landed.popitem(last=False)
+        finally:
+            flight.set()
 
     def _drain(self) -> list[_Ticket]:
         """Queued tickets whose texts fit in one request (at least one ticket)."""
@@ -123,11 +205,14 @@ class OpenAIEmbedder:
                     deliver(text, vector)
 
     def _take_riders(self, room: int) -> dict[str, Callable[[str, np.ndarray], None]]:
-        with self._lock:  # the newest first: they are the likeliest to be needed soon
-            items = list(self._riders.items())
-            taken = dict(items[len(items) - room :]) if room > 0 else {}
-            for text in taken:
-                del self._riders[text]
+        with self._lock:
+            return self._take_riders_locked(room)
+
+    def _take_riders_locked(self, room: int) -> dict[str, Callable[[str, np.ndarray], None]]:
+        items = list(self._riders.items())  # the newest first: likeliest to be needed soon
+        taken = dict(items[len(items) - room :]) if room > 0 else {}
+        for text in taken:
+            del self._riders[text]
         return taken
 
     def _vectors(self, texts: list[str]) -> np.ndarray:

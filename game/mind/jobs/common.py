@@ -84,7 +84,8 @@ def new_memories(
 ) -> tuple[NewMemory, ...]:
     """Render and rate a batch of memories (one question). Their vectors are the ones the
     embedder has at no cost; the rest are left to the next retrieval, which embeds them
-    with its query in one request instead of one request here."""
+    with its query in one request instead of one request here, and meanwhile ride along
+    with any request (`later`), so that retrieval seldom has to wait for them."""
     if not notes:
         return ()
     texts = [facts.render(n.fact, town) for n in notes]
@@ -93,6 +94,7 @@ def new_memories(
     )
     scores = mind.brain.ask(RateImportance(snap.persona, drafts))
     known = mind.embedder.peek(texts)
+    mind.embedder.later([t for t in texts if t not in known])  # the next retrieval's
     return tuple(
         NewMemory(n.kind, t, n.fact, max(1, min(10, int(s))), known.get(t), n.evidence)
         for n, t, s in zip(notes, texts, scores, strict=True)
