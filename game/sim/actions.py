@@ -283,8 +283,13 @@ class Actions:
         return free[stable_index(agent.name + address, len(free))] if free else None
 
     def _spots_taken(self, agent: Agent) -> set[Tile]:
-        """Where the others stand or are walking to: readable crowds need distinct spots."""
-        return {self._tile(o, agent) for o in self.agents.values() if o is not agent}
+        """Where the others stand or are walking to: readable crowds need distinct spots.
+        Read in place, not through `_tile`, when everyone is read as they are (no view):
+        a town of 500 asks this of every other resident at each choice of a spot."""
+        others = self.agents.values()
+        if self.view is not None:
+            return {self._tile(o, agent) for o in others if o is not agent}
+        return {o.path[-1] if o.path else o.pos for o in others if o is not agent}
 
 
 @lru_cache(maxsize=4096)

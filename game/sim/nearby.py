@@ -26,6 +26,7 @@ Tile = tuple[int, int]
 Cell = tuple[int, int]
 ROOM_SCAN = 12  # a room of at most this many is measured whole, not looked up by cell
 RING_SCAN = 40  # more candidates than this in the cells around: look tile ring by ring
+Entry = tuple[int, int, str, int, Agent]  # a resident in a RoomGrid: x, y, name, id, itself
 
 
 class Grid:
@@ -104,17 +105,31 @@ class RoomGrid:
     and name beside it, read once a step, not once an onlooker.
     """
 
-    def __init__(self, agents: Iterable[Agent], cell: int) -> None:
+    def __init__(
+        self, agents: Iterable[Agent], cell: int, before: RoomGrid | None = None
+    ) -> None:
         self.cell = c = max(1, cell)
-        self._buckets: dict[tuple[str, Cell], list[tuple[int, int, str, Agent]]] = {}
-        self._rooms: dict[str, list[tuple[int, int, str, Agent]]] = {}
+        # each resident as (x, y, name, id, resident): the id before the resident, so
+        # comparing a room's list with the grid before's never compares two residents
+        self._buckets: dict[tuple[str, Cell], list[Entry]] = {}
+        self._rooms: dict[str, list[Entry]] = {}
         self._tiles: dict[tuple[str, int, int], list[tuple[str, Agent]]] = {}
         for agent in agents:
             x, y = agent.pos
-            entry = (x, y, agent.name, agent)
-            self._buckets.setdefault((agent.location, (x // c, y // c)), []).append(entry)
-            self._rooms.setdefault(agent.location, []).append(entry)
-            self._tiles.setdefault((agent.location, x, y), []).append((agent.name, agent))
+            where, name = agent.location, agent.name
+            entry = (x, y, name, id(agent), agent)
+            self._buckets.setdefault((where, (x // c, y // c)), []).append(entry)
+            self._rooms.setdefault(where, []).append(entry)
+            self._tiles.setdefault((where, x, y), []).append((name, agent))
+        # room -> the answers `nearest` gave there, by (tile, radius, k, skip): carried on
+        # from the grid `before` (the step before) for each room whose residents are the
+        # same ones on the same tiles, so nobody there is measured again. (An id stays
+        # unique: both grids hold their residents while compared.)
+        self._answers: dict[str, dict[tuple, list[tuple[int, str, Agent]]]] = {}
+        if before is not None:
+            for room, kept in before._answers.items():
+                if before._rooms.get(room) == self._rooms.get(room):
+                    self._answers[room] = kept
 
     def nearest(
         self, location: str, tile: Tile, radius: int, k: int, skip: Agent | None = None
@@ -122,13 +137,27 @@ class RoomGrid:
         """Up to `k` of those in `location` within `radius` tiles of `tile` (Chebyshev),
         but `skip`, as (distance, name, resident): nearest first, then by name, the order
         attention takes them in (game.mind.perception.attend), so the k kept are the only
-        ones it could take."""
+        ones it could take. The list is shared with later askers: read it, do not change
+        it. Residents stay where they are while one grid is asked (perception moves
+        nobody), and a room's answers are asked again only once someone there moved."""
+        answers = self._answers.get(location)
+        if answers is None:
+            answers = self._answers[location] = {}
+        key = (tile, radius, k, None if skip is None else skip.name)
+        found = answers.get(key)
+        if found is None:
+            found = answers[key] = self._nearest(location, tile, radius, k, skip)
+        return found
+
+    def _nearest(
+        self, location: str, tile: Tile, radius: int, k: int, skip: Agent | None
+    ) -> list[tuple[int, str, Agent]]:
         x, y = tile
         candidates = self._candidates(location, tile, radius)
         if len(candidates) > RING_SCAN:
             return self._rings(location, tile, radius, k, skip)
         found: list[tuple[int, str, Agent]] = []
-        for ox, oy, name, other in candidates:
+        for ox, oy, name, _, other in candidates:
             d = max(abs(ox - x), abs(oy - y))
             if d <= radius and other is not skip:
                 found.append((d, name, other))  # names are unique: no tie reaches other
@@ -159,7 +188,7 @@ class RoomGrid:
 
     def _candidates(
         self, location: str, tile: Tile, radius: int
-    ) -> Sequence[tuple[int, int, str, Agent]]:
+    ) -> Sequence[Entry]:
         """Those in `location` in the cells within `radius` of `tile`, or, in a room of
         few, all of that room: its cells cost more to look up than its residents to
         measure (most onlookers are at home, or with a handful of others). Which ones come
@@ -170,7 +199,7 @@ class RoomGrid:
         x, y = tile
         c = self.cell
         get = self._buckets.get
-        out: list[tuple[int, int, str, Agent]] = []
+        out: list[Entry] = []
         for cx in range((x - radius) // c, (x + radius) // c + 1):
             for cy in range((y - radius) // c, (y + radius) // c + 1):
                 out += get((location, (cx, cy)), ())

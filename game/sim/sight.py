@@ -52,6 +52,9 @@ class Sight:
         self._troubled: dict[str, dict[str, Trouble]] = {}  # sector -> objects in trouble
         # room -> its objects not at rest, untroubled, each with its rectangle's corners
         self._astir: dict[str, list[tuple[str, int, int, int, int]]] = {}
+        # id of a room's list in _astir -> that list and the nearest of it, by onlooker's
+        # tile (`_near_objects`)
+        self._answers: dict[int, tuple[list, dict[tuple, list[tuple[int, str]]]]] = {}
         self._seen = RoomGrid((), 1)  # this step's residents worth seeing
         self._default: dict[str, str] = {}  # object -> its state at rest (the map's, fixed)
         # the states the index was made from, and whether any was trouble: the index is
@@ -78,7 +81,8 @@ class Sight:
         self._index_objects(agents)
         self._looks = {}  # how a resident or an object looks this step: alike to every onlooker
         self.grid.refresh()
-        self._seen = RoomGrid((o for o in agents if not o.asleep and o.seeded and o.action), radius)
+        worth = (o for o in agents if not o.asleep and o.seeded and o.action)
+        self._seen = RoomGrid(worth, radius, self._seen)  # rooms as they were: as answered
         for agent in agents:
             if agent.asleep or not agent.seeded or agent.conversation is not None:
                 continue
@@ -140,19 +144,40 @@ class Sight:
         nearest (then by address), as with residents. Trouble is noticed anywhere in the
         room, and from as many rooms away as it reaches (smoke and the sound of water reach
         the next room, then spread: game.world.troubles), before anything nearer."""
-        troubled = self._troubled.get(sector_of(agent.location), {}) if agent.location else {}
-        out = [self._sense(agent, a, t) for a, t in troubled.items()]
-        out = [s for s in out if s is not None]
-        px, py = agent.pos
-        near: list[tuple[int, str]] = []
-        for address, x0, y0, x1, y1 in self._astir.get(agent.location, ()):
+        out: list[Sighting] = []
+        if self._troubled and agent.location:  # nearly always no trouble anywhere
+            troubled = self._troubled.get(sector_of(agent.location), {})
+            out = [s for a, t in troubled.items() if (s := self._sense(agent, a, t)) is not None]
+        astir = self._astir.get(agent.location)
+        if astir:
+            near = self._near_objects(astir, agent.pos, radius, k)
+            out += [self._object_sighting(address, d) for d, address in near]
+        return out
+
+    def _near_objects(
+        self, astir: list[tuple[str, int, int, int, int]], pos: tuple[int, int], radius: int,
+        k: int,
+    ) -> list[tuple[int, str]]:
+        """The `k` nearest of a room's objects astir within `radius` of `pos`, as
+        (distance, address), kept with that room's list: it is the same list object step
+        after step while the same objects there are astir (`_index_objects`), and most
+        onlookers sit on one tile for an hour."""
+        kept = self._answers.get(id(astir))
+        if kept is None or kept[0] is not astir:
+            kept = self._answers[id(astir)] = (astir, {})
+        near = kept[1].get((pos, radius, k))
+        if near is not None:
+            return near
+        px, py = pos
+        near = []
+        for address, x0, y0, x1, y1 in astir:
             d = max(x0 - px, px - x1, y0 - py, py - y1, 0)  # distance_to, unrolled
             if d <= radius:
                 near.append((d, address))
         if len(near) > k:
             near = heapq.nsmallest(k, near)
-        out += [self._object_sighting(address, d) for d, address in near]
-        return out
+        kept[1][(pos, radius, k)] = near
+        return near
 
     def _sense(self, agent: Agent, address: str, what: Trouble) -> Sighting | None:
         """A trouble in the agent's building, if it reaches the agent's room by now."""
@@ -215,11 +240,15 @@ class Sight:
             room = areas[address].parent or ""
             if address in self._rank and not (room and self._is_troubled(address)):
                 by_room.setdefault(room, []).append(address)  # no room: trouble too
-        self._astir = {}
+        before, self._astir = self._astir, {}
         for room, objects in by_room.items():
             objects.sort(key=self._rank.__getitem__)
             rects = [(a, areas[a].rect) for a in objects]
-            self._astir[room] = [(a, r.x, r.y, r.x + r.w - 1, r.y + r.h - 1) for a, r in rects]
+            listed = [(a, r.x, r.y, r.x + r.w - 1, r.y + r.h - 1) for a, r in rects]
+            same = before.get(room)  # the list as it was, if alike: its answers hold
+            self._astir[room] = same if same == listed else listed
+        self._answers = {id(a): self._answers[id(a)] for a in self._astir.values()
+                         if id(a) in self._answers}
 
     def _is_troubled(self, address: str) -> bool:
         return address in self._troubled.get(sector_of(address), ())

@@ -65,6 +65,35 @@ def test_the_room_grid_keeps_the_k_nearest_a_scan_keeps_in_crowds_and_alone():
                 assert grid.nearest(a.location, a.pos, radius, k, a) == want
 
 
+def test_a_room_grid_built_on_the_one_before_answers_as_a_fresh_one_as_residents_move():
+    """A room's answers are carried on from the step before only while the same residents
+    stand on the same tiles there: after a walk, a jump, one leaving or one coming in,
+    each onlooker gets what a grid of its own gives."""
+    rng = random.Random(11)
+    agents = walkers(40, 16, rng)
+    for a in agents:
+        a.location = rng.choice(("cafe", "park", "home"))
+    here = list(agents)
+    grid = RoomGrid(here, cell=4)
+    for _ in range(40):
+        for a in rng.sample(agents, 3):
+            move = rng.random()
+            if move < 0.5:
+                a.pos = (max(0, a.pos[0] + rng.choice((-1, 1))), a.pos[1])
+            elif move < 0.7:
+                a.location = rng.choice(("cafe", "park", "home"))
+            elif a in here:
+                here.remove(a)  # asleep: no longer worth seeing
+            else:
+                here.append(a)
+        grid = RoomGrid(here, cell=4, before=grid)
+        fresh = RoomGrid(here, cell=4)
+        for a in agents:
+            for radius, k in ((4, 3), (2, 8)):
+                want = fresh.nearest(a.location, a.pos, radius, k, a)
+                assert grid.nearest(a.location, a.pos, radius, k, a) == want
+
+
 def test_a_visitor_let_stay_while_a_place_is_open_still_leaves_when_it_closes():
     """Closing time sends visitors away though each was allowed to stay step after step
     (an action let go on is not looked at again until it, or the places closed, change)."""
