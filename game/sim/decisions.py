@@ -104,13 +104,19 @@ class Decisions:
         order; a prepared answer they have got to is yielded instead, to be applied before
         the next resident is looked at."""
         world = None
+        prepared, ahead, retry_at = self.prepared, self._ahead, self.jobs.retry_at
         for name in sorted(self.agents if among is None else among):
             agent = self.agents[name]
-            ready = self._take_prepared(agent)
-            if ready is not None:
-                yield ready
+            # each helper's own first look, here: most residents have nothing prepared,
+            # nothing asked ahead and no seeding to retry, every step
+            if name in prepared:
+                ready = self._take_prepared(agent)
+                if ready is not None:
+                    yield ready
+                    continue
+            if name in ahead and self._awaiting_ahead(agent):
                 continue
-            if self._awaiting_ahead(agent) or self.jobs.waiting(name, self.now):
+            if name in retry_at and self.jobs.waiting(name, self.now):
                 continue
             near = agent.asleep or self._ahead_now(agent)
             if agent.seeded and near and not self.scheduler.preparing(name):
