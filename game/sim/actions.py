@@ -64,6 +64,8 @@ class View(Protocol):
 
     def changed(self, address: str, state: str, by: str) -> None: ...
 
+    def within(self, reader: Agent, other: Agent, tiles: int) -> bool: ...
+
 
 class Actions:
     """Routes, goal tiles, spots, capacity and opening hours for the town's residents."""
