@@ -1069,3 +1069,11 @@ def test_a_person_described_by_their_place_is_the_one_known_to_work_there():
     stranger = next(r for r in town if r is not owner and not r.relation_to(owner.name)
                     and r.workplace != owner.workplace)  # fmt: skip
     assert owner.first_name not in ask(stranger.name, question).split(".")[0]
+
+
+def test_news_asked_with_a_verb_the_frame_does_not_hold_is_the_news_one_holds():
+    """A word that is no thing named ('shut' in '... the locals won't shut up about?')
+    does not make the question about something one has not heard of."""
+    news, election = campaign_news()
+    got = ask("Arthur Burton", "Anything the locals won't shut up about?", (news,))
+    assert "haven't heard of any" not in got and election.holder.split()[0] in got, got

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from game.brains.dialogue.acts import Act, ActKind, Aspect, Wh
+from game.brains.dialogue.slots import contracted
 from game.brains.dialogue.understand import content_stems, frame_stems
 from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
@@ -42,6 +43,14 @@ def event_facts(ctx: AgentContext, act: Act) -> list[tuple[MemoryRecord, Event |
     return found
 
 
+def named_words(act: Act) -> str:
+    """The words of the event slot that name something, in the order said: those whose
+    stem is not of its label's frame ('who's throwing bake sale' under event.who names
+    'bake sale')."""
+    frame = frame_stems(act.label) if act.label else frozenset()
+    return " ".join(w for w in act.event.split() if content_stems(w) - frame and not contracted(w))
+
+
 def plan_event(ctx: AgentContext, act: Act, seed: int) -> str:
     """An event: who, what, where, when as retrieval and the fields hold it; past tense
     once it has ended; whether one goes from one's own answer and plan."""
@@ -50,8 +59,7 @@ def plan_event(ctx: AgentContext, act: Act, seed: int) -> str:
     opinion = act.kind is ActKind.OPINION or act.label.endswith("opinion")
     if not found and not act.intent and not (opinion and act.event):
         found = _any_event(ctx)
-        # a slot of nothing but the question's own frame ('who is behind it?') names nothing
-        slot = act.event if content_stems(act.event) - frame_stems(act.label) else ""
+        slot = named_words(act)  # not the question's own frame ('who is behind it?')
         named = act.named or (slot and len(slot.split()) <= 2 and not _verbal(slot))
         event_words = act.aspect is Aspect.EVENT and not act.follow_up and named
         if found and slot and not event_words and act.label != "event.know":

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from game.brains.dialogue.acts import Act, Wh
-from game.brains.dialogue.slots import contracted
+from game.brains.dialogue.slots import STOP, contracted
 from game.brains.dialogue.understand import content_stems, frame_stems
 from game.brains.questions import AgentContext
 from game.core.records import FactKind, MemoryRecord, Source
@@ -67,12 +67,26 @@ def named_stems(act: Act) -> frozenset[str]:
     return frozenset(stems - frame_stems(act.label)) if act.label else frozenset(stems)
 
 
-def named_words(act: Act) -> str:
-    """The words of the event slot that name something, in the order said: those whose
-    stem is not of its label's frame ('who's throwing bake sale' under event.who names
-    'bake sale')."""
-    frame = frame_stems(act.label) if act.label else frozenset()
-    return " ".join(w for w in act.event.split() if content_stems(w) - frame and not contracted(w))
+# the words that open a noun phrase, which names a thing ('the fair', 'about fairs')
+_OPENERS = frozenset(["the", "a", "an", "this", "that", "any", "some", "about", "of", "on"])
+
+
+def _names_a_thing(act: Act) -> bool:
+    """Whether the words a question names (`named_stems`) stand in a noun phrase of its
+    ('Any news on the bake sale?'): after an article or preposition, up to the next
+    function word, not among its verbs ('... neighbours can't stop talking about?')."""
+    named = named_stems(act)
+    if not named:
+        return False
+    ws = [w.strip("?!.,;:") for w in act.text.lower().split()]
+    phrase: list[str] = []
+    for i, w in enumerate(ws):
+        if w in _OPENERS:
+            for nxt in ws[i + 1 : i + 5]:
+                if nxt in STOP or contracted(nxt) or nxt in _OPENERS:
+                    break
+                phrase.append(nxt)
+    return bool(named & content_stems(" ".join(phrase)))
 
 
 def _did_line(ctx: AgentContext, m: MemoryRecord) -> str:
@@ -124,7 +138,7 @@ def _news_of(ctx: AgentContext, act: Act, seed: int) -> str:
     named = from_retrieval(ctx, act) if act.event and not _verbal(act.event) else ""
     if named:  # a thing named ('the bake sale'), not words that frame news
         return named
-    if act.event and named_stems(act) and not (act.intent or act.person):
+    if act.event and _names_a_thing(act) and not (act.intent or act.person):
         return ""  # news of a thing one has not heard of is none ('Any news on the fair?')
     found = shareable(ctx.memories, ctx.persona)
     if act.intent:  # news of what was asked of, not the freshest news of anything

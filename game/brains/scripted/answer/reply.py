@@ -22,12 +22,13 @@ from ..util import first_name, join_and, pick
 from ..wording import mine
 from . import whereabouts
 from .described import described
+from .events import named_words
 from .people import seen_nearby
 from .persona import _kin_asked
 from .phrasing import _VISIT_WORDS, _without_place
 from .planners import ASPECTS, PLANNERS, PLANNERS_OF_TROUBLE
 from .polar import polarity, said_no, with_polarity
-from .recall import from_retrieval, named_words
+from .recall import from_retrieval
 
 
 @dataclass(frozen=True)
