@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from game.brains.dialogue.acts import Act, Wh
 from game.brains.dialogue.exemplars import frame_stems
 from game.brains.dialogue.understand import content_stems
-from game.brains.dialogue.whose import OWN
+from game.brains.dialogue.whose import OWN, asks_of_anyone
 from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
 from game.core.text import with_article
@@ -377,6 +377,8 @@ def plan_find_known(ctx: AgentContext, act: Act, seed: int) -> str:
                 not at or _matches(at, content_stems(where))):  # fmt: skip
             when = iv._when(ctx.now, m.created)
             return f"Yes, {first_name(m.fact.subject)}; I saw them {m.fact.object} {when}."
+    if asks_of_anyone(act.text) is None:
+        return ""  # 'nobody I know' answers only a question of anyone: other readings stand
     where = ctx.location.split(":")[0] if ctx.location else ""
     ask = f" You could ask around {where}." if where and where != me.home else ""
     return f"Not that I know of, I'm afraid.{ask}"
