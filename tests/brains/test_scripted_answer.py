@@ -1077,3 +1077,20 @@ def test_news_asked_with_a_verb_the_frame_does_not_hold_is_the_news_one_holds():
     news, election = campaign_news()
     got = ask("Arthur Burton", "Anything the locals won't shut up about?", (news,))
     assert "haven't heard of any" not in got and election.holder.split()[0] in got, got
+
+
+def test_asked_what_is_on_after_every_event_one_knows_has_ended_one_says_nothing_is():
+    """The day after the party, 'is anything happening soon?' is not 'Yes, there was the
+    party'; asked what there was, the party is told as before."""
+    party = smallville().intents[0]
+    told = heard(1, party.holder, party.text, when=party.event.start - timedelta(days=1))
+    later = party.event.end + timedelta(hours=15)
+    ctx = context(smallville().resident("Klaus Mueller"), later, (told,), "", "")
+
+    def said(q: str) -> str:
+        return answer.answer(ctx, words().understand(q, later), None, 0).text
+
+    now = said("Is anything happening around town soon?")
+    assert now.startswith(("No", "Nothing")) and party.event.place in now, now
+    was = said("Was there a get-together this week?")
+    assert not was.startswith(("No", "Nothing")) and party.event.place in was, was

@@ -317,6 +317,11 @@ _WEEKDAY = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|s
 _PAST_SAID = re.compile(r"\b(?:were|was|did|had|went|ate|earlier|ago|been)\b")
 
 
+def said_in_past(text: str) -> bool:
+    """Whether a line speaks of a time gone by by its verbs ('was there', 'did you go')."""
+    return _PAST_SAID.search(text.lower()) is not None
+
+
 # the day's landmarks a time may be told by ('before noon', 'between lunch and dinner')
 _LANDMARKS = {"breakfast": (7 * 60, 8 * 60), "lunch": (12 * 60, 13 * 60),
               "lunchtime": (12 * 60, 13 * 60), "noon": (12 * 60, 12 * 60), "midday": (12 * 60,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from game.brains.dialogue.acts import Act, ActKind, Aspect, Wh
-from game.brains.dialogue.slots import contracted
+from game.brains.dialogue.slots import contracted, said_in_past
 from game.brains.dialogue.understand import content_stems, frame_stems
 from game.brains.questions import AgentContext
 from game.core.records import Event, FactKind, MemoryRecord, Rsvp, Source
@@ -69,7 +69,21 @@ def plan_event(ctx: AgentContext, act: Act, seed: int) -> str:
     if not found:
         return ""
     line = _plan_event(ctx, act, seed, found)
+    if line and not lead and all_over(ctx, act, found):  # 'anything coming up?' after it
+        return f"Nothing coming up that I know of. {line}"
     return lead + _run_on(line) if lead and line else line
+
+
+def all_over(ctx: AgentContext, act: Act, found) -> bool:
+    """Asked what is on (not what was: no past verbs, no window gone by), every event one
+    knows of has ended, so none is on: 'Anything on that a newcomer could join?' the day
+    after the party is not answered 'Yes, there was ...'."""
+    if act.label != "event.know" or said_in_past(act.text):
+        return False
+    if act.window is not None and act.window.end <= ctx.now:
+        return False
+    events = [e for _, e in found if e is not None]
+    return bool(events) and all(e.end <= ctx.now for e in events)  # news of no date aside
 
 
 def _verbal(words: str) -> bool:

@@ -17,7 +17,7 @@ from .. import interview as iv
 from .. import places
 from ..news import shareable
 from ..traits import dislikes
-from .events import _any_event, _went, event_facts, going
+from .events import _any_event, _went, all_over, event_facts, going
 from .objects import _trouble_yes
 from .persona import _HERE_HOME, _has_kin
 from .phrasing import _HERE, _LIVES, _VISIT_WORDS, _WORK_WORDS, _housemates, _without_place
@@ -202,6 +202,8 @@ def _event_yes(ctx: AgentContext, act: Act, seed: int) -> bool | None:
     found = event_facts(ctx, act)
     event = next((e for _, e in found if e is not None), None)
     if act.label in ("event.know", "news", "statement.event"):
+        if found and all_over(ctx, act, found):
+            return False  # nothing on now: what one knows of has ended
         if act.intent:
             return bool(found)
         return bool(found or _any_event(ctx)) or (act.label == "news" and _fresh_news(ctx))
