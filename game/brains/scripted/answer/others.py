@@ -115,18 +115,23 @@ def _seen_line(m: MemoryRecord, me) -> str:
     return f"{mine(m.fact.object, me)}{_place(m)}"
 
 
+def _not_known(ctx: AgentContext, name: str, what: str) -> str:
+    """What one has seen them doing, if anything, and that one does not know `what` of
+    them ('... but I don't know what Carmen does for work.')."""
+    first, seen = first_name(name), _seen(ctx, name)
+    if not seen:
+        return f"I don't know what {first} {what}.{_also(ctx, name)}"
+    doings = join_and(_distinct(m.fact.object for m in seen)[-MOST_SEEN:])
+    return f"I've seen {first} {doings}, but I don't know what {first} {what}.{_also(ctx, name)}"
+
+
 # -- work ------------------------------------------------------------------------------------
 def _work(ctx: AgentContext, act: Act) -> str:
     """'Where does Carmen work?': their occupation and workplace as the town knows them."""
     name, first = act.person, first_name(act.person)
     known = _known(ctx, name)
     if known is None or not known.occupation:
-        seen = _seen(ctx, name)
-        if not seen:
-            return f"I don't know what {first} does for work.{_also(ctx, name)}"
-        doings = join_and(_distinct(m.fact.object for m in seen)[-MOST_SEEN:])
-        return (f"I've seen {first} {doings}, but I don't know what {first} does for work."
-                f"{_also(ctx, name)}")
+        return _not_known(ctx, name, "does for work")
     job = with_article(known.occupation)
     where = ""
     if known.workplace and known.workplace not in known.occupation:
@@ -199,12 +204,7 @@ def _interests(ctx: AgentContext, act: Act) -> str:
     name, first = act.person, first_name(act.person)
     known = _known(ctx, name)
     if known is None:
-        seen = _seen(ctx, name)
-        if not seen:
-            return f"I don't know what {first} is into.{_also(ctx, name)}"
-        doings = join_and(_distinct(m.fact.object for m in seen)[-MOST_SEEN:])
-        return (f"I've seen {first} {doings}, but I don't know what {first} is into."
-                f"{_also(ctx, name)}")
+        return _not_known(ctx, name, "is into")
     line = f"{first}{known.said.removeprefix(name)}"
     if act.wh is not Wh.YESNO:
         return line
