@@ -1094,3 +1094,19 @@ def test_asked_what_is_on_after_every_event_one_knows_has_ended_one_says_nothing
     assert now.startswith(("No", "Nothing")) and party.event.place in now, now
     was = said("Was there a get-together this week?")
     assert not was.startswith(("No", "Nothing")) and party.event.place in was, was
+
+
+def test_not_knowing_names_only_a_thing_the_question_named_whole():
+    """'I haven't heard of any X' only for an X the question names as a thing: not for
+    words strewn over it ('the one topic you could go on about for hours')."""
+    got = ask("Adam Smith", "What's the one subject you could ramble on about for days?")
+    assert "heard of any" not in got and "about one" not in got, got
+
+
+def test_another_event_told_beside_the_one_not_heard_of_is_told_as_itself():
+    """Asked who is behind an event one has not heard of, the event one knows is told as
+    what it is, not as the answer ('..., but Isabella Rodriguez is behind it')."""
+    party = smallville().intents[0]
+    told = heard(1, party.holder, party.text, when=NOW - timedelta(hours=2))
+    got = ask("Klaus Mueller", "Who's in charge of the pie contest?", (told,))
+    assert "behind it" not in got and "pie contest" in got, got

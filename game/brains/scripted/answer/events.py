@@ -6,6 +6,7 @@ what one thinks of it; a statement about an event taken in.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from game.brains.dialogue.acts import Act, ActKind, Aspect, Wh
 from game.brains.dialogue.slots import contracted, said_in_past
@@ -68,6 +69,8 @@ def plan_event(ctx: AgentContext, act: Act, seed: int) -> str:
         lead = f"I haven't heard of any {what}, but " if found and event_words else ""
     if not found:
         return ""
+    if lead:  # another event than the one asked of: told as itself, not as its answer
+        act = replace(act, label="event.know", wh=Wh.NONE, text="")  # not "... but X is behind it"
     line = _plan_event(ctx, act, seed, found)
     if line and not lead and all_over(ctx, act, found):  # 'anything coming up?' after it
         return f"Nothing coming up that I know of. {line}"

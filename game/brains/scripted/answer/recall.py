@@ -71,10 +71,12 @@ def named_stems(act: Act) -> frozenset[str]:
 _OPENERS = frozenset(["the", "a", "an", "this", "that", "any", "some", "about", "of", "on"])
 
 
-def _names_a_thing(act: Act) -> bool:
+def names_a_thing(act: Act, every: bool = False) -> bool:
     """Whether the words a question names (`named_stems`) stand in a noun phrase of its
     ('Any news on the bake sale?'): after an article or preposition, up to the next
-    function word, not among its verbs ('... neighbours can't stop talking about?')."""
+    function word, not among its verbs ('... neighbours can't stop talking about?');
+    with `every`, all of them ('the one topic you could go on about for hours' names no
+    'one hours')."""
     named = named_stems(act)
     if not named:
         return False
@@ -86,7 +88,8 @@ def _names_a_thing(act: Act) -> bool:
                 if nxt in STOP or contracted(nxt) or nxt in _OPENERS:
                     break
                 phrase.append(nxt)
-    return bool(named & content_stems(" ".join(phrase)))
+    held = content_stems(" ".join(phrase))
+    return named <= held if every else bool(named & held)
 
 
 def _did_line(ctx: AgentContext, m: MemoryRecord) -> str:
@@ -138,7 +141,7 @@ def _news_of(ctx: AgentContext, act: Act, seed: int) -> str:
     named = from_retrieval(ctx, act) if act.event and not _verbal(act.event) else ""
     if named:  # a thing named ('the bake sale'), not words that frame news
         return named
-    if act.event and _names_a_thing(act) and not (act.intent or act.person):
+    if act.event and names_a_thing(act) and not (act.intent or act.person):
         return ""  # news of a thing one has not heard of is none ('Any news on the fair?')
     found = shareable(ctx.memories, ctx.persona)
     if act.intent:  # news of what was asked of, not the freshest news of anything

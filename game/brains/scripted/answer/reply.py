@@ -28,7 +28,7 @@ from .persona import _kin_asked
 from .phrasing import _VISIT_WORDS, _without_place
 from .planners import ASPECTS, PLANNERS, PLANNERS_OF_TROUBLE
 from .polar import polarity, said_no, with_polarity
-from .recall import from_retrieval
+from .recall import from_retrieval, names_a_thing
 
 
 @dataclass(frozen=True)
@@ -213,8 +213,8 @@ def _dont_know(ctx: AgentContext, act: Act, state: DialogueState | None) -> Repl
         pointer = _POINTER.search(act.text)
         what = f" by '{pointer.group(0).lower()}'" if pointer else ""
         return Reply(f"Sorry, what do you mean{what}? I'm not sure what you're asking about.", True)
-    if not said and act.aspect in _ABOUT_THINGS:  # 'the bake sale', not 'sort person say'
-        said = named_words(act)
+    if not said and act.aspect in _ABOUT_THINGS and names_a_thing(act, every=True):
+        said = named_words(act)  # 'the bake sale', not 'sort person say' nor 'spill tea'
     topic = f" about {said}" if said and len(said.split()) <= 4 else ""
     if act.named and act.aspect is Aspect.EVENT:
         topic = f" about a {as_said(act.named, act.text)} or anything like it"
