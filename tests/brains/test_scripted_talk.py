@@ -345,3 +345,20 @@ def test_asked_what_one_makes_of_news_one_knew_one_gives_a_view() -> None:
         view = talk_replies._react_to_news(ctx, "Maria Lopez", asked, seed, (seed,))
         known = talk_replies._react_to_news(ctx, "Maria Lopez", told, seed, (seed,))
         assert len(view) > len(known) and "Sam" in view.split(". ", 1)[-1], (view, known)
+
+
+def test_an_introduction_of_one_with_no_workplace_is_saved_and_read_back() -> None:
+    """A resident with no workplace (None in the scenario) introduces itself with an empty
+    workplace, so the memory holding the line saves and loads (a None there made a fresh
+    save unreadable: 'memory 60 has a damaged fact')."""
+    from game.brains.scripted.talk_greeting import introduced, who_i_am
+    from game.core.codec import decode, encode
+    from game.core.records import Fact
+    from game.mind import facts
+
+    idle = next(r for r in smallville().residents if r.workplace is None)
+    intro = introduced(idle, f"Hi; {who_i_am(idle)}.")
+    assert intro is not None and intro.workplace == ""
+    line = Utterance(idle.name, f"Hi; {who_i_am(idle)}.", introduces=intro)
+    fact = facts.conversation(idle.name, (idle.name, "Leo Park"), [line])
+    assert decode(Fact, encode(fact, compact=True)) == fact

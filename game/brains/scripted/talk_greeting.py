@@ -59,7 +59,8 @@ def introduced(me: Resident, text: str) -> Introduction | None:
     """The introduction a line of one's own gives, as fields, if it holds one whole."""
     if who_i_am(me) not in text:
         return None
-    return Introduction(me.occupation, me.workplace if me.workplace != me.home else "")
+    works = me.workplace if me.workplace and me.workplace != me.home else ""  # None: none
+    return Introduction(me.occupation, works)
 
 
 def greeting(ctx: AgentContext, partner: str, key: tuple, asking: bool = True) -> str:
